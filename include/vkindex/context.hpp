@@ -1,0 +1,90 @@
+// Context: one Vulkan device (created by vkindex, or the application's own) with everything vkindex
+// keeps for it: pipelines, the pipeline cache, status slots and a command buffer for its own
+// submissions.
+//
+// Thread safety: a Context is externally synchronized. Use it from one thread at a time (or guard it);
+// it submits to a single VkQueue, and Vulkan requires queue access to be externally synchronized too.
+// When adopting the application's queue, do not submit to that queue from another thread while a
+// vkindex call that submits (upload, download, the ops without a VkCommandBuffer) is running.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_core.h>
+
+#include "vkindex/device_info.hpp"
+#include "vkindex/status.hpp"
+
+namespace vkindex {
+
+struct ContextOptions {
+  // Which device: a decimal index ("1") or a case-insensitive substring of its name ("llvmpipe").
+  // Empty: the environment variable VKINDEX_DEVICE, and if that is unset too, the first discrete GPU,
+  // else the first integrated GPU, else the first device.
+  std::string device;
+  // Khronos validation layer with a messenger counting warnings and errors (see
+  // Context::validationMessageCount). Also switched on by VKINDEX_VALIDATION=1.
+  bool validation = false;
+  // GPU-assisted validation in addition: reports out-of-bounds accesses by shaders.
+  // Also switched on by VKINDEX_GPU_ASSISTED_VALIDATION=1.
+  bool gpu_assisted_validation = false;
+  // Directory for the on-disk VkPipelineCache. nullopt: $VKINDEX_PIPELINE_CACHE_DIR, else
+  // $XDG_CACHE_HOME/vkindex, else $HOME/.cache/vkindex. Empty string: keep the cache in memory only.
+  std::optional<std::string> pipeline_cache_dir;
+  // Caps the bytes vkindex binds per storage buffer below the device's maxStorageBufferRange (0: no
+  // cap). Tensors larger than the cap are processed a window at a time, exactly as tensors larger
+  // than the device limit are; tests use it to exercise that path with small tensors.
+  uint64_t max_binding_bytes = 0;
+};
+
+// The application's Vulkan objects, for Context::adopt. vkindex uses them and never destroys them.
+struct ExternalVulkan {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;  // needs no optional feature or extension
+  VkQueue queue = VK_NULL_HANDLE;    // a queue of `queue_family`, which must support compute
+  uint32_t queue_family = 0;
+  // The application's loader entry point; null to use the system's libvulkan.so.1.
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
+};
+
+class Context {
+ public:
+  // Creates an instance (Vulkan 1.1) and a device with one compute queue.
+  static StatusOr<std::unique_ptr<Context>> create(const ContextOptions& options = {});
+  // Wraps the application's instance, device and queue. `options.device` and the validation options are
+  // ignored: the application's instance decides about layers.
+  static StatusOr<std::unique_ptr<Context>> adopt(const ExternalVulkan& external,
+                                                  const ContextOptions& options = {});
+  // Every Vulkan device with a compute queue (through a temporary instance), and the index of the one
+  // `selector` would pick (same rules as ContextOptions::device).
+  static StatusOr<std::vector<DeviceInfo>> listDevices();
+  static StatusOr<uint32_t> defaultDeviceIndex(const std::string& selector = "");
+
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  const DeviceInfo& device() const;
+  // Validation warnings and errors seen since creation (always 0 without validation).
+  uint32_t validationMessageCount() const;
+  std::string firstValidationMessage() const;
+  // Writes the pipeline cache to disk now (it is also written when the Context is destroyed).
+  Status savePipelineCache() const;
+  // The cache file, and whether usable data was loaded from it at creation.
+  std::string pipelineCachePath() const;
+  bool pipelineCacheLoaded() const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit Context(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vkindex

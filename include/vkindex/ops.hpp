@@ -1,0 +1,56 @@
+// The operators. Each comes in three forms:
+//   op(context, inputs...)            -> a new output tensor (submits and waits)
+//   op(context, inputs..., output)    -> writes a caller-provided output tensor (submits and waits)
+//   recordOp(context, cmd, ..., output) records into the application's command buffer (no submission).
+// Errors: kInvalidArgument for malformed calls (checked on the host before any device work),
+// kOutOfRange for index values outside their axis (checked on the device before anything is written:
+// on that error the output is untouched), kUnsupported for what the device cannot do, with the reason.
+#pragma once
+
+#include <memory>
+
+#include "vkindex/tensor.hpp"
+
+namespace vkindex {
+
+// An operation recorded into an application command buffer. It owns the descriptor sets and the
+// status slot the commands refer to, so it must stay alive until that command buffer has completed
+// execution (or been freed without being submitted).
+//
+// Synchronization contract for recorded operations: before the operation, make the inputs' writes
+// visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT; after it, the output was
+// written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT, so place a barrier from
+// there before reading it. vkindex's own barriers cover only its internal passes and status slot.
+class RecordedOp {
+ public:
+  RecordedOp();
+  ~RecordedOp();
+  RecordedOp(RecordedOp&& other) noexcept;
+  RecordedOp& operator=(RecordedOp&& other) noexcept;
+
+  // Call once the command buffer has completed (e.g. after waiting on its fence). Returns Ok, or the
+  // kOutOfRange error describing the first bad index (in which case the output was not written).
+  // Releases the operation's resources; later calls return the same result.
+  Status finish();
+
+  struct State;
+
+ private:
+  friend struct RecordedOpAccess;
+  std::unique_ptr<State> state_;
+  std::optional<Status> result_;
+};
+
+// Gather (ONNX opsets 1, 11, 13): output = data.shape[:axis] + indices.shape + data.shape[axis+1:],
+// output[..., i_0..i_q, ...] = data[..., indices[i_0..i_q], ...]. axis in [-r, r-1]; index values in
+// [-s, s-1] (negative counts from the back) for an axis of size s; indices int32 or int64 of any rank
+// (a rank-0 index drops the axis). Every data type, including string (on the host side).
+StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
+// The same into `output`, which must already have the output's shape and data's type, and must not
+// overlap data or indices.
+Status gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
+// The same recorded into `command_buffer` (in the recording state). Not for string tensors.
+StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                  const Tensor& indices, int64_t axis, Tensor& output);
+
+}  // namespace vkindex

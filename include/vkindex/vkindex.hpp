@@ -1,0 +1,9 @@
+// vkindex: ONNX indexing operators as Vulkan compute shaders. Include this one header.
+#pragma once
+
+#include "vkindex/context.hpp"
+#include "vkindex/data_type.hpp"
+#include "vkindex/device_info.hpp"
+#include "vkindex/ops.hpp"
+#include "vkindex/status.hpp"
+#include "vkindex/tensor.hpp"

@@ -1,0 +1,28 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// First pass of every indexing operator: finds the smallest position whose index lies outside
+// [-s, s-1] and records it in the status word, so later passes can skip all writes (no half-written
+// output) and the host can report exactly which index was bad.
+#include "common/check_params.h"
+
+layout(local_size_x_id = 0) in;
+
+layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 1, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+
+void main() {
+  if (pc.report_only != 0u) {
+    if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) reportBadIndex(pc.status_slot);
+    return;
+  }
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  for (uint position = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x; position < pc.index_count;
+       position += stride) {
+    if (!indexInRange(loadIndex(position), pc.axis_size)) {
+      atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], position);
+    }
+  }
+}

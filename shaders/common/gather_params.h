@@ -1,0 +1,26 @@
+// Push constants of gather.comp. Gather is viewed as rows: data is (outer, axis, row) and the output
+// (outer, indices, row), where a row is the contiguous run of bytes after the axis. One dispatch (a
+// "pass") writes a range of output rows from a range of data rows; passes exist only so that tensors
+// larger than maxStorageBufferRange can be bound a window at a time. All values fit 32 bits: the
+// planner splits passes so that they do.
+#ifndef VKINDEX_GATHER_PARAMS_H
+#define VKINDEX_GATHER_PARAMS_H
+#include "abi.h"
+
+VKINDEX_PUSH_BLOCK_BEGIN(GatherParams)
+  uint row_units;        // units per row (bytes per row / UNIT_BYTES)
+  uint index_count;      // N: rows per outer slice of the output
+  uint axis_size;        // A: rows per outer slice of the data
+  uint pass_rows;        // output rows written by this pass
+  uint first_outer;      // (outer, index) coordinates of the pass's first output row
+  uint first_index;
+  uint data_row_begin;   // data rows [begin, end) are bound in this pass (row = outer * A + a)
+  uint data_row_end;
+  uint data_unit_offset; // where data row `data_row_begin` starts in the data binding, in units
+  uint out_unit_offset;  // where the pass's first output row starts in the output binding, in units
+  uint out_word_count;   // sub-word units: output words this pass owns (from word 0 of the binding)
+  uint status_slot;      // the check pass's status slot; a set slot means "write nothing"
+  uint indices_word_offset;  // where the indices start in their binding, in 32-bit words
+VKINDEX_PUSH_BLOCK_END(GatherParams)
+
+#endif

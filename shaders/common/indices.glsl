@@ -1,0 +1,47 @@
+// Reading indices of either width without shaderInt64. An index is two words (lo, hi) for int64 and
+// one word for int32 (hi is then its sign extension), so both widths share one range test.
+#ifndef VKINDEX_INDICES_GLSL
+#define VKINDEX_INDICES_GLSL
+
+// INDEX_WORDS: 1 for int32 indices, 2 for int64 (little-endian lo, hi).
+layout(constant_id = 1) const uint INDEX_WORDS = 1;
+
+// Expects the including shader's push block `pc` to have `indices_word_offset`.
+uvec2 loadIndex(uint position) {
+  uint word = pc.indices_word_offset + position * INDEX_WORDS;
+  if (INDEX_WORDS == 2) {
+    return uvec2(indices_words[word], indices_words[word + 1u]);
+  }
+  uint lo = indices_words[word];
+  return uvec2(lo, (lo >> 31) != 0 ? 0xFFFFFFFFu : 0u);
+}
+
+// True iff the 64-bit value (lo, hi) lies in [-s, s-1]. Non-negative values need hi == 0 and lo < s;
+// negative ones need hi all ones and lo >= 2^32 - s. Anything else, e.g. 2^32 + 1 whose low word
+// alone would look valid, is rejected. s == 0 admits nothing.
+bool indexInRange(uvec2 value, uint s) {
+  if (s == 0u) return false;
+  if (value.y == 0u) return value.x < s;
+  if (value.y == 0xFFFFFFFFu) return value.x >= (0u - s);
+  return false;
+}
+
+// Maps a value in [-s, s-1] to [0, s-1]. Out-of-range values are clamped so that even a kernel that
+// ran without the check pass could never address outside its buffer.
+uint normalizeIndex(uvec2 value, uint s) {
+  uint wrapped = value.y != 0u ? value.x + s : value.x;
+  return min(wrapped, s - 1u);
+}
+
+// Expects a writable `status_words` binding. Called by one invocation, after a barrier that made the
+// check pass's result visible: stores the first bad index's value next to its position.
+void reportBadIndex(uint slot) {
+  uint base = slot * VKINDEX_STATUS_SLOT_WORDS;
+  uint position = status_words[base];
+  if (position == VKINDEX_NO_ERROR) return;
+  uvec2 value = loadIndex(position);
+  status_words[base + 1u] = value.x;
+  status_words[base + 2u] = value.y;
+}
+
+#endif

@@ -1,0 +1,114 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Gather, type-agnostic: output row (outer, n) is a copy of data row (outer, indices[n]). Values are
+// never interpreted; only bytes move, in units of UNIT_BYTES:
+//   16, 8, 4: a row is a whole number of units, so each unit is copied as a uvec4/uvec2/uint.
+//   2, 1:     rows are not word multiples (e.g. int8 along the last axis). Without 8/16-bit storage,
+//             each invocation owns one 32-bit output word and assembles it from 4/UNIT_BYTES units that
+//             may come from different rows. Owning whole words means no two invocations write the
+//             same word; only words shared with bytes outside this pass use atomicAnd/atomicOr.
+#include "common/gather_params.h"
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 2) const uint UNIT_BYTES = 4;
+// Units each invocation moves per workgroup block; a few in flight per thread hides memory latency
+// better than a long grid-stride loop (measured on lavapipe).
+layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+
+// The same bindings seen at three widths: the specialization constant selects one, the others are
+// dead code the driver removes.
+layout(binding = 0, std430) readonly buffer Data1 { uint data_words[]; };
+layout(binding = 0, std430) readonly buffer Data2 { uvec2 data_pairs[]; };
+layout(binding = 0, std430) readonly buffer Data4 { uvec4 data_quads[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) buffer Out1 { uint out_words[]; };
+layout(binding = 2, std430) writeonly buffer Out2 { uvec2 out_pairs[]; };
+layout(binding = 2, std430) writeonly buffer Out4 { uvec4 out_quads[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+
+const uint kNotBound = 0xFFFFFFFFu;
+
+// Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
+// bound data row, or kNotBound when that row lies in another pass's data window.
+uint boundDataRow(uint pass_row) {
+  uint index_row = pc.first_index + pass_row;
+  uint outer = pc.first_outer + index_row / pc.index_count;
+  uint n = index_row % pc.index_count;
+  uint row = outer * pc.axis_size + normalizeIndex(loadIndex(n), pc.axis_size);
+  if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
+  return row - pc.data_row_begin;
+}
+
+void copyUnit(uint unit) {
+  uint pass_row = unit / pc.row_units;
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return;
+  uint source = pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units);
+  uint target = pc.out_unit_offset + unit;
+  if (UNIT_BYTES == 16) {
+    out_quads[target] = data_quads[source];
+  } else if (UNIT_BYTES == 8) {
+    out_pairs[target] = data_pairs[source];
+  } else {
+    out_words[target] = data_words[source];
+  }
+}
+
+// Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it.
+void assembleWord(uint word) {
+  const uint units_per_word = 4u / UNIT_BYTES;
+  const uint unit_mask = UNIT_BYTES == 1u ? 0xFFu : 0xFFFFu;
+  uint pass_units = pc.pass_rows * pc.row_units;
+  uint value = 0u;
+  uint owned = 0u;
+  for (uint k = 0u; k < units_per_word; ++k) {
+    uint unit_in_binding = word * units_per_word + k;
+    if (unit_in_binding < pc.out_unit_offset) continue;  // belongs to an earlier row range
+    uint unit = unit_in_binding - pc.out_unit_offset;
+    if (unit >= pass_units) break;                      // belongs to a later row range or another tensor
+    uint pass_row = unit / pc.row_units;
+    uint data_row = boundDataRow(pass_row);
+    if (data_row == kNotBound) continue;
+    uint source = pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units);
+    uint source_shift = (source % units_per_word) * 8u * UNIT_BYTES;
+    uint bits = (data_words[source / units_per_word] >> source_shift) & unit_mask;
+    uint shift = k * 8u * UNIT_BYTES;
+    value |= bits << shift;
+    owned |= unit_mask << shift;
+  }
+  if (owned == 0xFFFFFFFFu) {
+    out_words[word] = value;
+  } else if (owned != 0u) {
+    // The word's other bytes belong to neighbouring rows of another pass or to memory outside the
+    // tensor: replace only ours.
+    atomicAnd(out_words[word], ~owned);
+    atomicOr(out_words[word], value);
+  }
+}
+
+void main() {
+  if (status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS] != VKINDEX_NO_ERROR) {
+    // A bad index: write nothing, and let the very first invocation record the value for the host.
+    if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) reportBadIndex(pc.status_slot);
+    return;
+  }
+  bool sub_word = UNIT_BYTES < 4u;
+  uint total = sub_word ? pc.out_word_count : pc.pass_rows * pc.row_units;
+  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
+  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
+  // Consecutive invocations take consecutive items, so every memory access is coalesced.
+  for (uint base = group * block; base < total; base += grid) {
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint item = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+      if (item >= total) break;
+      if (sub_word) {
+        assembleWord(item);
+      } else {
+        copyUnit(item);
+      }
+    }
+  }
+}

@@ -1,0 +1,115 @@
+#include "vkindex/tensor.hpp"
+
+#include <utility>
+
+#include "core/transfer.hpp"
+#include "plan/shape.hpp"
+#include "vk/buffer.hpp"
+
+namespace vkindex {
+namespace {
+
+StatusOr<uint64_t> checkedElementCount(const Shape& shape, const char* what) {
+  std::optional<uint64_t> count = plan::elementCount(shape);
+  if (!count || *count > uint64_t(INT64_MAX) / 16) {
+    return invalidArgument(std::string(what) + ": invalid shape " + plan::shapeString(shape) +
+                           " (negative dim or too many elements)");
+  }
+  return *count;
+}
+
+}  // namespace
+
+Tensor::Tensor() = default;
+Tensor::~Tensor() = default;
+Tensor::Tensor(Tensor&& other) noexcept = default;
+Tensor& Tensor::operator=(Tensor&& other) noexcept = default;
+
+uint64_t Tensor::byteSize() const { return dtype_ == DataType::kString ? 0 : element_count_ * elementSize(dtype_); }
+
+StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
+  if (type == DataType::kString) return invalidArgument("Tensor::create: string tensors are made with fromStrings");
+  Tensor tensor;
+  VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, "Tensor::create"));
+  tensor.context_ = &context;
+  tensor.dtype_ = type;
+  tensor.shape_ = std::move(shape);
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer,
+                           vk::Buffer::create(*context.impl().device, tensor.byteSize(), vk::Buffer::Kind::kDevice));
+  tensor.owned_ = std::make_unique<vk::Buffer>(std::move(buffer));
+  tensor.buffer_ = tensor.owned_->handle();
+  return tensor;
+}
+
+StatusOr<Tensor> Tensor::fromHost(Context& context, DataType type, Shape shape, const void* bytes,
+                                  size_t byte_count) {
+  VKINDEX_ASSIGN_OR_RETURN(Tensor tensor, create(context, type, std::move(shape)));
+  VKINDEX_RETURN_IF_ERROR(tensor.upload(bytes, byte_count));
+  return tensor;
+}
+
+StatusOr<Tensor> Tensor::fromStrings(Context& context, Shape shape, std::vector<std::string> strings) {
+  Tensor tensor;
+  VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, "Tensor::fromStrings"));
+  if (strings.size() != tensor.element_count_) {
+    return invalidArgument("Tensor::fromStrings: shape " + plan::shapeString(shape) + " holds " +
+                           std::to_string(tensor.element_count_) + " elements but " +
+                           std::to_string(strings.size()) + " strings were given");
+  }
+  tensor.context_ = &context;
+  tensor.dtype_ = DataType::kString;
+  tensor.shape_ = std::move(shape);
+  tensor.strings_ = std::move(strings);
+  return tensor;
+}
+
+StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBuffer buffer, VkDeviceSize offset,
+                              VkDeviceSize buffer_size) {
+  if (type == DataType::kString) return invalidArgument("Tensor::view: string tensors live on the host");
+  if (buffer == VK_NULL_HANDLE) return invalidArgument("Tensor::view: the VkBuffer is null");
+  Tensor tensor;
+  VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, "Tensor::view"));
+  tensor.dtype_ = type;
+  if (offset % 4 != 0) {
+    return invalidArgument("Tensor::view: offset " + std::to_string(offset) + " is not a multiple of 4 bytes");
+  }
+  uint64_t end = offset + ((tensor.byteSize() + 3) & ~uint64_t(3));
+  if (end > buffer_size) {
+    return invalidArgument("Tensor::view: " + std::to_string(tensor.byteSize()) + " bytes (rounded up to whole "
+                           "32-bit words) at offset " + std::to_string(offset) + " do not fit a buffer of " +
+                           std::to_string(buffer_size) + " bytes");
+  }
+  tensor.context_ = &context;
+  tensor.shape_ = std::move(shape);
+  tensor.buffer_ = buffer;
+  tensor.offset_ = offset;
+  tensor.is_view_ = true;
+  return tensor;
+}
+
+Status Tensor::upload(const void* bytes, size_t byte_count) {
+  if (dtype_ == DataType::kString) return invalidArgument("Tensor::upload: string tensors have no device bytes");
+  if (byte_count != byteSize()) {
+    return invalidArgument("Tensor::upload: " + std::to_string(byte_count) + " bytes given, the " +
+                           dataTypeName(dtype_) + " tensor of shape " + plan::shapeString(shape_) + " holds " +
+                           std::to_string(byteSize()));
+  }
+  return uploadBytes(context_->impl(), buffer_, offset_, bytes, byte_count);
+}
+
+Status Tensor::download(void* bytes, size_t byte_count) const {
+  if (dtype_ == DataType::kString) return invalidArgument("Tensor::download: string tensors have no device bytes");
+  if (byte_count != byteSize()) {
+    return invalidArgument("Tensor::download: " + std::to_string(byte_count) + " bytes requested, the tensor holds " +
+                           std::to_string(byteSize()));
+  }
+  return downloadBytes(context_->impl(), buffer_, offset_, bytes, byte_count);
+}
+
+StatusOr<std::vector<uint8_t>> Tensor::toHost() const {
+  std::vector<uint8_t> bytes(byteSize());
+  VKINDEX_RETURN_IF_ERROR(download(bytes.data(), bytes.size()));
+  return bytes;
+}
+
+}  // namespace vkindex

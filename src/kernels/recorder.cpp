@@ -1,0 +1,120 @@
+#include "kernels/recorder.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace vkindex::kernels {
+
+StatusOr<DescriptorPool> DescriptorPool::create(const vk::Device& device, uint32_t set_count,
+                                                uint32_t buffer_count) {
+  DescriptorPool pool;
+  pool.device_ = &device;
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(1u, buffer_count)};
+  VkDescriptorPoolCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  info.maxSets = std::max(1u, set_count);
+  info.poolSizeCount = 1;
+  info.pPoolSizes = &size;
+  VKINDEX_VK_RETURN_IF_ERROR(device.fn().vkCreateDescriptorPool(device.handle(), &info, nullptr, &pool.pool_));
+  return pool;
+}
+
+DescriptorPool::~DescriptorPool() {
+  if (pool_ != VK_NULL_HANDLE) device_->fn().vkDestroyDescriptorPool(device_->handle(), pool_, nullptr);
+}
+
+DescriptorPool::DescriptorPool(DescriptorPool&& other) noexcept { *this = std::move(other); }
+
+DescriptorPool& DescriptorPool::operator=(DescriptorPool&& other) noexcept {
+  if (this != &other) {
+    if (pool_ != VK_NULL_HANDLE) device_->fn().vkDestroyDescriptorPool(device_->handle(), pool_, nullptr);
+    device_ = std::exchange(other.device_, nullptr);
+    pool_ = std::exchange(other.pool_, VK_NULL_HANDLE);
+  }
+  return *this;
+}
+
+StatusOr<VkDescriptorSet> DescriptorPool::allocate(VkDescriptorSetLayout layout) {
+  VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  info.descriptorPool = pool_;
+  info.descriptorSetCount = 1;
+  info.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VKINDEX_VK_RETURN_IF_ERROR(device_->fn().vkAllocateDescriptorSets(device_->handle(), &info, &set));
+  return set;
+}
+
+Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, std::initializer_list<BufferRange> bindings,
+                          const void* push, size_t push_size, uint32_t groups_x, uint32_t groups_y) {
+  const ShaderInfo& info = shaderInfo(shader);
+  const DeviceInfo& limits = device_.info();
+  // Contract checks: a mismatch is a bug in vkindex, never the caller's fault.
+  if (bindings.size() != info.binding_count || push_size != info.push_bytes) {
+    return internalError(std::string("dispatch of ") + info.name + " does not match its interface");
+  }
+  if (groups_x == 0 || groups_y == 0 || groups_x > limits.max_workgroup_count[0] ||
+      groups_y > limits.max_workgroup_count[1]) {
+    return internalError(std::string("dispatch of ") + info.name + " with " + std::to_string(groups_x) + "x" +
+                         std::to_string(groups_y) + " groups exceeds the device's limits");
+  }
+  for (const BufferRange& binding : bindings) {
+    if (binding.size == 0 || binding.size > limits.max_storage_buffer_range ||
+        binding.offset % limits.min_storage_buffer_offset_alignment != 0) {
+      return internalError(std::string("dispatch of ") + info.name + " binds a range the device cannot bind");
+    }
+  }
+  VKINDEX_ASSIGN_OR_RETURN(const Pipeline* pipeline, pipelines_.get(shader, spec));
+  VKINDEX_ASSIGN_OR_RETURN(VkDescriptorSet set, descriptors_.allocate(pipeline->set_layout));
+
+  std::vector<VkDescriptorBufferInfo> buffer_infos;
+  std::vector<VkWriteDescriptorSet> writes;
+  buffer_infos.reserve(bindings.size());
+  for (const BufferRange& binding : bindings) {
+    buffer_infos.push_back({binding.buffer, binding.offset, binding.size});
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstBinding = static_cast<uint32_t>(writes.size());
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &buffer_infos.back();
+    writes.push_back(write);
+  }
+  const VolkDeviceTable& fn = device_.fn();
+  fn.vkUpdateDescriptorSets(device_.handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  fn.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
+  fn.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1, &set, 0, nullptr);
+  fn.vkCmdPushConstants(cmd_, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_size),
+                        push);
+  fn.vkCmdDispatch(cmd_, groups_x, groups_y, 1);
+  return Status::Ok();
+}
+
+void Recorder::barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                       VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcAccessMask = src_access;
+  barrier.dstAccessMask = dst_access;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = range.buffer;
+  barrier.offset = range.offset;
+  barrier.size = range.size;
+  device_.fn().vkCmdPipelineBarrier(cmd_, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+}
+
+void Recorder::fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value) {
+  device_.fn().vkCmdFillBuffer(cmd_, buffer, offset, sizeof(uint32_t), value);
+  barrier({buffer, offset, sizeof(uint32_t)}, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+std::pair<uint32_t, uint32_t> groupGrid(uint64_t groups, const DeviceInfo& info) {
+  uint64_t max_x = info.max_workgroup_count[0];
+  uint64_t max_y = info.max_workgroup_count[1];
+  groups = std::max<uint64_t>(groups, 1);
+  uint64_t x = std::min(groups, max_x);
+  uint64_t y = std::min((groups + x - 1) / x, max_y);
+  return {static_cast<uint32_t>(x), static_cast<uint32_t>(y)};
+}
+
+}  // namespace vkindex::kernels

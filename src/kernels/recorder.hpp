@@ -1,0 +1,67 @@
+// Records vkindex's dispatches into a command buffer: binds the pipeline, writes descriptors from a
+// pool owned by the operation, pushes constants, dispatches, and places exact buffer barriers.
+// `dispatch` checks its own contract: binding count and push size against the shader, group counts
+// against the device's limits.
+#pragma once
+
+#include <initializer_list>
+#include <vector>
+
+#include "kernels/pipeline_library.hpp"
+
+namespace vkindex::kernels {
+
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+};
+
+// Descriptor sets of one operation, freed with it. Sized up front from the operation's plan.
+class DescriptorPool {
+ public:
+  static StatusOr<DescriptorPool> create(const vk::Device& device, uint32_t set_count, uint32_t buffer_count);
+  DescriptorPool() = default;
+  ~DescriptorPool();
+  DescriptorPool(DescriptorPool&& other) noexcept;
+  DescriptorPool& operator=(DescriptorPool&& other) noexcept;
+
+  StatusOr<VkDescriptorSet> allocate(VkDescriptorSetLayout layout);
+
+ private:
+  const vk::Device* device_ = nullptr;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+};
+
+class Recorder {
+ public:
+  Recorder(const vk::Device& device, PipelineLibrary& pipelines, DescriptorPool& descriptors,
+           VkCommandBuffer command_buffer)
+      : device_(device), pipelines_(pipelines), descriptors_(descriptors), cmd_(command_buffer) {}
+
+  // Dispatches `shader` with `groups_x` x `groups_y` workgroups.
+  Status dispatch(ShaderId shader, const SpecValues& spec, std::initializer_list<BufferRange> bindings,
+                  const void* push, size_t push_size, uint32_t groups_x, uint32_t groups_y);
+
+  // Makes `range`'s writes by `src_stage`/`src_access` visible to `dst_stage`/`dst_access`.
+  void barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+               VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
+
+  // Sets one 32-bit word to `value` with vkCmdFillBuffer and makes it visible to compute shaders.
+  void fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value);
+
+  VkCommandBuffer commandBuffer() const { return cmd_; }
+  const vk::Device& device() const { return device_; }
+
+ private:
+  const vk::Device& device_;
+  PipelineLibrary& pipelines_;
+  DescriptorPool& descriptors_;
+  VkCommandBuffer cmd_;
+};
+
+// Workgroup counts covering `groups` groups within the device's per-dimension limits: (x, y) with
+// x * y >= groups where possible; kernels use grid-stride loops, so a capped count is still correct.
+std::pair<uint32_t, uint32_t> groupGrid(uint64_t groups, const DeviceInfo& info);
+
+}  // namespace vkindex::kernels

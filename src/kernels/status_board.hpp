@@ -1,0 +1,43 @@
+// The device status slots: one 16-byte slot per operation in flight, in host-visible memory so the host
+// reads a result without a transfer. A kernel that finds a bad index atomicMin()s its position into
+// the operation's slot; the slot is reset on the device (vkCmdFillBuffer) at the start of every
+// recording, so a command buffer can be submitted again and again.
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "vk/buffer.hpp"
+
+namespace vkindex::kernels {
+
+class StatusBoard {
+ public:
+  // 1024 slots: operations recorded into application command buffers and not yet finished. The own
+  // submission path holds one slot at a time.
+  static constexpr uint32_t kSlotCount = 1024;
+
+  static StatusOr<std::unique_ptr<StatusBoard>> create(const vk::Device& device);
+
+  StatusOr<uint32_t> acquire();
+  void release(uint32_t slot);
+  // A slot's content once the device finished with it.
+  struct Report {
+    uint32_t position = 0;  // VKINDEX_NO_ERROR, or the flat position of the first bad index
+    int64_t value = 0;      // that index's value (sign-extended for int32 indices)
+  };
+  Report read(uint32_t slot) const;
+
+  VkBuffer buffer() const { return buffer_.handle(); }
+  static constexpr VkDeviceSize kSlotBytes = 16;  // VKINDEX_STATUS_SLOT_WORDS words
+  static VkDeviceSize offsetOf(uint32_t slot) { return VkDeviceSize(slot) * kSlotBytes; }
+
+ private:
+  explicit StatusBoard(vk::Buffer buffer) : buffer_(std::move(buffer)) {}
+
+  vk::Buffer buffer_;
+  std::mutex mutex_;
+  std::vector<uint32_t> free_;
+};
+
+}  // namespace vkindex::kernels

@@ -1,0 +1,77 @@
+#include "ops/op_state.hpp"
+
+#include "common/abi.h"
+#include "plan/shape.hpp"
+
+namespace vkindex {
+
+Status indexOutOfRange(const IndexCheckInfo& info, const kernels::StatusBoard::Report& report) {
+  std::string where = info.op + ": " + info.input + plan::coordinatesString(info.indices_shape, report.position) +
+                      " = " + std::to_string(report.value) + " is out of range for axis " +
+                      std::to_string(info.axis) + " of size " + std::to_string(info.axis_size);
+  if (info.axis_size == 0) return outOfRange(where + " (an empty axis admits no index)");
+  const int64_t size = static_cast<int64_t>(info.axis_size);
+  return outOfRange(where + " (allowed [" + std::to_string(-size) + ", " + std::to_string(size - 1) + "])");
+}
+
+RecordedOp::State::~State() {
+  if (slot) context->status->release(*slot);
+}
+
+Status RecordedOp::State::result() const {
+  kernels::StatusBoard::Report report = context->status->read(*slot);
+  if (report.position == VKINDEX_NO_ERROR) return Status::Ok();
+  return indexOutOfRange(check, report);
+}
+
+StatusOr<std::unique_ptr<RecordedOp::State>> newOpState(Context::Impl& context, uint32_t dispatch_count,
+                                                        uint32_t bindings_per_dispatch, IndexCheckInfo check) {
+  auto state = std::make_unique<RecordedOp::State>();
+  state->context = &context;
+  state->check = std::move(check);
+  VKINDEX_ASSIGN_OR_RETURN(state->descriptors,
+                           kernels::DescriptorPool::create(*context.device, dispatch_count,
+                                                           dispatch_count * bindings_per_dispatch));
+  VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
+  state->slot = slot;
+  return state;
+}
+
+RecordedOp RecordedOpAccess::wrap(std::unique_ptr<RecordedOp::State> state) {
+  RecordedOp op;
+  op.state_ = std::move(state);
+  return op;
+}
+
+RecordedOp::RecordedOp() = default;
+RecordedOp::~RecordedOp() = default;
+RecordedOp::RecordedOp(RecordedOp&& other) noexcept = default;
+RecordedOp& RecordedOp::operator=(RecordedOp&& other) noexcept = default;
+
+Status RecordedOp::finish() {
+  if (!result_) {
+    result_ = state_ ? state_->result() : invalidArgument("RecordedOp::finish: this operation was never recorded");
+    state_.reset();
+  }
+  return *result_;
+}
+
+Status checkTensorContext(const Context& context, const Tensor& tensor, const char* op, const char* name) {
+  if (tensor.context() != &context) {
+    return invalidArgument(std::string(op) + ": input '" + name + "' belongs to another Context (or is empty)");
+  }
+  return Status::Ok();
+}
+
+Status checkNoOverlap(const Tensor& output, const Tensor& input, const char* op, const char* input_name) {
+  if (output.dtype() == DataType::kString || input.dtype() == DataType::kString) return Status::Ok();
+  if (output.buffer() != input.buffer() || output.byteSize() == 0 || input.byteSize() == 0) return Status::Ok();
+  uint64_t out_end = output.offset() + ((output.byteSize() + 3) & ~uint64_t(3));
+  uint64_t in_end = input.offset() + ((input.byteSize() + 3) & ~uint64_t(3));
+  if (output.offset() < in_end && input.offset() < out_end) {
+    return invalidArgument(std::string(op) + ": the output overlaps input '" + input_name + "' in the same VkBuffer");
+  }
+  return Status::Ok();
+}
+
+}  // namespace vkindex

@@ -1,0 +1,138 @@
+#include "plan/gather_plan.hpp"
+
+#include <algorithm>
+
+#include "plan/shape.hpp"
+
+namespace vkindex::plan {
+namespace {
+
+constexpr uint64_t kMax32 = 0xFFFFFFFFull;
+// Kernels count units and rows in 32 bits and step grid-stride loops without overflow while every
+// count stays below 2^30.
+constexpr uint64_t kMaxPassItems = uint64_t(1) << 30;
+
+// The largest power of two up to 16 dividing `value` (value 0 counts as divisible by everything).
+uint32_t largestUnit(uint64_t value) {
+  uint32_t unit = 16;
+  while (unit > 1 && value % unit != 0) unit /= 2;
+  return unit;
+}
+
+}  // namespace
+
+StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
+                                       DataType index_type, int64_t axis) {
+  if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
+    return invalidArgument(std::string("Gather: input 'indices' has type ") + dataTypeName(index_type) +
+                           "; allowed types are int32 and int64");
+  }
+  const int64_t rank = static_cast<int64_t>(data_shape.size());
+  if (rank == 0) return invalidArgument("Gather: input 'data' must have rank >= 1, got a scalar (rank 0)");
+  if (axis < -rank || axis >= rank) {
+    return invalidArgument("Gather: attribute 'axis' = " + std::to_string(axis) + " is out of range for input "
+                           "'data' of rank " + std::to_string(rank) + " (allowed [" + std::to_string(-rank) +
+                           ", " + std::to_string(rank - 1) + "])");
+  }
+  GatherShape shape;
+  shape.axis = axis < 0 ? axis + rank : axis;
+  const size_t a = static_cast<size_t>(shape.axis);
+
+  std::optional<uint64_t> outer = productOf(data_shape, 0, a);
+  std::optional<uint64_t> inner = productOf(data_shape, a + 1, data_shape.size());
+  std::optional<uint64_t> index_count = elementCount(indices_shape);
+  if (!outer || !inner || data_shape[a] < 0 || !elementCount(data_shape)) {
+    return invalidArgument("Gather: input 'data' has an invalid shape " + shapeString(data_shape));
+  }
+  if (!index_count) return invalidArgument("Gather: input 'indices' has an invalid shape " + shapeString(indices_shape));
+  shape.outer = *outer;
+  shape.axis_size = static_cast<uint64_t>(data_shape[a]);
+  shape.index_count = *index_count;
+  shape.row_bytes = *inner * elementSize(data_type);
+
+  shape.output_shape.assign(data_shape.begin(), data_shape.begin() + shape.axis);
+  shape.output_shape.insert(shape.output_shape.end(), indices_shape.begin(), indices_shape.end());
+  shape.output_shape.insert(shape.output_shape.end(), data_shape.begin() + shape.axis + 1, data_shape.end());
+  std::optional<uint64_t> output_count = elementCount(shape.output_shape);
+  if (!output_count || *output_count > uint64_t(INT64_MAX) / 16) {
+    return invalidArgument("Gather: the output shape " + shapeString(shape.output_shape) + " is too large");
+  }
+  return shape;
+}
+
+StatusOr<GatherPlan> planGather(const GatherShape& shape, DataType index_type, const Placement& data,
+                                const Placement& indices, const Placement& output, const DeviceInfo& device) {
+  GatherPlan plan;
+  plan.index_words = index_type == DataType::kInt64 ? 2 : 1;
+  const uint64_t capacity = windowCapacity(device);
+  const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
+
+  // Check pass: every index, whatever the output size (an empty slice still has indices to validate).
+  if (shape.index_count > 0) {
+    if (indices.bytes > capacity || shape.index_count >= kMaxPassItems) {
+      return unsupported("Gather: input 'indices' (" + std::to_string(indices.bytes) + " bytes) does not fit one "
+                         "storage-buffer binding on this device (maxStorageBufferRange " +
+                         std::to_string(device.max_storage_buffer_range) + ")");
+    }
+    if (shape.axis_size > kMax32) {
+      return unsupported("Gather: axis sizes above 2^32-1 are not supported (got " +
+                         std::to_string(shape.axis_size) + ")");
+    }
+    uint64_t lead = 0;
+    plan.check_indices = true;
+    plan.indices = windowFor(indices.offset, indices.offset + indices.bytes, device, &lead);
+    plan.check.index_count = static_cast<uint32_t>(shape.index_count);
+    plan.check.axis_size = static_cast<uint32_t>(shape.axis_size);
+    plan.check.indices_word_offset = static_cast<uint32_t>(lead / 4);
+    plan.check_groups = (shape.index_count + device.workgroup_size - 1) / device.workgroup_size;
+  }
+
+  const uint64_t R = shape.row_bytes, O = shape.outer, A = shape.axis_size, N = shape.index_count;
+  if (R == 0 || O == 0 || N == 0 || A == 0) return plan;  // nothing to copy (A == 0: the check fails)
+
+  plan.unit_bytes = largestUnit(R | data.offset | output.offset);
+  if (O * A > kMax32 || O * N > kMax32) {
+    return unsupported("Gather: more than 2^32-1 slices (outer dims x axis) are not supported");
+  }
+  const uint64_t rows_per_window = std::min(capacity / R, kMaxPassItems / std::max<uint64_t>(1, R / plan.unit_bytes));
+  if (rows_per_window == 0) {
+    return unsupported("Gather: one slice after the axis is " + std::to_string(R) + " bytes, more than this "
+                       "device can bind at once (maxStorageBufferRange " +
+                       std::to_string(device.max_storage_buffer_range) + ")");
+  }
+
+  const uint64_t data_rows = O * A, out_rows = O * N;
+  for (uint64_t q0 = 0; q0 < out_rows; q0 += rows_per_window) {
+    const uint64_t q1 = std::min(out_rows, q0 + rows_per_window);
+    // Data rows this output range can read: whole axis slices of the outer indices it covers.
+    const uint64_t needed_begin = (q0 / N) * A, needed_end = ((q1 - 1) / N + 1) * A;
+    // Data windows are a fixed partition of the data rows so every pass binds the same way.
+    for (uint64_t w = needed_begin / rows_per_window * rows_per_window; w < needed_end; w += rows_per_window) {
+      const uint64_t r0 = std::max(w, needed_begin);
+      const uint64_t r1 = std::min({w + rows_per_window, needed_end, data_rows});
+      GatherPass pass;
+      uint64_t data_lead = 0, out_lead = 0;
+      pass.data = windowFor(data.offset + r0 * R, data.offset + r1 * R, device, &data_lead);
+      pass.output = windowFor(output.offset + q0 * R, output.offset + q1 * R, device, &out_lead);
+      abi::GatherParams& p = pass.params;
+      p.row_units = static_cast<uint32_t>(R / plan.unit_bytes);
+      p.index_count = static_cast<uint32_t>(N);
+      p.axis_size = static_cast<uint32_t>(A);
+      p.pass_rows = static_cast<uint32_t>(q1 - q0);
+      p.first_outer = static_cast<uint32_t>(q0 / N);
+      p.first_index = static_cast<uint32_t>(q0 % N);
+      p.data_row_begin = static_cast<uint32_t>(r0);
+      p.data_row_end = static_cast<uint32_t>(r1);
+      p.data_unit_offset = static_cast<uint32_t>(data_lead / plan.unit_bytes);
+      p.out_unit_offset = static_cast<uint32_t>(out_lead / plan.unit_bytes);
+      p.out_word_count = static_cast<uint32_t>(pass.output.size / 4);
+      p.indices_word_offset = plan.check.indices_word_offset;
+      const uint64_t items = plan.unit_bytes < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units;
+      pass.groups = (items + block - 1) / block;
+      plan.passes.push_back(pass);
+    }
+  }
+  return plan;
+}
+
+}  // namespace vkindex::plan

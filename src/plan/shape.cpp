@@ -1,0 +1,32 @@
+#include "plan/shape.hpp"
+
+namespace vkindex::plan {
+
+std::optional<uint64_t> productOf(const Shape& dims, size_t begin, size_t end) {
+  uint64_t product = 1;
+  for (size_t i = begin; i < end; ++i) {
+    if (dims[i] < 0) return std::nullopt;
+    uint64_t dim = static_cast<uint64_t>(dims[i]);
+    if (dim != 0 && product > (uint64_t(INT64_MAX) / dim)) return std::nullopt;
+    product *= dim;
+  }
+  return product;
+}
+
+std::string shapeString(const Shape& dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? ", " : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+std::string coordinatesString(const Shape& dims, uint64_t position) {
+  Shape coordinates(dims.size());
+  for (size_t i = dims.size(); i-- > 0;) {
+    uint64_t dim = dims[i] > 0 ? static_cast<uint64_t>(dims[i]) : 1;
+    coordinates[i] = static_cast<int64_t>(position % dim);
+    position /= dim;
+  }
+  return shapeString(coordinates);
+}
+
+}  // namespace vkindex::plan

@@ -1,0 +1,23 @@
+// Shape arithmetic shared by the planners: overflow-checked element counts and printable shapes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vkindex::plan {
+
+using Shape = std::vector<int64_t>;
+
+// Product of dims[begin, end), or nullopt if a dim is negative or the product overflows 63 bits.
+std::optional<uint64_t> productOf(const Shape& dims, size_t begin, size_t end);
+inline std::optional<uint64_t> elementCount(const Shape& dims) { return productOf(dims, 0, dims.size()); }
+
+// "[2, 3, 4]"; a scalar is "[]".
+std::string shapeString(const Shape& dims);
+
+// Row-major coordinates of flat position `position` in `dims`, printed "[1, 0, 2]".
+std::string coordinatesString(const Shape& dims, uint64_t position);
+
+}  // namespace vkindex::plan

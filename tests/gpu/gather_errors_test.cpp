@@ -1,0 +1,174 @@
+// Bad input to Gather: exact status codes and messages, and proof that nothing is written. This binary
+// also runs under GPU-assisted validation (see tests/CMakeLists.txt): silence there shows that hostile
+// indices never make a shader touch memory outside its buffers.
+#include <cstring>
+
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+namespace {
+
+constexpr uint8_t kCanary = 0xA5;
+
+class GatherErrorsTest : public GpuTest {
+ protected:
+  // Runs Gather into an output pre-filled with a canary pattern and returns the status; the output
+  // must still hold only the canary afterwards (when the status is an error).
+  Status gatherIntoCanary(const HostTensor& data, const HostTensor& indices, int64_t axis, const Shape& out_shape) {
+    StatusOr<Tensor> data_tensor = toDevice(context(), data);
+    StatusOr<Tensor> index_tensor = toDevice(context(), indices);
+    EXPECT_TRUE(data_tensor.ok() && index_tensor.ok());
+    HostTensor canary;
+    canary.dtype = data.dtype;
+    canary.shape = out_shape;
+    canary.bytes.assign(canary.elementCount() * elementSize(data.dtype), kCanary);
+    StatusOr<Tensor> output = toDevice(context(), canary);
+    EXPECT_TRUE(output.ok());
+    Status status = gather(context(), *data_tensor, *index_tensor, axis, *output);
+    StatusOr<HostTensor> after = toHost(*output);
+    EXPECT_TRUE(after.ok());
+    if (!status.ok()) {
+      EXPECT_EQ(after->bytes, canary.bytes) << "the output was written despite the error";
+    }
+    return status;
+  }
+
+  static HostTensor floats(Shape shape) {
+    Rng rng(7);
+    return randomTensor(rng, DataType::kFloat32, std::move(shape));
+  }
+};
+
+TEST_F(GatherErrorsTest, AxisOutOfRange) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), floats({2, 3})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt64, {1}, {0})));
+  for (int64_t axis : {2, -3, 100}) {
+    StatusOr<Tensor> result = gather(context(), data, indices, axis);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(result.status().message(), "Gather: attribute 'axis' = " + std::to_string(axis) +
+                                             " is out of range for input 'data' of rank 2 (allowed [-2, 1])");
+  }
+}
+
+TEST_F(GatherErrorsTest, ScalarData) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), floats({})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt64, {}, {0})));
+  StatusOr<Tensor> result = gather(context(), data, indices, 0);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(result.status().message(), "Gather: input 'data' must have rank >= 1, got a scalar (rank 0)");
+}
+
+TEST_F(GatherErrorsTest, WrongIndexType) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), floats({4})));
+  for (DataType bad : {DataType::kFloat32, DataType::kUInt32, DataType::kInt16, DataType::kUInt64}) {
+    Rng rng(1);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), randomTensor(rng, bad, {2})));
+    StatusOr<Tensor> result = gather(context(), data, indices, 0);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(result.status().message(), std::string("Gather: input 'indices' has type ") + dataTypeName(bad) +
+                                             "; allowed types are int32 and int64");
+  }
+}
+
+TEST_F(GatherErrorsTest, OutputOfWrongShapeOrTypeIsRejected) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), floats({4, 2})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt32, {3}, {0, 1, 2})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wrong_shape, Tensor::create(context(), DataType::kFloat32, {2, 3}));
+  Status status = gather(context(), data, indices, 0, wrong_shape);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "Gather: the output has shape [2, 3], expected [3, 2]");
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wrong_type, Tensor::create(context(), DataType::kInt32, {3, 2}));
+  status = gather(context(), data, indices, 0, wrong_type);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "Gather: the output has type int32 but input 'data' has type float");
+}
+
+struct BadIndexCase {
+  DataType index_type;
+  std::vector<int64_t> values;
+  uint64_t bad_position;
+  std::string expected_message;
+};
+
+TEST_F(GatherErrorsTest, BadIndexValuesAreReportedAndNothingIsWritten) {
+  const std::string range = " is out of range for axis 0 of size 5 (allowed [-5, 4])";
+  const std::vector<BadIndexCase> cases = {
+      {DataType::kInt64, {0, 1, 5, 2}, 2, "Gather: indices[2] = 5" + range},
+      {DataType::kInt32, {0, -6, 1, 7}, 1, "Gather: indices[1] = -6" + range},
+      // 2^32 + 1: its low word alone (1) would look valid.
+      {DataType::kInt64, {4, 4294967297LL, 0, 0}, 1, "Gather: indices[1] = 4294967297" + range},
+      // -2^32 + 1: high word 0xFFFFFFFF, low word 1.
+      {DataType::kInt64, {0, 0, 0, -4294967295LL}, 3, "Gather: indices[3] = -4294967295" + range},
+      {DataType::kInt64, {INT64_MIN, 0, 0, 0}, 0, "Gather: indices[0] = " + std::to_string(INT64_MIN) + range},
+      {DataType::kInt64, {0, 0, INT64_MAX, 9}, 2, "Gather: indices[2] = " + std::to_string(INT64_MAX) + range},
+      {DataType::kInt32, {INT32_MIN, 0, 0, 0}, 0, "Gather: indices[0] = " + std::to_string(INT32_MIN) + range},
+      {DataType::kInt32, {0, 0, 0, INT32_MAX}, 3, "Gather: indices[3] = " + std::to_string(INT32_MAX) + range},
+  };
+  for (const BadIndexCase& c : cases) {
+    HostTensor indices = indexTensor(c.index_type, {4}, c.values);
+    SCOPED_TRACE(c.expected_message);
+    ASSERT_EQ(referenceGather(floats({5, 3}), indices, 0).bad_index_position, c.bad_position);
+    Status status = gatherIntoCanary(floats({5, 3}), indices, 0, {4, 3});
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(status.message(), c.expected_message);
+  }
+}
+
+TEST_F(GatherErrorsTest, FirstBadPositionWinsAndIsPrintedAsCoordinates) {
+  // Several bad indices across a 2-D indices tensor: the smallest flat position is reported.
+  std::vector<int64_t> values(6 * 7, 1);
+  values[3 * 7 + 2] = -100;
+  values[4 * 7 + 0] = 100;
+  values[5 * 7 + 6] = 8;
+  Status status = gatherIntoCanary(floats({2, 8, 3}), indexTensor(DataType::kInt64, {6, 7}, values), 1, {2, 6, 7, 3});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[3, 2] = -100 is out of range for axis 1 of size 8 (allowed [-8, 7])");
+}
+
+TEST_F(GatherErrorsTest, BadScalarIndex) {
+  Status status = gatherIntoCanary(floats({3, 2}), indexTensor(DataType::kInt32, {}, {3}), -2, {2});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[] = 3 is out of range for axis 0 of size 3 (allowed [-3, 2])");
+}
+
+TEST_F(GatherErrorsTest, EmptyAxisAdmitsNoIndex) {
+  Status status = gatherIntoCanary(floats({2, 0}), indexTensor(DataType::kInt64, {1}, {0}), 1, {2, 1});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[0] = 0 is out of range for axis 1 of size 0 (an empty axis admits no index)");
+}
+
+TEST_F(GatherErrorsTest, BadIndexIntoEmptySliceIsStillReported) {
+  // The output has no bytes (inner dim 0) but the index is still validated.
+  Status status = gatherIntoCanary(floats({4, 0}), indexTensor(DataType::kInt64, {2}, {1, 4}), 0, {2, 0});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[1] = 4 is out of range for axis 0 of size 4 (allowed [-4, 3])");
+}
+
+TEST_F(GatherErrorsTest, BadIndexWithSubWordRowsWritesNothing) {
+  Rng rng(3);
+  HostTensor bytes = randomTensor(rng, DataType::kUInt8, {6, 3});
+  Status status = gatherIntoCanary(bytes, indexTensor(DataType::kInt32, {5}, {0, 1, 2, 3, 6}), 0, {5, 3});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+}
+
+// Boundary values are valid and must be read from exactly the first and last slices.
+TEST_F(GatherErrorsTest, BoundaryIndicesAreValid) {
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    HostTensor data = floats({5, 3});
+    HostTensor indices = indexTensor(index_type, {4}, {4, -5, 0, -1});
+    ReferenceResult expected = referenceGather(data, indices, 0);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, gather(context(), data_tensor, index_tensor, 0));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+    EXPECT_EQ(actual.bytes, expected.output.bytes);
+  }
+}
+
+}  // namespace
+}  // namespace vkindex::test

@@ -1,0 +1,124 @@
+// Randomized Gather against the CPU reference: every data type x both index types, ranks 1-8, negative
+// axes and indices, rank-0 and empty indices, zero-sized dims. Fixed seeds; byte-exact comparison.
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+namespace {
+
+struct GatherCase {
+  HostTensor data;
+  HostTensor indices;
+  int64_t axis = 0;
+};
+
+GatherCase randomGatherCase(Rng& rng) {
+  GatherCase c;
+  std::uniform_int_distribution<size_t> rank_pick(1, 8);
+  size_t rank = std::min(rank_pick(rng), rank_pick(rng));  // favour low ranks, still reach 8
+  Shape data_shape = randomShape(rng, rank, 3000);
+  std::uniform_int_distribution<int64_t> axis_pick(-static_cast<int64_t>(rank), static_cast<int64_t>(rank) - 1);
+  c.axis = axis_pick(rng);
+  const int64_t s = data_shape[static_cast<size_t>(c.axis < 0 ? c.axis + static_cast<int64_t>(rank) : c.axis)];
+  std::uniform_int_distribution<size_t> index_rank_pick(0, 3);
+  Shape index_shape = randomShape(rng, index_rank_pick(rng), 40);
+  if (s == 0) index_shape.push_back(0);  // an empty axis only admits empty indices
+  c.data.shape = data_shape;
+  c.indices = randomIndices(rng, DataType::kInt64, index_shape, std::max<int64_t>(s, 1));
+  return c;
+}
+
+class GatherRandomTest : public GpuTest,
+                         public ::testing::WithParamInterface<std::tuple<DataType, DataType>> {};
+
+TEST_P(GatherRandomTest, MatchesReferenceByteExact) {
+  const auto [dtype, index_type] = GetParam();
+  Rng rng(0x9a7e5 + 97 * static_cast<uint64_t>(dtype) + static_cast<uint64_t>(index_type));
+  for (int round = 0; round < 24; ++round) {
+    GatherCase c = randomGatherCase(rng);
+    HostTensor data = randomTensor(rng, dtype, c.data.shape);
+    std::vector<int64_t> values;
+    for (uint64_t i = 0; i < c.indices.elementCount(); ++i) values.push_back(indexAt(c.indices, i));
+    HostTensor indices = indexTensor(index_type, c.indices.shape, values);
+    SCOPED_TRACE("round " + std::to_string(round) + ": data " + describe(data) + ", indices " +
+                 describe(indices) + ", axis " + std::to_string(c.axis));
+
+    ReferenceResult expected = referenceGather(data, indices, c.axis);
+    ASSERT_FALSE(expected.bad_index_position.has_value());
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, gather(context(), data_tensor, index_tensor, c.axis));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+    ASSERT_EQ(actual.shape, expected.output.shape);
+    ASSERT_EQ(actual.bytes, expected.output.bytes);
+    ASSERT_EQ(actual.strings, expected.output.strings);
+  }
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::tuple<DataType, DataType>>& info) {
+  return std::string(dataTypeName(std::get<0>(info.param))) + "_" + dataTypeName(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, GatherRandomTest,
+                         ::testing::Combine(::testing::ValuesIn(kAllDataTypes),
+                                            ::testing::Values(DataType::kInt32, DataType::kInt64)),
+                         caseName);
+
+// Directed shapes the random draw may miss: every unit width and sub-word row lengths 1..9 bytes.
+class GatherShapesTest : public GpuTest {
+ protected:
+  void expectMatches(DataType dtype, const Shape& data_shape, DataType index_type, const Shape& index_shape,
+                     const std::vector<int64_t>& values, int64_t axis) {
+    Rng rng(42);
+    HostTensor data = randomTensor(rng, dtype, data_shape);
+    HostTensor indices = indexTensor(index_type, index_shape, values);
+    SCOPED_TRACE("data " + describe(data) + ", indices " + describe(indices) + ", axis " + std::to_string(axis));
+    ReferenceResult expected = referenceGather(data, indices, axis);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, gather(context(), data_tensor, index_tensor, axis));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+    EXPECT_EQ(actual.shape, expected.output.shape);
+    EXPECT_EQ(actual.bytes, expected.output.bytes);
+  }
+};
+
+TEST_F(GatherShapesTest, SubWordRowsOfEveryLength) {
+  for (int64_t inner = 1; inner <= 9; ++inner) {
+    expectMatches(DataType::kUInt8, {7, inner}, DataType::kInt32, {5}, {6, 0, -1, 3, 3}, 0);
+    expectMatches(DataType::kFloat16, {5, inner}, DataType::kInt64, {2, 2}, {4, -5, 0, 2}, 0);
+  }
+}
+
+TEST_F(GatherShapesTest, LastAxisOfBytes) {
+  expectMatches(DataType::kBool, {3, 11}, DataType::kInt64, {7}, {10, 0, -11, 5, 5, 1, 9}, -1);
+  expectMatches(DataType::kInt8, {1, 13}, DataType::kInt32, {}, {12}, 1);
+}
+
+TEST_F(GatherShapesTest, EveryUnitWidth) {
+  // Rows of 16, 8 and 4 bytes pick uvec4, uvec2 and uint units.
+  expectMatches(DataType::kComplex128, {9, 1}, DataType::kInt32, {4}, {8, 0, -1, 4}, 0);
+  expectMatches(DataType::kFloat64, {9, 3}, DataType::kInt64, {3}, {1, -9, 8}, 0);
+  expectMatches(DataType::kFloat32, {9, 3}, DataType::kInt32, {3}, {1, -9, 8}, 0);
+  expectMatches(DataType::kFloat32, {4, 8}, DataType::kInt32, {6}, {3, 2, 1, 0, -1, -4}, 0);
+}
+
+TEST_F(GatherShapesTest, ScalarIndexDropsTheAxis) {
+  expectMatches(DataType::kInt32, {3, 4, 5}, DataType::kInt64, {}, {-2}, 1);
+}
+
+TEST_F(GatherShapesTest, EmptyIndicesAndEmptyDims) {
+  expectMatches(DataType::kFloat32, {3, 4}, DataType::kInt64, {0}, {}, 0);
+  expectMatches(DataType::kFloat32, {3, 0}, DataType::kInt64, {2}, {2, -3}, 0);
+  expectMatches(DataType::kFloat32, {0, 3}, DataType::kInt64, {2, 0}, {}, 0);
+  expectMatches(DataType::kUInt8, {2, 0, 3}, DataType::kInt32, {0}, {}, 1);
+}
+
+TEST_F(GatherShapesTest, RankEightData) {
+  expectMatches(DataType::kInt16, {2, 1, 3, 2, 1, 2, 3, 2}, DataType::kInt64, {2, 1}, {-1, 0}, 4);
+  expectMatches(DataType::kInt16, {2, 1, 3, 2, 1, 2, 3, 2}, DataType::kInt32, {3}, {1, 0, -2}, -1);
+}
+
+}  // namespace
+}  // namespace vkindex::test

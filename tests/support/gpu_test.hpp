@@ -1,0 +1,42 @@
+// Base fixture of every GPU test: one Context per test process on the driver ctest selected
+// (VK_DRIVER_FILES), with the Khronos validation layer on. A test fails if validation reported
+// anything while it ran. GPU-assisted validation is added when VKINDEX_GPU_ASSISTED_VALIDATION=1.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include "support/host_tensor.hpp"
+
+namespace vkindex::test {
+
+class GpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // The shared context (created on first use).
+  static Context& context();
+  // Creates an extra context with the same validation settings and `options` on top.
+  static StatusOr<std::unique_ptr<Context>> makeContext(ContextOptions options);
+
+ private:
+  uint32_t messages_before_ = 0;
+};
+
+// Options every test context uses: validation on, no on-disk pipeline cache (tests stay hermetic).
+ContextOptions testContextOptions();
+
+}  // namespace vkindex::test
+
+// Asserts a StatusOr is ok (printing the status otherwise) and yields its value.
+#define VKINDEX_ASSERT_OK_AND_ASSIGN(lhs, expr) \
+  VKINDEX_ASSERT_OK_AND_ASSIGN_IMPL(VKINDEX_CONCAT(test_statusor_, __LINE__), lhs, expr)
+#define VKINDEX_ASSERT_OK_AND_ASSIGN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                                      \
+  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();       \
+  lhs = std::move(tmp).value()
+#define VKINDEX_ASSERT_OK(expr)                            \
+  do {                                                     \
+    ::vkindex::Status test_status_ = (expr);               \
+    ASSERT_TRUE(test_status_.ok()) << test_status_.toString(); \
+  } while (0)

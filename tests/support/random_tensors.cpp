@@ -1,0 +1,49 @@
+#include "support/random_tensors.hpp"
+
+namespace vkindex::test {
+
+HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
+  HostTensor tensor;
+  tensor.dtype = dtype;
+  tensor.shape = std::move(shape);
+  const uint64_t count = tensor.elementCount();
+  if (dtype == DataType::kString) {
+    std::uniform_int_distribution<int> length(0, 12), letter('a', 'z');
+    for (uint64_t i = 0; i < count; ++i) {
+      std::string text = std::to_string(i) + ":";
+      for (int n = length(rng); n > 0; --n) text += static_cast<char>(letter(rng));
+      tensor.strings.push_back(text);
+    }
+    return tensor;
+  }
+  tensor.bytes.resize(count * elementSize(dtype));
+  for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng());
+  return tensor;
+}
+
+Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements) {
+  static const int64_t kDims[] = {1, 2, 3, 5, 7, 11, 13, 1, 2, 3, 4, 6, 9, 17, 31, 0};
+  std::uniform_int_distribution<size_t> pick(0, std::size(kDims) - 1);
+  std::uniform_int_distribution<int> rare(0, 9);
+  Shape shape;
+  uint64_t count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t dim = kDims[pick(rng)];
+    if (dim == 0 && rare(rng) != 0) dim = 1;  // zero-sized dims: roughly one draw in 160
+    while (dim > 1 && count * static_cast<uint64_t>(dim) > max_elements) dim /= 2;
+    count *= static_cast<uint64_t>(std::max<int64_t>(dim, 1));
+    shape.push_back(dim);
+  }
+  return shape;
+}
+
+HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axis_size) {
+  HostTensor tensor;
+  tensor.shape = std::move(shape);
+  std::uniform_int_distribution<int64_t> value(-axis_size, axis_size - 1);
+  std::vector<int64_t> values(tensor.elementCount());
+  for (int64_t& v : values) v = value(rng);
+  return indexTensor(index_type, tensor.shape, values);
+}
+
+}  // namespace vkindex::test
