@@ -14,7 +14,7 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 
 void main() {
   if (pc.report_only != 0u) {
-    if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) reportBadIndex(pc.status_slot);
+    if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) reportBadIndex(pc.status_slot, pc.position_base, pc.index_count);
     return;
   }
   uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
@@ -22,7 +22,7 @@ void main() {
   for (uint position = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x; position < pc.index_count;
        position += stride) {
     if (!indexInRange(loadIndex(position), pc.axis_size)) {
-      atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], position);
+      atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], pc.position_base + position);
     }
   }
 }

@@ -36,7 +36,7 @@ uint boundDataRow(uint pass_row) {
   uint index_row = pc.first_index + pass_row;
   uint outer = pc.first_outer + index_row / pc.index_count;
   uint n = index_row % pc.index_count;
-  uint row = outer * pc.axis_size + normalizeIndex(loadIndex(n), pc.axis_size);
+  uint row = outer * pc.axis_size + normalizeIndex(loadIndex(n - pc.index_window_begin), pc.axis_size);
   if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
   return row - pc.data_row_begin;
 }
@@ -91,7 +91,9 @@ void assembleWord(uint word) {
 void main() {
   if (status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS] != VKINDEX_NO_ERROR) {
     // A bad index: write nothing, and let the very first invocation record the value for the host.
-    if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) reportBadIndex(pc.status_slot);
+    if (pc.report_bad_index != 0u && gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) {
+      reportBadIndex(pc.status_slot, 0u, pc.index_count);
+    }
     return;
   }
   bool sub_word = UNIT_BYTES < 4u;

@@ -38,6 +38,10 @@ struct ContextOptions {
   // cap). Tensors larger than the cap are processed a window at a time, exactly as tensors larger
   // than the device limit are; tests use it to exercise that path with small tensors.
   uint64_t max_binding_bytes = 0;
+  // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
+  // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
+  uint32_t workgroup_size = 0;
+  uint32_t items_per_invocation = 0;
 };
 
 // The application's Vulkan objects, for Context::adopt. vkindex uses them and never destroys them.

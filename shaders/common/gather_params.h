@@ -20,7 +20,9 @@ VKINDEX_PUSH_BLOCK_BEGIN(GatherParams)
   uint out_unit_offset;  // where the pass's first output row starts in the output binding, in units
   uint out_word_count;   // sub-word units: output words this pass owns (from word 0 of the binding)
   uint status_slot;      // the check pass's status slot; a set slot means "write nothing"
-  uint indices_word_offset;  // where the indices start in their binding, in 32-bit words
+  uint indices_word_offset;  // where index `index_window_begin` starts in its binding, in 32-bit words
+  uint index_window_begin;   // first index position bound in this pass
+  uint report_bad_index;     // 1: on a set status slot, the first invocation records the bad value
 VKINDEX_PUSH_BLOCK_END(GatherParams)
 
 #endif

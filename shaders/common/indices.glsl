@@ -34,12 +34,13 @@ uint normalizeIndex(uvec2 value, uint s) {
 }
 
 // Expects a writable `status_words` binding. Called by one invocation, after a barrier that made the
-// check pass's result visible: stores the first bad index's value next to its position.
-void reportBadIndex(uint slot) {
+// check passes' result visible: stores the first bad index's value next to its position, when that
+// position lies in the bound window of `count` indices starting at flat position `window_begin`.
+void reportBadIndex(uint slot, uint window_begin, uint count) {
   uint base = slot * VKINDEX_STATUS_SLOT_WORDS;
   uint position = status_words[base];
-  if (position == VKINDEX_NO_ERROR) return;
-  uvec2 value = loadIndex(position);
+  if (position == VKINDEX_NO_ERROR || position < window_begin || position - window_begin >= count) return;
+  uvec2 value = loadIndex(position - window_begin);
   status_words[base + 1u] = value.x;
   status_words[base + 2u] = value.y;
 }

@@ -20,6 +20,7 @@ std::string environmentString(const char* name) {
 StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Impl> impl,
                                                     const ContextOptions& options) {
   impl->device->capBindingRange(options.max_binding_bytes);
+  VKINDEX_RETURN_IF_ERROR(impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation));
   std::string cache_dir = options.pipeline_cache_dir ? *options.pipeline_cache_dir
                                                       : vk::defaultPipelineCacheDirectory();
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));

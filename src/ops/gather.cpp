@@ -61,31 +61,40 @@ StatusOr<Prepared> prepare(Context& context, const Tensor& data, const Tensor& i
 Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor& data, const Tensor& indices,
               const Tensor& output, const plan::GatherPlan& plan, uint32_t slot) {
   const DeviceInfo& device = context.device->info();
-  const BufferRange status{context.status->buffer(), 0,
-                           kernels::StatusBoard::kSlotCount * kernels::StatusBoard::kSlotBytes};
-  const BufferRange status_slot{status.buffer, kernels::StatusBoard::offsetOf(slot), kernels::StatusBoard::kSlotBytes};
-  recorder.fillWord(status.buffer, status_slot.offset, VKINDEX_NO_ERROR);
-  if (!plan.check_indices) return Status::Ok();
+  const StatusBinding status = statusBinding(context, slot);
+  const BufferRange& status_slot = status.slot;
+  recorder.fillWord(status_slot.buffer, status_slot.offset, VKINDEX_NO_ERROR);
+  if (plan.checks.empty()) return Status::Ok();
 
-  const BufferRange indices_range = rangeOf(indices.buffer(), plan.indices);
-  kernels::SpecValues check_spec{device.workgroup_size, plan.index_words, 0, 0};
-  abi::CheckParams check = plan.check;
-  check.status_slot = slot;
-  auto [check_x, check_y] = kernels::groupGrid(plan.check_groups, device);
-  VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCheckIndices, check_spec, {indices_range, status},
-                                            &check, sizeof(check), check_x, check_y));
   const VkAccessFlags read_write = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  recorder.barrier(status_slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, read_write);
-
-  if (plan.passes.empty()) {
-    // No copy pass to report a bad index's value: one invocation does it.
-    check.report_only = 1;
-    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCheckIndices, check_spec, {indices_range, status},
-                                              &check, sizeof(check), 1, 1));
+  const auto status_barrier = [&] {
+    recorder.barrier(status_slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, read_write);
+  };
+  const kernels::SpecValues check_spec{device.workgroup_size, plan.index_words, 0, 0};
+  for (const plan::CheckPass& pass : plan.checks) {
+    abi::CheckParams check = pass.params;
+    check.status_slot = status.relative_slot;
+    auto [groups_x, groups_y] = kernels::groupGrid(pass.groups, device);
+    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCheckIndices, check_spec,
+                                              {rangeOf(indices.buffer(), pass.indices), status.binding}, &check,
+                                              sizeof(check), groups_x, groups_y));
   }
-  kernels::SpecValues gather_spec{device.workgroup_size, plan.index_words, plan.unit_bytes,
-                                  device.items_per_invocation};
+  status_barrier();
+  if (!plan.copy_passes_report || plan.passes.empty()) {
+    // One invocation per indices window copies the first bad index's value next to its position.
+    for (const plan::CheckPass& pass : plan.checks) {
+      abi::CheckParams report = pass.params;
+      report.status_slot = status.relative_slot;
+      report.report_only = 1;
+      VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCheckIndices, check_spec,
+                                                {rangeOf(indices.buffer(), pass.indices), status.binding},
+                                                &report, sizeof(report), 1, 1));
+    }
+    status_barrier();
+  }
+  const kernels::SpecValues gather_spec{device.workgroup_size, plan.index_words, plan.unit_bytes,
+                                        device.items_per_invocation};
   for (size_t i = 0; i < plan.passes.size(); ++i) {
     const plan::GatherPass& pass = plan.passes[i];
     if (i > 0) {
@@ -95,12 +104,12 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
                        VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, read_write);
     }
     abi::GatherParams params = pass.params;
-    params.status_slot = slot;
+    params.status_slot = status.relative_slot;
     auto [groups_x, groups_y] = kernels::groupGrid(pass.groups, device);
-    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(
-        kernels::ShaderId::kGather, gather_spec,
-        {rangeOf(data.buffer(), pass.data), indices_range, rangeOf(output.buffer(), pass.output), status}, &params,
-        sizeof(params), groups_x, groups_y));
+    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kGather, gather_spec,
+                                              {rangeOf(data.buffer(), pass.data), rangeOf(indices.buffer(), pass.indices),
+                                               rangeOf(output.buffer(), pass.output), status.binding},
+                                              &params, sizeof(params), groups_x, groups_y));
   }
   recorder.barrier(status_slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -110,7 +119,8 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
 StatusOr<std::unique_ptr<RecordedOp::State>> newGatherState(Context& context, const Prepared& prepared,
                                                             const Tensor& indices) {
   IndexCheckInfo info{"Gather", "indices", indices.shape(), prepared.shape.axis, prepared.shape.axis_size};
-  uint32_t dispatches = 2 + static_cast<uint32_t>(prepared.plan.passes.size());
+  uint32_t dispatches =
+      static_cast<uint32_t>(2 * prepared.plan.checks.size() + prepared.plan.passes.size());
   return newOpState(context.impl(), dispatches, kGatherBindings, std::move(info));
 }
 

@@ -2,6 +2,7 @@
 
 #include "common/abi.h"
 #include "plan/shape.hpp"
+#include "plan/windows.hpp"
 
 namespace vkindex {
 
@@ -12,6 +13,19 @@ Status indexOutOfRange(const IndexCheckInfo& info, const kernels::StatusBoard::R
   if (info.axis_size == 0) return outOfRange(where + " (an empty axis admits no index)");
   const int64_t size = static_cast<int64_t>(info.axis_size);
   return outOfRange(where + " (allowed [" + std::to_string(-size) + ", " + std::to_string(size - 1) + "])");
+}
+
+StatusBinding statusBinding(const Context::Impl& context, uint32_t slot) {
+  using kernels::StatusBoard;
+  StatusBinding result;
+  const VkDeviceSize slot_offset = StatusBoard::offsetOf(slot);
+  uint64_t lead = 0;
+  plan::Window window =
+      plan::windowFor(slot_offset, slot_offset + StatusBoard::kSlotBytes, context.device->info(), &lead);
+  result.binding = {context.status->buffer(), window.offset, window.size};
+  result.slot = {context.status->buffer(), slot_offset, StatusBoard::kSlotBytes};
+  result.relative_slot = static_cast<uint32_t>(lead / StatusBoard::kSlotBytes);
+  return result;
 }
 
 RecordedOp::State::~State() {

@@ -33,22 +33,31 @@ StatusOr<GatherShape> inferGatherShape(const std::vector<int64_t>& data_shape, D
                                        const std::vector<int64_t>& indices_shape, DataType index_type,
                                        int64_t axis);
 
+// One dispatch of check_indices.comp over a window of the indices.
+struct CheckPass {
+  abi::CheckParams params{};
+  Window indices;
+  uint64_t groups = 0;  // workgroups needed (the recorder spreads them over x and y)
+};
+
 // One copy dispatch: output rows [first row, first row + pass_rows) from data rows
-// [data_row_begin, data_row_end), each tensor bound through a window of its buffer.
+// [data_row_begin, data_row_end), using indices [index_window_begin, ...), each tensor bound through
+// a window of its buffer.
 struct GatherPass {
   abi::GatherParams params{};
   Window data;
+  Window indices;
   Window output;
-  uint64_t groups = 0;  // workgroups needed (the recorder spreads them over x and y)
+  uint64_t groups = 0;
 };
 
 struct GatherPlan {
   uint32_t unit_bytes = 0;   // 16/8/4 copy units, 2/1 sub-word assembly
   uint32_t index_words = 0;  // 1 (int32) or 2 (int64)
-  bool check_indices = false;  // false only when there are no indices
-  Window indices;
-  abi::CheckParams check{};
-  uint64_t check_groups = 0;
+  std::vector<CheckPass> checks;   // one per indices window; empty when there are no indices
+  // True when the indices fit one window: the copy passes then record a bad index's value
+  // themselves. Otherwise (or without copy passes) the recorder adds report-only dispatches.
+  bool copy_passes_report = false;
   std::vector<GatherPass> passes;  // empty when the output is empty
 };
 

@@ -222,6 +222,21 @@ void Device::capBindingRange(uint64_t bytes) {
   if (bytes > 0 && bytes < info_.max_storage_buffer_range) info_.max_storage_buffer_range = bytes;
 }
 
+Status Device::overrideTuning(uint32_t workgroup_size, uint32_t items_per_invocation) {
+  if (workgroup_size > info_.max_workgroup_invocations || workgroup_size > info_.max_workgroup_size_x) {
+    return invalidArgument("ContextOptions::workgroup_size " + std::to_string(workgroup_size) +
+                           " exceeds this device's limit of " +
+                           std::to_string(std::min(info_.max_workgroup_invocations, info_.max_workgroup_size_x)));
+  }
+  if (items_per_invocation > 64) {
+    return invalidArgument("ContextOptions::items_per_invocation " + std::to_string(items_per_invocation) +
+                           " is above 64");
+  }
+  if (workgroup_size > 0) info_.workgroup_size = workgroup_size;
+  if (items_per_invocation > 0) info_.items_per_invocation = items_per_invocation;
+  return Status::Ok();
+}
+
 Device::~Device() {
   if (owned_ && device_ != VK_NULL_HANDLE) {
     table_.vkDeviceWaitIdle(device_);

@@ -17,16 +17,20 @@ class GatherErrorsTest : public GpuTest {
   // Runs Gather into an output pre-filled with a canary pattern and returns the status; the output
   // must still hold only the canary afterwards (when the status is an error).
   Status gatherIntoCanary(const HostTensor& data, const HostTensor& indices, int64_t axis, const Shape& out_shape) {
-    StatusOr<Tensor> data_tensor = toDevice(context(), data);
-    StatusOr<Tensor> index_tensor = toDevice(context(), indices);
+    return gatherIntoCanary(context(), data, indices, axis, out_shape);
+  }
+  Status gatherIntoCanary(Context& ctx, const HostTensor& data, const HostTensor& indices, int64_t axis,
+                          const Shape& out_shape) {
+    StatusOr<Tensor> data_tensor = toDevice(ctx, data);
+    StatusOr<Tensor> index_tensor = toDevice(ctx, indices);
     EXPECT_TRUE(data_tensor.ok() && index_tensor.ok());
     HostTensor canary;
     canary.dtype = data.dtype;
     canary.shape = out_shape;
     canary.bytes.assign(canary.elementCount() * elementSize(data.dtype), kCanary);
-    StatusOr<Tensor> output = toDevice(context(), canary);
+    StatusOr<Tensor> output = toDevice(ctx, canary);
     EXPECT_TRUE(output.ok());
-    Status status = gather(context(), *data_tensor, *index_tensor, axis, *output);
+    Status status = gather(ctx, *data_tensor, *index_tensor, axis, *output);
     StatusOr<HostTensor> after = toHost(*output);
     EXPECT_TRUE(after.ok());
     if (!status.ok()) {
@@ -154,6 +158,25 @@ TEST_F(GatherErrorsTest, BadIndexWithSubWordRowsWritesNothing) {
   HostTensor bytes = randomTensor(rng, DataType::kUInt8, {6, 3});
   Status status = gatherIntoCanary(bytes, indexTensor(DataType::kInt32, {5}, {0, 1, 2, 3, 6}), 0, {5, 3});
   EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+}
+
+TEST_F(GatherErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
+  // 4 KiB bindings split 2000 int64 indices into several windows; the first bad one is in a later
+  // window, and a second bad one after it must not win.
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
+  std::vector<int64_t> values(2000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 7 % 3000) - 1500;
+  values[1500] = -3001;
+  values[1900] = 3000;
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    Status status = gatherIntoCanary(*ctx, floats({3000, 1}), indexTensor(index_type, {2000}, values), 0, {2000, 1});
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(status.message(),
+              "Gather: indices[1500] = -3001 is out of range for axis 0 of size 3000 (allowed [-3000, 2999])");
+  }
+  EXPECT_EQ(ctx->validationMessageCount(), 0u) << ctx->firstValidationMessage();
 }
 
 // Boundary values are valid and must be read from exactly the first and last slices.

@@ -1,0 +1,82 @@
+#include "bench.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+#include "command_timer.hpp"
+#include "measure.hpp"
+#include "report.hpp"
+#include "workloads.hpp"
+
+namespace vkindex::bench {
+namespace {
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &utc);
+  return text;
+}
+
+RunInfo describeRun(const Context& context, const CommandTimer& timer, const BenchOptions& options) {
+  const DeviceInfo& device = context.device();
+  RunInfo info;
+  info.device = device.name;
+  info.device_line = device.name + " (" + device.type + ", Vulkan " + apiVersionString(device.api_version) + ")";
+  info.driver = device.driver_name.empty() ? "(driver does not report its name)" : device.driver_name;
+  if (!device.driver_info.empty()) info.driver += " " + device.driver_info;
+  char version[32];
+  std::snprintf(version, sizeof(version), " [driverVersion 0x%08x]", device.driver_version);
+  info.driver += version;
+  info.date = utcNow();
+  info.timing = timer.describe();
+  info.timestamps = timer.usesTimestamps();
+  info.fixed_repeats = options.repeats;
+  info.quick = options.quick;
+  return info;
+}
+
+}  // namespace
+
+Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
+  if (options.repeats < 0) {
+    return invalidArgument("bench: repeats must be positive (or 0 to choose per workload), got " +
+                           std::to_string(options.repeats));
+  }
+  ContextOptions context_options;
+  context_options.device = options.device;
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<CommandTimer> timer, CommandTimer::create(*context));
+  const RunInfo info = describeRun(*context, *timer, options);
+  const std::vector<Workload> rows = workloads(options.quick);
+  if (!options.json) printHeader(out, info, rows);
+  out.flush();
+
+  MeasureOptions measure;
+  measure.repeats = options.repeats;
+  // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.
+  measure.row_budget_ms = options.quick ? 100.0 : 500.0;
+  Status first_failure;
+  for (const Workload& workload : rows) {
+    StatusOr<RowResult> row = measureWorkload(*context, *timer, workload, measure);
+    if (row.ok()) {
+      printRow(out, info, workload, *row, options.json);
+    } else {
+      printFailure(out, info, workload, row.status(), options.json);
+      if (first_failure.ok()) {
+        first_failure = Status(row.status().code(), workload.name + ": " + row.status().message());
+      }
+    }
+    out.flush();
+  }
+  // Under VKINDEX_VALIDATION=1 a clean table is not enough: the layer must have stayed silent too.
+  if (first_failure.ok() && context->validationMessageCount() > 0) {
+    return internalError("bench: the validation layer reported " + std::to_string(context->validationMessageCount()) +
+                         " message(s); first: " + context->firstValidationMessage());
+  }
+  return first_failure;
+}
+
+}  // namespace vkindex::bench

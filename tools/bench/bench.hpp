@@ -1,0 +1,29 @@
+// vkindex-bench: times the operators against two copy baselines (vkCmdCopyBuffer and vkindex's own
+// compute copy shader) on one device, in one process, so the ratios compare like with like.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "vkindex/status.hpp"
+
+namespace vkindex::bench {
+
+struct BenchOptions {
+  // Device selector, as ContextOptions::device: an index or a name substring; empty for the default.
+  std::string device;
+  // One JSON object per row instead of the table.
+  bool json = false;
+  // Timed runs per measurement. 0: chosen per workload so each row takes about 0.5 s, at least 5 and at
+  // most 50.
+  int repeats = 0;
+  // Smaller sizes, for a smoke test.
+  bool quick = false;
+};
+
+// Runs every workload on the selected device and prints the table (or one JSON object per line) to
+// `out` as rows complete. Every workload's output is checked against a CPU reference before it is
+// timed; a mismatch aborts that row, the remaining rows still run, and the first failure is returned.
+Status runBenchmarks(const BenchOptions& options, std::ostream& out);
+
+}  // namespace vkindex::bench

@@ -1,0 +1,25 @@
+// The two yardsticks every operator row is compared with, recorded over exactly the operator's output
+// bytes: vkCmdCopyBuffer (what the driver's transfer path reaches) and vkindex's own uvec4 compute copy
+// shader (the ceiling for any compute shader that moves the same bytes).
+#pragma once
+
+#include "core/context_impl.hpp"
+#include "kernels/recorder.hpp"
+
+namespace vkindex::bench {
+
+// vkCmdCopyBuffer of `bytes` bytes from the start of `source` to the start of `target`.
+void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer source, VkBuffer target,
+                      VkDeviceSize bytes);
+
+// ShaderId::kCopy over the same bytes, rounded up to whole uvec4s (vkindex buffers are allocated in
+// 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the
+// device can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed.
+StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
+                                                    VkBuffer target, VkDeviceSize bytes);
+
+// Zeroes `bytes` (rounded up to a word) of `buffer` and orders that before later copies and shaders
+// writing it, so a verification run cannot pass on bytes left over from an earlier run.
+void recordClear(const vk::Device& device, VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize bytes);
+
+}  // namespace vkindex::bench

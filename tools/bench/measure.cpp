@@ -1,0 +1,122 @@
+#include "measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <optional>
+
+#include "copy_baselines.hpp"
+
+namespace vkindex::bench {
+namespace {
+
+// One run of the operator: record, submit, wait, then finish() to learn whether the device rejected an
+// index (a benchmark must not time an operation that failed).
+StatusOr<Sample> runOperator(Context& context, CommandTimer& timer, PreparedCase& prepared) {
+  std::optional<RecordedOp> op;
+  StatusOr<Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
+    VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, prepared.record(context, cmd, prepared.inputs, prepared.output));
+    op = std::move(recorded);
+    return Status::Ok();
+  });
+  // The timer returns only once the commands completed, so finishing here is always allowed.
+  Status finished = op ? op->finish() : Status::Ok();
+  if (!sample.ok()) return sample.status();
+  VKINDEX_RETURN_IF_ERROR(finished);
+  return sample;
+}
+
+StatusOr<Sample> runCopyBuffer(Context& context, CommandTimer& timer, const Tensor& source, const Tensor& target,
+                               bool clear_first) {
+  const vk::Device& device = *context.impl().device;
+  return timer.run([&](VkCommandBuffer cmd) {
+    if (clear_first) recordClear(device, cmd, target.buffer(), target.byteSize());
+    recordCopyBuffer(device, cmd, source.buffer(), target.buffer(), source.byteSize());
+    return Status::Ok();
+  });
+}
+
+StatusOr<Sample> runComputeCopy(Context& context, CommandTimer& timer, const Tensor& source, const Tensor& target,
+                                bool clear_first) {
+  Context::Impl& impl = context.impl();
+  kernels::DescriptorPool descriptors;  // must outlive the commands: run() waits before returning
+  return timer.run([&](VkCommandBuffer cmd) -> Status {
+    if (clear_first) recordClear(*impl.device, cmd, target.buffer(), target.byteSize());
+    VKINDEX_ASSIGN_OR_RETURN(descriptors,
+                             recordComputeCopy(impl, cmd, source.buffer(), target.buffer(), source.byteSize()));
+    return Status::Ok();
+  });
+}
+
+// Downloads `tensor` and compares it with `expected`, naming the first differing byte.
+Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, const std::string& what) {
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, tensor.toHost());
+  if (actual.size() != expected.size()) {
+    return internalError(what + " has " + std::to_string(actual.size()) + " bytes, the CPU reference " +
+                         std::to_string(expected.size()));
+  }
+  auto mismatch = std::mismatch(actual.begin(), actual.end(), expected.begin()).first;
+  if (mismatch != actual.end()) {
+    size_t at = static_cast<size_t>(mismatch - actual.begin());
+    return internalError(what + " differs from the CPU reference at byte " + std::to_string(at) + " (got " +
+                         std::to_string(actual[at]) + ", expected " + std::to_string(expected[at]) + ")");
+  }
+  return Status::Ok();
+}
+
+Measurement summarize(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  size_t middle = times.size() / 2;
+  double median = times.size() % 2 ? times[middle] : 0.5 * (times[middle - 1] + times[middle]);
+  return {median, times.front()};
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+StatusOr<RowResult> measureWorkload(Context& context, CommandTimer& timer, const Workload& workload,
+                                    const MeasureOptions& options) {
+  VKINDEX_ASSIGN_OR_RETURN(PreparedCase prepared, workload.prepare(context));
+  const uint64_t bytes = prepared.output.byteSize();
+  if (bytes == 0) return invalidArgument(workload.name + ": the output is empty; nothing to time");
+
+  // The first run of each also warms up: pipelines are created and fresh memory is touched, untimed.
+  VKINDEX_RETURN_IF_ERROR(runOperator(context, timer, prepared).status());
+  VKINDEX_RETURN_IF_ERROR(expectBytes(prepared.output, prepared.expected, workload.op + " output"));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor target, Tensor::create(context, DataType::kUInt8, {static_cast<int64_t>(bytes)}));
+  VKINDEX_RETURN_IF_ERROR(runCopyBuffer(context, timer, prepared.output, target, true).status());
+  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, "the vkCmdCopyBuffer baseline"));
+  VKINDEX_RETURN_IF_ERROR(runComputeCopy(context, timer, prepared.output, target, true).status());
+  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, "the compute-copy baseline"));
+  std::vector<uint8_t>().swap(prepared.expected);  // the host copy is not needed while timing
+
+  // Interleaved, so drift on a shared machine (other jobs, clocks) affects all three alike.
+  std::vector<double> op_ms, copy_ms, compute_ms;
+  int repeats = options.repeats;
+  for (int run = 0; repeats == 0 || run < repeats; ++run) {
+    auto start = std::chrono::steady_clock::now();
+    VKINDEX_ASSIGN_OR_RETURN(Sample op, runOperator(context, timer, prepared));
+    VKINDEX_ASSIGN_OR_RETURN(Sample copy, runCopyBuffer(context, timer, prepared.output, target, false));
+    VKINDEX_ASSIGN_OR_RETURN(Sample compute, runComputeCopy(context, timer, prepared.output, target, false));
+    op_ms.push_back(op.device_ms);
+    copy_ms.push_back(copy.device_ms);
+    compute_ms.push_back(compute.device_ms);
+    if (repeats == 0) {
+      // Sized from the first timed run (warm, unlike the verification runs) to fit the row budget.
+      double estimate = std::round(options.row_budget_ms / std::max(millisecondsSince(start), 1e-3));
+      repeats = static_cast<int>(std::clamp(estimate, double(options.min_repeats), double(options.max_repeats)));
+    }
+  }
+  RowResult row;
+  row.output_bytes = bytes;
+  row.repeats = repeats;
+  row.op = summarize(op_ms);
+  row.copy_buffer = summarize(copy_ms);
+  row.compute_copy = summarize(compute_ms);
+  return row;
+}
+
+}  // namespace vkindex::bench

@@ -1,0 +1,21 @@
+// Runs one workload: checks the operator's output (and both baselines') against the CPU reference, then
+// times the operator, vkCmdCopyBuffer and the compute copy over the same bytes, interleaved run by run.
+#pragma once
+
+#include "command_timer.hpp"
+#include "report.hpp"
+#include "workloads.hpp"
+
+namespace vkindex::bench {
+
+struct MeasureOptions {
+  int repeats = 0;               // fixed number of timed runs; 0: from row_budget_ms
+  double row_budget_ms = 500.0;  // host time one row should take when repeats is 0
+  int min_repeats = 5;
+  int max_repeats = 50;
+};
+
+StatusOr<RowResult> measureWorkload(Context& context, CommandTimer& timer, const Workload& workload,
+                                    const MeasureOptions& options);
+
+}  // namespace vkindex::bench

@@ -1,0 +1,126 @@
+#include "report.hpp"
+
+#include <cstdio>
+#include <iterator>
+
+namespace vkindex::bench {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), pattern, value);
+  return text;
+}
+
+// Right-aligns `text` in `width` columns (left-aligns when width is negative).
+std::string cell(const std::string& text, int width) {
+  size_t columns = static_cast<size_t>(width < 0 ? -width : width);
+  if (text.size() >= columns) return text;
+  std::string pad(columns - text.size(), ' ');
+  return width < 0 ? text + pad : pad + text;
+}
+
+// A ratio of times; 0 when the baseline measured nothing, which only a broken timer produces (JSON has
+// no infinity).
+double ratio(double numerator, double denominator) { return denominator > 0.0 ? numerator / denominator : 0.0; }
+
+// 2 x output bytes per median second: every output byte is read once and written once.
+double gigabytesPerSecond(const RowResult& row) {
+  return row.op.median_ms > 0.0 ? 2.0 * static_cast<double>(row.output_bytes) / (row.op.median_ms * 1e6) : 0.0;
+}
+
+std::string jsonString(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      quoted += escape;
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "\"";
+}
+
+// Column widths; negative: left-aligned.
+constexpr int kNameWidth = -14;
+constexpr int kWidths[] = {8, 10, 10, 14, 16, 12, 18, 20, 5};
+const char* const kHeadings[] = {"out MiB",     "gather ms",   "(min ms)",          "copyBuffer ms", "compute-copy ms",
+                                 "gather GB/s", "gather/copyBuffer", "gather/compute-copy", "runs"};
+
+}  // namespace
+
+void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads) {
+  std::string runs = info.fixed_repeats > 0 ? "N = " + std::to_string(info.fixed_repeats)
+                                            : "N per row in the runs column, chosen for ~0.5 s per row, 5..50";
+  out << "vkindex benchmark: operators against copy baselines" << (info.quick ? " (--quick sizes)" : "") << "\n"
+      << "device:  " << info.device_line << "\n"
+      << "driver:  " << info.driver << "\n"
+      << "date:    " << info.date << "\n"
+      << "timing:  " << info.timing << "\n";
+  if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";
+  out << "note:    medians of N runs (" << runs << "), measured in one process on this device, the operator and"
+      << " both baselines interleaved run by run\n"
+      << "bytes:   baselines copy exactly the operator's output bytes; GB/s = 2 x output bytes (one read + one"
+      << " write) / median time, 1 GB = 1e9 B; ratios = gather time / baseline time (> 1: slower)\n"
+      << "workloads:\n";
+  for (const Workload& workload : workloads) {
+    out << "  " << cell(workload.name, kNameWidth) << " " << workload.op << " " << workload.shapes << "\n";
+  }
+  out << "\n" << cell("workload", kNameWidth);
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(kHeadings[i], kWidths[i]);
+  out << "\n";
+}
+
+void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, const RowResult& row, bool json) {
+  const double mib = static_cast<double>(row.output_bytes) / kMiB;
+  const double gbps = gigabytesPerSecond(row);
+  const double vs_copy = ratio(row.op.median_ms, row.copy_buffer.median_ms);
+  const double vs_compute = ratio(row.op.median_ms, row.compute_copy.median_ms);
+  if (json) {
+    out << "{\"device\":" << jsonString(info.device) << ",\"workload\":" << jsonString(workload.name)
+        << ",\"op\":" << jsonString(workload.op) << ",\"shapes\":" << jsonString(workload.shapes)
+        << ",\"output_mib\":" << format("%.3f", mib) << ",\"gather_ms\":" << format("%.4f", row.op.median_ms)
+        << ",\"gather_min_ms\":" << format("%.4f", row.op.min_ms)
+        << ",\"copy_buffer_ms\":" << format("%.4f", row.copy_buffer.median_ms)
+        << ",\"copy_buffer_min_ms\":" << format("%.4f", row.copy_buffer.min_ms)
+        << ",\"compute_copy_ms\":" << format("%.4f", row.compute_copy.median_ms)
+        << ",\"compute_copy_min_ms\":" << format("%.4f", row.compute_copy.min_ms)
+        << ",\"gather_gb_per_s\":" << format("%.3f", gbps)
+        << ",\"ratio_gather_copy_buffer\":" << format("%.3f", vs_copy)
+        << ",\"ratio_gather_compute_copy\":" << format("%.3f", vs_compute) << ",\"repeats\":" << row.repeats
+        << ",\"timing\":" << jsonString(info.timestamps ? "device_timestamps" : "host_wall_time") << "}\n";
+    return;
+  }
+  const std::string cells[] = {format("%.2f", mib),
+                               format("%.3f", row.op.median_ms),
+                               format("%.3f", row.op.min_ms),
+                               format("%.3f", row.copy_buffer.median_ms),
+                               format("%.3f", row.compute_copy.median_ms),
+                               format("%.2f", gbps),
+                               format("%.2f", vs_copy),
+                               format("%.2f", vs_compute),
+                               std::to_string(row.repeats)};
+  out << cell(workload.name, kNameWidth);
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
+  out << "\n";
+}
+
+void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status,
+                  bool json) {
+  if (json) {
+    out << "{\"device\":" << jsonString(info.device) << ",\"workload\":" << jsonString(workload.name)
+        << ",\"op\":" << jsonString(workload.op) << ",\"shapes\":" << jsonString(workload.shapes)
+        << ",\"error\":" << jsonString(status.toString()) << "}\n";
+    return;
+  }
+  out << cell(workload.name, kNameWidth) << " FAILED: " << status.toString() << "\n";
+}
+
+}  // namespace vkindex::bench

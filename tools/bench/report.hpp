@@ -1,0 +1,44 @@
+// Printing: the header (device, driver, date, timing method and conventions), one table row or one JSON
+// object per workload, and failed rows. Rows are printed as they complete.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "vkindex/status.hpp"
+#include "workloads.hpp"
+
+namespace vkindex::bench {
+
+struct Measurement {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+};
+
+struct RowResult {
+  uint64_t output_bytes = 0;
+  int repeats = 0;
+  Measurement op;  // the operator (Gather)
+  Measurement copy_buffer;
+  Measurement compute_copy;
+};
+
+// Facts about the run that every row shares.
+struct RunInfo {
+  std::string device;  // name
+  std::string device_line;  // name, type and Vulkan version
+  std::string driver;
+  std::string date;
+  std::string timing;      // how times were taken, in words
+  bool timestamps = true;  // false: host wall time fallback
+  int fixed_repeats = 0;   // BenchOptions::repeats (0: chosen per row)
+  bool quick = false;
+};
+
+void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads);
+void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, const RowResult& row, bool json);
+void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status,
+                  bool json);
+
+}  // namespace vkindex::bench
