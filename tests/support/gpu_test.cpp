@@ -56,6 +56,9 @@ void GpuTest::SetUp() {
   messages_before_ = context().validationMessageCount();
 }
 
+uint32_t GpuTest::newValidationMessages() const { return context().validationMessageCount() - messages_before_; }
+void GpuTest::acceptValidationMessages() { messages_before_ = context().validationMessageCount(); }
+
 void GpuTest::TearDown() {
   if (!sharedContext()) return;
   EXPECT_EQ(context().validationMessageCount(), messages_before_)

@@ -18,6 +18,10 @@ class GpuTest : public ::testing::Test {
   static Context& context();
   // Creates an extra context with the same validation settings and `options` on top.
   static StatusOr<std::unique_ptr<Context>> makeContext(ContextOptions options);
+  // Validation messages seen since this test started; accepting them makes TearDown ignore them
+  // (only for tests that provoke validation messages on purpose).
+  uint32_t newValidationMessages() const;
+  void acceptValidationMessages();
 
  private:
   uint32_t messages_before_ = 0;

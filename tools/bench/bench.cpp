@@ -20,7 +20,8 @@ std::string utcNow() {
   return text;
 }
 
-RunInfo describeRun(const Context& context, const CommandTimer& timer, const BenchOptions& options) {
+RunInfo describeRun(const Context& context, const CommandTimer& timer, const BenchOptions& options,
+                    const MeasureOptions& measure) {
   const DeviceInfo& device = context.device();
   RunInfo info;
   info.device = device.name;
@@ -30,10 +31,13 @@ RunInfo describeRun(const Context& context, const CommandTimer& timer, const Ben
   char version[32];
   std::snprintf(version, sizeof(version), " [driverVersion 0x%08x]", device.driver_version);
   info.driver += version;
+  info.tuning = "workgroup size " + std::to_string(device.workgroup_size) + ", " +
+                std::to_string(device.items_per_invocation) + " items per invocation";
   info.date = utcNow();
   info.timing = timer.describe();
   info.timestamps = timer.usesTimestamps();
   info.fixed_repeats = options.repeats;
+  info.row_budget_ms = measure.row_budget_ms;
   info.quick = options.quick;
   return info;
 }
@@ -49,15 +53,15 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   context_options.device = options.device;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<CommandTimer> timer, CommandTimer::create(*context));
-  const RunInfo info = describeRun(*context, *timer, options);
-  const std::vector<Workload> rows = workloads(options.quick);
-  if (!options.json) printHeader(out, info, rows);
-  out.flush();
-
   MeasureOptions measure;
   measure.repeats = options.repeats;
   // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.
   measure.row_budget_ms = options.quick ? 100.0 : 500.0;
+  const RunInfo info = describeRun(*context, *timer, options, measure);
+  const std::vector<Workload> rows = workloads(options.quick);
+  if (!options.json) printHeader(out, info, rows);
+  out.flush();
+
   Status first_failure;
   for (const Workload& workload : rows) {
     StatusOr<RowResult> row = measureWorkload(*context, *timer, workload, measure);

@@ -1,6 +1,7 @@
 #include "command_timer.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <vector>
 
 #include "core/transfer.hpp"
@@ -62,8 +63,10 @@ CommandTimer::~CommandTimer() {
 
 std::string CommandTimer::describe() const {
   if (usesTimestamps()) {
-    return "device timestamps (VkQueryPool, " + std::to_string(device_.info().timestamp_period_ns) + " ns/tick, " +
-           std::to_string(valid_bits_) + " valid bits)";
+    char period[32];
+    std::snprintf(period, sizeof(period), "%g", static_cast<double>(device_.info().timestamp_period_ns));
+    return std::string("device timestamps (VkQueryPool, ") + period + " ns/tick, " + std::to_string(valid_bits_) +
+           " valid bits)";
   }
   return "HOST WALL TIME around submit + wait (this device's queue has no timestamp queries; times include "
          "submission overhead)";

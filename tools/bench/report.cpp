@@ -58,10 +58,12 @@ const char* const kHeadings[] = {"out MiB",     "gather ms",   "(min ms)",      
 
 void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads) {
   std::string runs = info.fixed_repeats > 0 ? "N = " + std::to_string(info.fixed_repeats)
-                                            : "N per row in the runs column, chosen for ~0.5 s per row, 5..50";
+                                            : "N per row in the runs column, chosen for ~" + format("%g", info.row_budget_ms / 1000.0) +
+                                                  " s per row, 5..50";
   out << "vkindex benchmark: operators against copy baselines" << (info.quick ? " (--quick sizes)" : "") << "\n"
       << "device:  " << info.device_line << "\n"
       << "driver:  " << info.driver << "\n"
+      << "kernels: " << info.tuning << "\n"
       << "date:    " << info.date << "\n"
       << "timing:  " << info.timing << "\n";
   if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";

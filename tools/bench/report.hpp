@@ -26,13 +26,15 @@ struct RowResult {
 
 // Facts about the run that every row shares.
 struct RunInfo {
-  std::string device;  // name
+  std::string device;       // name
   std::string device_line;  // name, type and Vulkan version
   std::string driver;
+  std::string tuning;  // the workgroup size and items per invocation the kernels (and the compute copy) use
   std::string date;
   std::string timing;      // how times were taken, in words
   bool timestamps = true;  // false: host wall time fallback
   int fixed_repeats = 0;   // BenchOptions::repeats (0: chosen per row)
+  double row_budget_ms = 0.0;  // host time per row when repeats are chosen per row
   bool quick = false;
 };
 
