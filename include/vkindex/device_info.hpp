@@ -38,6 +38,7 @@ struct DeviceInfo {
   uint32_t max_workgroup_size_x = 0;
   uint32_t max_push_constants_size = 0;            // at least 128
   bool timestamps = false;                         // the compute queue supports timestamp queries
+  uint32_t timestamp_valid_bits = 0;               // meaningful low bits of a timestamp (mask the rest)
   float timestamp_period_ns = 0.0f;                // nanoseconds per timestamp tick
 
   // Tuning vkindex chose for this device (see DeviceCaps probing in src/vk/device.cpp).

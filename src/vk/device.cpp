@@ -99,6 +99,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   uint32_t timestamp_bits = 0;
   computeQueueFamily(physical, &timestamp_bits);
   info.timestamps = timestamp_bits > 0 && limits.timestampPeriod > 0.0f;
+  info.timestamp_valid_bits = timestamp_bits;
   info.timestamp_period_ns = limits.timestampPeriod;
 
   // 256-wide groups with 4 items per invocation keep enough loads in flight on every device measured

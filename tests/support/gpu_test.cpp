@@ -13,21 +13,51 @@ std::string lowercase(std::string text) {
   return text;
 }
 
-// ctest names the driver it selected; a test must never pass on some other device by accident.
+// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_assisted]". Before the first Vulkan
+// call, point the loader at that driver's ICD and switch on GPU-assisted validation when asked.
+// Returns the driver name ("" when the variable is unset: the loader's own choice is used).
+std::string applyTestDriverSelection() {
+  static const std::string driver = [] {
+    const char* value = std::getenv("VKINDEX_TEST_DRIVER");
+    std::string selection = value != nullptr ? value : "";
+    const size_t plus = selection.find('+');
+    std::string name = selection.substr(0, plus);
+    if (plus != std::string::npos && selection.substr(plus + 1) == "gpu_assisted") {
+      ::setenv("VKINDEX_GPU_ASSISTED_VALIDATION", "1", 1);
+    }
+    if (name == "swiftshader") ::setenv("VK_DRIVER_FILES", VKINDEX_SWIFTSHADER_ICD, 1);
+    if (name == "lavapipe") ::setenv("VK_DRIVER_FILES", VKINDEX_LAVAPIPE_ICD, 1);
+    return name;
+  }();
+  return driver;
+}
+
+// A test must never pass on some other device than the one ctest selected.
 void expectSelectedDriver(const DeviceInfo& device) {
-  const char* expected = std::getenv("VKINDEX_TEST_DRIVER");
-  if (expected == nullptr || *expected == '\0') return;
+  const std::string expected = applyTestDriverSelection();
+  if (expected.empty()) return;
   std::string want = lowercase(expected);
   std::string have = lowercase(device.name + " " + device.driver_name);
   if (want == "lavapipe") want = "llvmpipe";
   ASSERT_NE(have.find(want), std::string::npos)
       << "ctest selected driver '" << expected << "' but the device is '" << device.name << "'";
+
 }
 
 std::unique_ptr<Context>& sharedContext() {
   static std::unique_ptr<Context> context;
   return context;
 }
+
+// Destroys the shared context when the tests are done, before static destructors run: drivers (e.g.
+// SwiftShader) tear down their own globals at exit, after which destroying a device crashes.
+class SharedContextEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { sharedContext().reset(); }
+};
+
+const ::testing::Environment* const kSharedContextEnvironment =
+    ::testing::AddGlobalTestEnvironment(new SharedContextEnvironment);
 
 }  // namespace
 
@@ -39,6 +69,7 @@ ContextOptions testContextOptions() {
 }
 
 StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) {
+  applyTestDriverSelection();
   options.validation = true;
   if (!options.pipeline_cache_dir) options.pipeline_cache_dir = "";
   return Context::create(options);
@@ -47,6 +78,7 @@ StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) 
 Context& GpuTest::context() { return *sharedContext(); }
 
 void GpuTest::SetUp() {
+  applyTestDriverSelection();
   if (!sharedContext()) {
     StatusOr<std::unique_ptr<Context>> created = Context::create(testContextOptions());
     ASSERT_TRUE(created.ok()) << "no Vulkan context: " << created.status().toString();

@@ -1,0 +1,30 @@
+// Binds the single node of an ONNX node test to a vkindex operator: checks its inputs and attributes
+// and runs it (submitting, or recorded into a command buffer for timing). Operators vkindex does not
+// implement yet give an error that says so.
+#pragma once
+
+#include <vector>
+
+#include "onnx_io.hpp"
+#include "vkindex/vkindex.hpp"
+
+namespace vkindex::tools {
+
+// The node's inputs on the device, in node-input order.
+using DeviceInputs = std::vector<const Tensor*>;
+
+// Checks op type, domain, input count and attributes. Errors read "<Op>: ...".
+Status checkNode(const onnxio::NodeModel& node);
+
+// Runs the node once and returns its outputs in node-output order.
+StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel& node, const DeviceInputs& inputs);
+
+// Records the node into `command_buffer`, writing into `outputs` (as runNode returned them).
+StatusOr<RecordedOp> recordNode(Context& context, VkCommandBuffer command_buffer, const onnxio::NodeModel& node,
+                                const DeviceInputs& inputs, std::vector<Tensor>& outputs);
+
+// True when the node can be recorded into a command buffer (string tensors cannot: they live on the
+// host).
+bool canRecord(const DeviceInputs& inputs);
+
+}  // namespace vkindex::tools

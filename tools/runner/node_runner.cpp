@@ -1,0 +1,141 @@
+#include "node_runner.hpp"
+
+#include <fstream>
+#include <map>
+
+#include "node_ops.hpp"
+#include "onnx_io.hpp"
+#include "tensor_compare.hpp"
+
+namespace vkindex::tools {
+namespace {
+
+StatusOr<Tensor> toDevice(Context& context, const onnxio::HostTensor& host) {
+  if (host.dtype == DataType::kString) return Tensor::fromStrings(context, host.dims, host.strings);
+  return Tensor::fromHost(context, host.dtype, host.dims, host.bytes.data(), host.bytes.size());
+}
+
+StatusOr<onnxio::HostTensor> toHost(const Tensor& tensor) {
+  onnxio::HostTensor host;
+  host.dtype = tensor.dtype();
+  host.dims = tensor.shape();
+  if (tensor.dtype() == DataType::kString) {
+    host.strings = tensor.strings();
+  } else {
+    VKINDEX_ASSIGN_OR_RETURN(host.bytes, tensor.toHost());
+  }
+  return host;
+}
+
+// Maps node-input names to the data set's tensors: graph inputs that are not initializers take the
+// data set's input files in order; initializers supply the rest.
+StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeModel& model,
+                                                           const onnxio::TestDataSet& data_set) {
+  std::map<std::string, const onnxio::HostTensor*> by_name;
+  size_t next_file = 0;
+  for (const onnxio::ValueInfo& input : model.graph_inputs) {
+    if (model.initializers.count(input.name)) continue;
+    if (next_file >= data_set.inputs.size()) {
+      return invalidArgument(data_set.dir + ": no input file for graph input '" + input.name + "'");
+    }
+    by_name[input.name] = &data_set.inputs[next_file++];
+  }
+  for (const auto& [name, tensor] : model.initializers) by_name.emplace(name, &tensor);
+  std::vector<const onnxio::HostTensor*> inputs;
+  for (const std::string& name : model.inputs) {
+    auto found = by_name.find(name);
+    if (found == by_name.end()) return invalidArgument("node input '" + name + "' has no value");
+    inputs.push_back(found->second);
+  }
+  return inputs;
+}
+
+struct DataSetRun {
+  std::vector<Tensor> device_inputs;
+  std::vector<Tensor> outputs;
+};
+
+// Uploads one data set's inputs and runs the node. Errors are the library's (or the binding's).
+Status runDataSet(Context& context, const onnxio::NodeModel& model, const onnxio::TestDataSet& data_set,
+                  DataSetRun& run) {
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<const onnxio::HostTensor*> inputs, nodeInputs(model, data_set));
+  for (const onnxio::HostTensor* input : inputs) {
+    VKINDEX_ASSIGN_OR_RETURN(Tensor tensor, toDevice(context, *input));
+    run.device_inputs.push_back(std::move(tensor));
+  }
+  DeviceInputs pointers;
+  for (const Tensor& tensor : run.device_inputs) pointers.push_back(&tensor);
+  VKINDEX_ASSIGN_OR_RETURN(run.outputs, runNode(context, model, pointers));
+  return Status::Ok();
+}
+
+StatusOr<Timing> timeDataSet(Context& context, const onnxio::NodeModel& model, DataSetRun& run, int repeat) {
+  DeviceInputs inputs;
+  for (const Tensor& tensor : run.device_inputs) inputs.push_back(&tensor);
+  if (!canRecord(inputs)) {
+    // String tensors live on the host: only wall time of the submitting path can be measured.
+    return timeSubmitted(repeat, [&]() { return runNode(context, model, inputs).status(); });
+  }
+  return timeRecorded(context, repeat, [&](VkCommandBuffer cmd) {
+    return recordNode(context, cmd, model, inputs, run.outputs);
+  });
+}
+
+bool fileExists(const std::string& path) { return std::ifstream(path).good(); }
+
+NodeTestResult error(std::string message) { return {Outcome::kError, std::move(message), std::nullopt}; }
+
+// Runs the directory, reporting what happened without the expect_error inversion.
+NodeTestResult runPlain(Context& context, const std::string& dir, const NodeTestOptions& options) {
+  StatusOr<onnxio::NodeTest> test = onnxio::readNodeTest(dir);
+  if (!test.ok()) return error(test.status().message());
+  if (Status status = checkNode(test->model); !status.ok()) return error(status.message());
+  if (test->data_sets.empty()) return error(dir + ": no test_data_set_* directory");
+  NodeTestResult result{Outcome::kPass, "", std::nullopt};
+  for (const onnxio::TestDataSet& data_set : test->data_sets) {
+    DataSetRun run;
+    if (Status status = runDataSet(context, test->model, data_set, run); !status.ok()) {
+      return error(status.message());
+    }
+    if (run.outputs.size() != data_set.outputs.size()) {
+      return {Outcome::kFail, data_set.dir + ": the operator made " + std::to_string(run.outputs.size()) +
+                                  " outputs, the test expects " + std::to_string(data_set.outputs.size()),
+              std::nullopt};
+    }
+    for (size_t i = 0; i < run.outputs.size(); ++i) {
+      StatusOr<onnxio::HostTensor> actual = toHost(run.outputs[i]);
+      if (!actual.ok()) return error(actual.status().message());
+      if (std::optional<std::string> mismatch = compareTensors(*actual, data_set.outputs[i], i)) {
+        return {Outcome::kFail, data_set.dir + ": " + *mismatch, std::nullopt};
+      }
+    }
+    if (options.repeat > 0 && !result.timing) {
+      StatusOr<Timing> timing = timeDataSet(context, test->model, run, options.repeat);
+      if (!timing.ok()) return error(timing.status().message());
+      result.timing = *timing;
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+const char* outcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPass: return "pass";
+    case Outcome::kFail: return "fail";
+    case Outcome::kError: return "error";
+  }
+  return "error";
+}
+
+NodeTestResult runNodeTestDir(Context& context, const std::string& dir, const NodeTestOptions& options) {
+  NodeTestResult result = runPlain(context, dir, options);
+  if (!fileExists(dir + "/expect_error")) return result;
+  if (result.outcome == Outcome::kError) return {Outcome::kPass, "expected error: " + result.message, std::nullopt};
+  return {Outcome::kFail, "expected an error, but the run " +
+                              std::string(result.outcome == Outcome::kPass ? "succeeded" : "completed with a mismatch"),
+          std::nullopt};
+}
+
+}  // namespace vkindex::tools
