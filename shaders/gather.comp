@@ -26,23 +26,27 @@ layout(binding = 2, std430) writeonly buffer Out2 { uvec2 out_pairs[]; };
 layout(binding = 2, std430) writeonly buffer Out4 { uvec4 out_quads[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
+#include "common/fast_division.glsl"
 #include "common/indices.glsl"
 
 const uint kNotBound = 0xFFFFFFFFu;
+
+uint divideByRowUnits(uint n) { return fastDivide(n, pc.row_units, pc.row_units_multiplier, pc.row_units_shift); }
 
 // Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
 // bound data row, or kNotBound when that row lies in another pass's data window.
 uint boundDataRow(uint pass_row) {
   uint index_row = pc.first_index + pass_row;
-  uint outer = pc.first_outer + index_row / pc.index_count;
-  uint n = index_row % pc.index_count;
+  uint outer_step = fastDivide(index_row, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
+  uint outer = pc.first_outer + outer_step;
+  uint n = index_row - outer_step * pc.index_count;
   uint row = outer * pc.axis_size + normalizeIndex(loadIndex(n - pc.index_window_begin), pc.axis_size);
   if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
   return row - pc.data_row_begin;
 }
 
 void copyUnit(uint unit) {
-  uint pass_row = unit / pc.row_units;
+  uint pass_row = divideByRowUnits(unit);
   uint data_row = boundDataRow(pass_row);
   if (data_row == kNotBound) return;
   uint source = pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units);
@@ -56,11 +60,35 @@ void copyUnit(uint unit) {
   }
 }
 
+// Sub-word rows, common case: all of output word `word` comes from one row of this pass. Reads the
+// (possibly unaligned) 4 source bytes as one or two aligned words and funnel-shifts them together.
+bool copyWholeWord(uint word, uint pass_units) {
+  const uint units_per_word = 4u / UNIT_BYTES;
+  uint first = word * units_per_word;
+  if (first < pc.out_unit_offset) return false;
+  uint unit = first - pc.out_unit_offset;
+  if (unit + units_per_word > pass_units) return false;
+  uint pass_row = divideByRowUnits(unit);
+  uint in_row = unit - pass_row * pc.row_units;
+  if (in_row + units_per_word > pc.row_units) return false;  // the word spans two rows
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return false;
+  uint source_byte = (pc.data_unit_offset + data_row * pc.row_units + in_row) * UNIT_BYTES;
+  uint source_word = source_byte >> 2;
+  uint shift = (source_byte & 3u) * 8u;
+  uint value = data_words[source_word] >> shift;
+  // The 4 bytes lie inside the bound row, so the second word exists whenever it is needed.
+  if (shift != 0u) value |= data_words[source_word + 1u] << (32u - shift);
+  out_words[word] = value;
+  return true;
+}
+
 // Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it.
 void assembleWord(uint word) {
   const uint units_per_word = 4u / UNIT_BYTES;
   const uint unit_mask = UNIT_BYTES == 1u ? 0xFFu : 0xFFFFu;
   uint pass_units = pc.pass_rows * pc.row_units;
+  if (copyWholeWord(word, pass_units)) return;
   uint value = 0u;
   uint owned = 0u;
   for (uint k = 0u; k < units_per_word; ++k) {
@@ -68,7 +96,7 @@ void assembleWord(uint word) {
     if (unit_in_binding < pc.out_unit_offset) continue;  // belongs to an earlier row range
     uint unit = unit_in_binding - pc.out_unit_offset;
     if (unit >= pass_units) break;                      // belongs to a later row range or another tensor
-    uint pass_row = unit / pc.row_units;
+    uint pass_row = divideByRowUnits(unit);
     uint data_row = boundDataRow(pass_row);
     if (data_row == kNotBound) continue;
     uint source = pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units);

@@ -9,7 +9,11 @@
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherParams)
   uint row_units;        // units per row (bytes per row / UNIT_BYTES)
+  uint row_units_multiplier;  // fast division by row_units (src/plan/fast_division.hpp)
+  uint row_units_shift;
   uint index_count;      // N: rows per outer slice of the output
+  uint index_count_multiplier;  // fast division by index_count
+  uint index_count_shift;
   uint axis_size;        // A: rows per outer slice of the data
   uint pass_rows;        // output rows written by this pass
   uint first_outer;      // (outer, index) coordinates of the pass's first output row

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "plan/fast_division.hpp"
 #include "plan/shape.hpp"
 
 namespace vkindex::plan {
@@ -95,7 +96,13 @@ struct PassBuilder {
       pass.output = output_window;
       abi::GatherParams& p = pass.params;
       p.row_units = static_cast<uint32_t>(R / unit_bytes);
+      const FastDivisor by_row_units = fastDivisor(p.row_units);
+      p.row_units_multiplier = by_row_units.multiplier;
+      p.row_units_shift = by_row_units.shift;
       p.index_count = static_cast<uint32_t>(N);
+      const FastDivisor by_index_count = fastDivisor(p.index_count);
+      p.index_count_multiplier = by_index_count.multiplier;
+      p.index_count_shift = by_index_count.shift;
       p.axis_size = static_cast<uint32_t>(A);
       p.pass_rows = static_cast<uint32_t>(q1 - q0);
       p.first_outer = static_cast<uint32_t>(q0 / N);
