@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs everything vkindex needs to build, test and benchmark on Debian 12 (run as root).
+# Idempotent: packages already present are kept.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools   # headers, loader shim, shader tools
+  googletest libgtest-dev                                      # tests
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata  # ONNX I/O in tools/tests, node tests
+  mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer
+  chromium-common                                              # ships SwiftShader (libvk_swiftshader.so)
+  clang-format                                                 # the formatting check
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian's SwiftShader manifest sits beside Chromium, outside the loader's search path, and names its
+# library relatively. Register it system-wide with an absolute path so `vkindex devices` lists it.
+swiftshader=/usr/lib/chromium/libvk_swiftshader.so
+manifest=/etc/vulkan/icd.d/vkindex_swiftshader_icd.json
+if [[ -f $swiftshader && ! -f $manifest ]]; then
+  mkdir -p "$(dirname "$manifest")"
+  printf '{"file_format_version": "1.0.0", "ICD": {"library_path": "%s", "api_version": "1.0.5"}}\n' \
+    "$swiftshader" >"$manifest"
+fi
+echo "setup: dependencies installed"
