@@ -44,8 +44,12 @@ Status Submitter::submitAndWait() {
   submit.pCommandBuffers = &command_buffer_;
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkResetFences(device_.handle(), 1, &fence_));
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkQueueSubmit(device_.queue(), 1, &submit, fence_));
-  VKINDEX_VK_RETURN_IF_ERROR(fn.vkWaitForFences(device_.handle(), 1, &fence_, VK_TRUE, UINT64_MAX));
-  return Status::Ok();
+  VkResult waited = fn.vkWaitForFences(device_.handle(), 1, &fence_, VK_TRUE, UINT64_MAX);
+  if (waited != VK_SUCCESS) {
+    // Keep the promise that the work has completed on return, so callers may free what it used.
+    fn.vkQueueWaitIdle(device_.queue());
+  }
+  return vk::checkResult(waited, "vkWaitForFences");
 }
 
 }  // namespace vkindex

@@ -15,7 +15,8 @@ class Submitter {
 
   // Resets and begins the command buffer (one-time submit).
   StatusOr<VkCommandBuffer> begin();
-  // Ends, submits to the device's queue, and waits for completion.
+  // Ends, submits to the device's queue, and waits for completion (the work has completed on return,
+  // also when waiting failed).
   Status submitAndWait();
 
  private:

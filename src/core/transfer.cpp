@@ -2,26 +2,10 @@
 
 #include <cstring>
 
+#include "vk/barriers.hpp"
 #include "vk/buffer.hpp"
 
 namespace vkindex {
-namespace {
-
-void bufferBarrier(const vk::Device& device, VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize offset,
-                   VkDeviceSize size, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                   VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  barrier.srcAccessMask = src_access;
-  barrier.dstAccessMask = dst_access;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer;
-  barrier.offset = offset;
-  barrier.size = size;
-  device.fn().vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
-}
-
-}  // namespace
 
 Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, const void* bytes,
                    VkDeviceSize size) {
@@ -31,7 +15,7 @@ Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset,
   std::memcpy(staging.mapped(), bytes, size);
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, context.submitter->begin());
   // Earlier reads and writes of the destination (kernels, transfers) finish before it is overwritten.
-  bufferBarrier(device, cmd, buffer, offset, size, kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+  vk::recordBufferBarrier(device.fn(), cmd, buffer, offset, size, kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_WRITE_BIT);
   VkBufferCopy region{0, offset, size};
   device.fn().vkCmdCopyBuffer(cmd, staging.handle(), buffer, 1, &region);
@@ -43,11 +27,11 @@ Status downloadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offse
   const vk::Device& device = *context.device;
   VKINDEX_ASSIGN_OR_RETURN(vk::Buffer staging, vk::Buffer::create(device, size, vk::Buffer::Kind::kStaging));
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, context.submitter->begin());
-  bufferBarrier(device, cmd, buffer, offset, size, kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
+  vk::recordBufferBarrier(device.fn(), cmd, buffer, offset, size, kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_TRANSFER_BIT,
                 VK_ACCESS_TRANSFER_READ_BIT);
   VkBufferCopy region{offset, 0, size};
   device.fn().vkCmdCopyBuffer(cmd, buffer, staging.handle(), 1, &region);
-  bufferBarrier(device, cmd, staging.handle(), 0, size, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+  vk::recordBufferBarrier(device.fn(), cmd, staging.handle(), 0, size, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                 VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   VKINDEX_RETURN_IF_ERROR(context.submitter->submitAndWait());
   std::memcpy(bytes, staging.mapped(), size);

@@ -1,5 +1,7 @@
 #include "kernels/recorder.hpp"
 
+#include "vk/barriers.hpp"
+
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -91,15 +93,8 @@ Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, std::initiali
 
 void Recorder::barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  barrier.srcAccessMask = src_access;
-  barrier.dstAccessMask = dst_access;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = range.buffer;
-  barrier.offset = range.offset;
-  barrier.size = range.size;
-  device_.fn().vkCmdPipelineBarrier(cmd_, src_stage, dst_stage, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+  vk::recordBufferBarrier(device_.fn(), cmd_, range.buffer, range.offset, range.size, src_stage, src_access,
+                          dst_stage, dst_access);
 }
 
 void Recorder::fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value) {

@@ -20,7 +20,7 @@ std::string utcNow() {
   return text;
 }
 
-RunInfo describeRun(const Context& context, const CommandTimer& timer, const BenchOptions& options,
+RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, const BenchOptions& options,
                     const MeasureOptions& measure) {
   const DeviceInfo& device = context.device();
   RunInfo info;
@@ -52,7 +52,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   ContextOptions context_options;
   context_options.device = options.device;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
-  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<CommandTimer> timer, CommandTimer::create(*context));
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<tools::CommandTimer> timer, tools::CommandTimer::create(*context));
   MeasureOptions measure;
   measure.repeats = options.repeats;
   // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.

@@ -12,9 +12,9 @@ namespace {
 
 // One run of the operator: record, submit, wait, then finish() to learn whether the device rejected an
 // index (a benchmark must not time an operation that failed).
-StatusOr<Sample> runOperator(Context& context, CommandTimer& timer, PreparedCase& prepared) {
+StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared) {
   std::optional<RecordedOp> op;
-  StatusOr<Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
+  StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
     VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, prepared.record(context, cmd, prepared.inputs, prepared.output));
     op = std::move(recorded);
     return Status::Ok();
@@ -26,7 +26,7 @@ StatusOr<Sample> runOperator(Context& context, CommandTimer& timer, PreparedCase
   return sample;
 }
 
-StatusOr<Sample> runCopyBuffer(Context& context, CommandTimer& timer, const Tensor& source, const Tensor& target,
+StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source, const Tensor& target,
                                bool clear_first) {
   const vk::Device& device = *context.impl().device;
   return timer.run([&](VkCommandBuffer cmd) {
@@ -36,7 +36,7 @@ StatusOr<Sample> runCopyBuffer(Context& context, CommandTimer& timer, const Tens
   });
 }
 
-StatusOr<Sample> runComputeCopy(Context& context, CommandTimer& timer, const Tensor& source, const Tensor& target,
+StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& timer, const Tensor& source, const Tensor& target,
                                 bool clear_first) {
   Context::Impl& impl = context.impl();
   kernels::DescriptorPool descriptors;  // must outlive the commands: run() waits before returning
@@ -77,7 +77,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-StatusOr<RowResult> measureWorkload(Context& context, CommandTimer& timer, const Workload& workload,
+StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
                                     const MeasureOptions& options) {
   VKINDEX_ASSIGN_OR_RETURN(PreparedCase prepared, workload.prepare(context));
   const uint64_t bytes = prepared.output.byteSize();
@@ -98,9 +98,9 @@ StatusOr<RowResult> measureWorkload(Context& context, CommandTimer& timer, const
   int repeats = options.repeats;
   for (int run = 0; repeats == 0 || run < repeats; ++run) {
     auto start = std::chrono::steady_clock::now();
-    VKINDEX_ASSIGN_OR_RETURN(Sample op, runOperator(context, timer, prepared));
-    VKINDEX_ASSIGN_OR_RETURN(Sample copy, runCopyBuffer(context, timer, prepared.output, target, false));
-    VKINDEX_ASSIGN_OR_RETURN(Sample compute, runComputeCopy(context, timer, prepared.output, target, false));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample op, runOperator(context, timer, prepared));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample copy, runCopyBuffer(context, timer, prepared.output, target, false));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample compute, runComputeCopy(context, timer, prepared.output, target, false));
     op_ms.push_back(op.device_ms);
     copy_ms.push_back(copy.device_ms);
     compute_ms.push_back(compute.device_ms);

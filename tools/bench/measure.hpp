@@ -15,7 +15,7 @@ struct MeasureOptions {
   int max_repeats = 50;
 };
 
-StatusOr<RowResult> measureWorkload(Context& context, CommandTimer& timer, const Workload& workload,
+StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
                                     const MeasureOptions& options);
 
 }  // namespace vkindex::bench
