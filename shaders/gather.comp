@@ -14,6 +14,10 @@ layout(constant_id = 2) const uint UNIT_BYTES = 4;
 // Units each invocation moves per workgroup block; a few in flight per thread hides memory latency
 // better than a long grid-stride loop (measured on lavapipe).
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+// 1: every row is a whole number of blocks (workgroup size x items), so a block never crosses a row and
+// its source is computed once per block instead of once per unit (copy units only). Chosen by the
+// planner; for outer-axis gathers such as embedding lookups this makes the pass a plain row copy.
+layout(constant_id = 4) const uint ROW_TILED = 0;
 
 // The same bindings seen at three widths: the specialization constant selects one, the others are
 // dead code the driver removes.
@@ -116,6 +120,25 @@ void assembleWord(uint word) {
   }
 }
 
+// ROW_TILED: copies block `base` (a multiple of the block size, inside one row) unit by unit.
+void copyTiledBlock(uint base) {
+  uint pass_row = divideByRowUnits(base);
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return;
+  uint source = pc.data_unit_offset + data_row * pc.row_units + (base - pass_row * pc.row_units);
+  uint target = pc.out_unit_offset + base;
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+    uint offset = i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    if (UNIT_BYTES == 16) {
+      out_quads[target + offset] = data_quads[source + offset];
+    } else if (UNIT_BYTES == 8) {
+      out_pairs[target + offset] = data_pairs[source + offset];
+    } else {
+      out_words[target + offset] = data_words[source + offset];
+    }
+  }
+}
+
 void main() {
   if (status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS] != VKINDEX_NO_ERROR) {
     // A bad index: write nothing, and let the very first invocation record the value for the host.
@@ -131,6 +154,10 @@ void main() {
   uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
   // Consecutive invocations take consecutive items, so every memory access is coalesced.
   for (uint base = group * block; base < total; base += grid) {
+    if (ROW_TILED != 0u) {
+      copyTiledBlock(base);
+      continue;
+    }
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint item = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
       if (item >= total) break;

@@ -16,7 +16,8 @@ enum SpecConstant : uint32_t {
   kSpecIndexWords = 1,     // 1: int32 indices, 2: int64 indices
   kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word rows
   kSpecItems = 3,          // units per invocation per block
-  kSpecCount = 4,
+  kSpecRowTiled = 4,       // gather.comp: 1 when rows are whole blocks
+  kSpecCount = 5,
 };
 using SpecValues = std::array<uint32_t, kSpecCount>;
 

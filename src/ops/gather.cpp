@@ -71,7 +71,7 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
     recorder.barrier(status_slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, read_write);
   };
-  const kernels::SpecValues check_spec{device.workgroup_size, plan.index_words, 0, 0};
+  const kernels::SpecValues check_spec{device.workgroup_size, plan.index_words, 0, 0, 0};
   for (const plan::CheckPass& pass : plan.checks) {
     abi::CheckParams check = pass.params;
     check.status_slot = status.relative_slot;
@@ -93,8 +93,8 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
     }
     status_barrier();
   }
-  const kernels::SpecValues gather_spec{device.workgroup_size, plan.index_words, plan.unit_bytes,
-                                        device.items_per_invocation};
+  const kernels::SpecValues gather_spec{plan.workgroup_size, plan.index_words, plan.unit_bytes,
+                                        plan.items_per_invocation, plan.row_tiled ? 1u : 0u};
   for (size_t i = 0; i < plan.passes.size(); ++i) {
     const plan::GatherPass& pass = plan.passes[i];
     if (i > 0) {

@@ -72,6 +72,8 @@ struct PassBuilder {
   const Placement& output;
   const DeviceInfo& device;
   uint32_t unit_bytes;
+  uint32_t workgroup_size;
+  uint32_t items_per_invocation;
   uint64_t index_bytes;
   uint64_t data_rows_per_window;
   std::vector<GatherPass>& passes;
@@ -116,7 +118,7 @@ struct PassBuilder {
       p.index_window_begin = static_cast<uint32_t>(n_begin);
       p.report_bad_index = report ? 1 : 0;
       const uint64_t items = unit_bytes < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units;
-      const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
+      const uint64_t block = uint64_t(workgroup_size) * items_per_invocation;
       pass.groups = (items + block - 1) / block;
       passes.push_back(pass);
     }
@@ -164,8 +166,26 @@ StatusOr<GatherPlan> planGather(const GatherShape& shape, DataType index_type, c
                        "device can bind at once (maxStorageBufferRange " +
                        std::to_string(device.max_storage_buffer_range) + ")");
   }
-  PassBuilder builder{shape, data, indices, output, device, plan.unit_bytes, index_bytes, rows_per_window,
-                      plan.passes};
+  // Row tiling: the largest block (workgroup size x items, workgroups of 32 up to the device's size,
+  // items up to the device's count) that divides every row, preferring wider workgroups. Only for copy
+  // units; sub-word rows assemble words across rows.
+  plan.workgroup_size = device.workgroup_size;
+  plan.items_per_invocation = device.items_per_invocation;
+  const uint64_t row_units = R / plan.unit_bytes;
+  uint64_t best_block = 0;
+  for (uint32_t size = device.workgroup_size; plan.unit_bytes >= 4 && size >= 32; size /= 2) {
+    for (uint32_t items = device.items_per_invocation; items >= 1; --items) {
+      const uint64_t block = uint64_t(size) * items;
+      if (row_units % block == 0 && block > best_block) {
+        best_block = block;
+        plan.workgroup_size = size;
+        plan.items_per_invocation = items;
+        plan.row_tiled = true;
+      }
+    }
+  }
+  PassBuilder builder{shape,           data,       indices,         output,      device, plan.unit_bytes,
+                      plan.workgroup_size, plan.items_per_invocation, index_bytes, rows_per_window, plan.passes};
   if (plan.checks.size() == 1) {
     // All indices fit one window: passes are cut only by the output and data windows.
     plan.copy_passes_report = true;

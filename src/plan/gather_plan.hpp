@@ -54,6 +54,11 @@ struct GatherPass {
 struct GatherPlan {
   uint32_t unit_bytes = 0;   // 16/8/4 copy units, 2/1 sub-word assembly
   uint32_t index_words = 0;  // 1 (int32) or 2 (int64)
+  // Copy passes' workgroup shape: the device's choice, or the shape that makes every row a whole
+  // number of blocks (workgroup_size x items_per_invocation), which lets the kernel tile rows.
+  uint32_t workgroup_size = 0;
+  uint32_t items_per_invocation = 0;
+  bool row_tiled = false;
   std::vector<CheckPass> checks;   // one per indices window; empty when there are no indices
   // True when the indices fit one window: the copy passes then record a bad index's value
   // themselves. Otherwise (or without copy passes) the recorder adds report-only dispatches.
