@@ -46,6 +46,9 @@ struct ContextOptions {
 
 // The application's Vulkan objects, for Context::adopt. vkindex uses them and never destroys them.
 struct ExternalVulkan {
+  // The VkApplicationInfo::apiVersion the instance was created with. vkindex uses Vulkan 1.1 (its
+  // baseline) and cannot read this from the handles, so adopt() refuses 0 and anything below 1.1.
+  uint32_t api_version = 0;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;  // needs no optional feature or extension

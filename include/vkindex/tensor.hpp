@@ -35,7 +35,10 @@ class Tensor {
   // `buffer_size` is the buffer's size: the tensor, rounded up to a multiple of 4 bytes, must fit
   // (kernels read and write whole 32-bit words; bytes of the last word beyond the tensor are
   // preserved). The buffer needs STORAGE_BUFFER usage (and TRANSFER_SRC/DST for upload/download) and
-  // must outlive the view.
+  // must outlive the view. Bindings must start at multiples of minStorageBufferOffsetAlignment, so a
+  // view at another offset is bound from the aligned offset below it; the bytes in between are never
+  // accessed, but synchronization validation may report hazards on them when neighbouring tensors
+  // are written and read in one command buffer.
   static StatusOr<Tensor> view(Context& context, DataType type, Shape shape, VkBuffer buffer,
                                VkDeviceSize offset, VkDeviceSize buffer_size);
 

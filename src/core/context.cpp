@@ -63,10 +63,19 @@ StatusOr<std::unique_ptr<Context>> Context::create(const ContextOptions& options
 }
 
 StatusOr<std::unique_ptr<Context>> Context::adopt(const ExternalVulkan& external, const ContextOptions& options) {
+  if (external.api_version < VK_API_VERSION_1_1) {
+    return unsupported("Context::adopt: vkindex needs an instance created for Vulkan 1.1 or later; "
+                       "ExternalVulkan::api_version is " + apiVersionString(external.api_version) +
+                       " (set it to the VkApplicationInfo::apiVersion the instance was created with)");
+  }
   auto impl = std::make_unique<Impl>();
   VKINDEX_ASSIGN_OR_RETURN(impl->instance, vk::Instance::adopt(external.instance, external.get_instance_proc_addr));
   VKINDEX_ASSIGN_OR_RETURN(impl->device, vk::Device::adopt(*impl->instance, external.physical_device,
                                                            external.device, external.queue, external.queue_family));
+  if (impl->device->info().api_version < VK_API_VERSION_1_1) {
+    return unsupported("Context::adopt: the device supports only Vulkan " +
+                       apiVersionString(impl->device->info().api_version) + "; vkindex needs 1.1");
+  }
   VKINDEX_ASSIGN_OR_RETURN(impl, finishImpl(std::move(impl), options));
   return std::unique_ptr<Context>(new Context(std::move(impl)));
 }

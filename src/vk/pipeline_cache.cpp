@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace vkindex::vk {
 namespace {
@@ -81,7 +82,9 @@ Status PipelineCache::save() const {
   std::vector<char> data(size);
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkGetPipelineCacheData(device_->handle(), cache_, &size, data.data()));
   makeDirectories(path_.substr(0, path_.rfind('/')));
-  std::string temporary = path_ + ".tmp" + std::to_string(reinterpret_cast<uintptr_t>(this));
+  // Unique per process and cache object, so concurrent writers never share a temporary file.
+  std::string temporary =
+      path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(reinterpret_cast<uintptr_t>(this));
   {
     std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
     file.write(data.data(), static_cast<std::streamsize>(size));
