@@ -25,7 +25,7 @@ const char kNodeTestRoot[] = "/usr/share/libonnx-testdata/data/node";
 
 std::string nodeTestDir(const std::string& name) { return std::string(kNodeTestRoot) + "/" + name; }
 
-#define SKIP_WITHOUT_TESTDATA()                                                    \
+#define SKIP_WITHOUT_TESTDATA() \
   if (!fs::is_directory(kNodeTestRoot)) GTEST_SKIP() << "libonnx-testdata is not installed at " << kNodeTestRoot
 
 // A fresh directory under the system temp dir, removed with everything in it at scope exit.
@@ -33,8 +33,8 @@ class TempDir {
  public:
   TempDir() {
     static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() /
-            ("onnx_io_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    path_ =
+        fs::temp_directory_path() / ("onnx_io_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     fs::create_directories(path_);
   }
   ~TempDir() {
@@ -107,35 +107,105 @@ const std::vector<ExpectedNodeTest>& expectedNodeTests() {
       {"test_gather_1", "Gather", 13, {{"axis", 1}}, {}, {{kF32, {5, 4, 3, 2}}, {kI64, {3}}}, {kF32, {5, 3, 3, 2}}},
       {"test_gather_2d_indices", "Gather", 13, {{"axis", 1}}, {}, {{kF32, {3, 3}}, {kI64, {1, 2}}}, {kF32, {3, 1, 2}}},
       {"test_gather_negative_indices", "Gather", 13, {{"axis", 0}}, {}, {{kF32, {10}}, {kI64, {3}}}, {kF32, {3}}},
-      {"test_gather_elements_0", "GatherElements", 13, {{"axis", 1}}, {}, {{kF32, {2, 2}}, {kI64, {2, 2}}},
+      {"test_gather_elements_0",
+       "GatherElements",
+       13,
+       {{"axis", 1}},
+       {},
+       {{kF32, {2, 2}}, {kI64, {2, 2}}},
        {kF32, {2, 2}}},
-      {"test_gather_elements_1", "GatherElements", 13, {{"axis", 0}}, {}, {{kF32, {3, 3}}, {kI64, {2, 3}}},
+      {"test_gather_elements_1",
+       "GatherElements",
+       13,
+       {{"axis", 0}},
+       {},
+       {{kF32, {3, 3}}, {kI64, {2, 3}}},
        {kF32, {2, 3}}},
-      {"test_gather_elements_negative_indices", "GatherElements", 13, {{"axis", 0}}, {},
-       {{kF32, {3, 3}}, {kI64, {2, 3}}}, {kF32, {2, 3}}},
-      {"test_gathernd_example_float32", "GatherND", 13, {}, {}, {{kF32, {2, 2, 2}}, {kI64, {2, 1, 2}}},
+      {"test_gather_elements_negative_indices",
+       "GatherElements",
+       13,
+       {{"axis", 0}},
+       {},
+       {{kF32, {3, 3}}, {kI64, {2, 3}}},
+       {kF32, {2, 3}}},
+      {"test_gathernd_example_float32",
+       "GatherND",
+       13,
+       {},
+       {},
+       {{kF32, {2, 2, 2}}, {kI64, {2, 1, 2}}},
        {kF32, {2, 1, 2}}},
       {"test_gathernd_example_int32", "GatherND", 13, {}, {}, {{kI32, {2, 2}}, {kI64, {2, 2}}}, {kI32, {2}}},
-      {"test_gathernd_example_int32_batch_dim1", "GatherND", 13, {{"batch_dims", 1}}, {},
-       {{kI32, {2, 2, 2}}, {kI64, {2, 1}}}, {kI32, {2, 2}}},
-      {"test_scatter_with_axis", "Scatter", 10, {{"axis", 1}}, {}, {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}},
+      {"test_gathernd_example_int32_batch_dim1",
+       "GatherND",
+       13,
+       {{"batch_dims", 1}},
+       {},
+       {{kI32, {2, 2, 2}}, {kI64, {2, 1}}},
+       {kI32, {2, 2}}},
+      {"test_scatter_with_axis",
+       "Scatter",
+       10,
+       {{"axis", 1}},
+       {},
+       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}},
        {kF32, {1, 5}}},
-      {"test_scatter_without_axis", "Scatter", 10, {}, {}, {{kF32, {3, 3}}, {kI64, {2, 3}}, {kF32, {2, 3}}},
+      {"test_scatter_without_axis",
+       "Scatter",
+       10,
+       {},
+       {},
+       {{kF32, {3, 3}}, {kI64, {2, 3}}, {kF32, {2, 3}}},
        {kF32, {3, 3}}},
-      {"test_scatter_elements_with_axis", "ScatterElements", 16, {{"axis", 1}}, {},
-       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}}, {kF32, {1, 5}}},
-      {"test_scatter_elements_with_duplicate_indices", "ScatterElements", 16, {{"axis", 1}}, {{"reduction", "add"}},
-       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}}, {kF32, {1, 5}}},
-      {"test_scatter_elements_with_negative_indices", "ScatterElements", 16, {{"axis", 1}}, {},
-       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}}, {kF32, {1, 5}}},
-      {"test_scatter_elements_without_axis", "ScatterElements", 16, {}, {},
-       {{kF32, {3, 3}}, {kI64, {2, 3}}, {kF32, {2, 3}}}, {kF32, {3, 3}}},
-      {"test_scatternd", "ScatterND", 16, {}, {}, {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}},
+      {"test_scatter_elements_with_axis",
+       "ScatterElements",
+       16,
+       {{"axis", 1}},
+       {},
+       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}},
+       {kF32, {1, 5}}},
+      {"test_scatter_elements_with_duplicate_indices",
+       "ScatterElements",
+       16,
+       {{"axis", 1}},
+       {{"reduction", "add"}},
+       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}},
+       {kF32, {1, 5}}},
+      {"test_scatter_elements_with_negative_indices",
+       "ScatterElements",
+       16,
+       {{"axis", 1}},
+       {},
+       {{kF32, {1, 5}}, {kI64, {1, 2}}, {kF32, {1, 2}}},
+       {kF32, {1, 5}}},
+      {"test_scatter_elements_without_axis",
+       "ScatterElements",
+       16,
+       {},
+       {},
+       {{kF32, {3, 3}}, {kI64, {2, 3}}, {kF32, {2, 3}}},
+       {kF32, {3, 3}}},
+      {"test_scatternd",
+       "ScatterND",
+       16,
+       {},
+       {},
+       {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}},
        {kF32, {4, 4, 4}}},
-      {"test_scatternd_add", "ScatterND", 16, {}, {{"reduction", "add"}},
-       {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}}, {kF32, {4, 4, 4}}},
-      {"test_scatternd_multiply", "ScatterND", 16, {}, {{"reduction", "mul"}},
-       {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}}, {kF32, {4, 4, 4}}},
+      {"test_scatternd_add",
+       "ScatterND",
+       16,
+       {},
+       {{"reduction", "add"}},
+       {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}},
+       {kF32, {4, 4, 4}}},
+      {"test_scatternd_multiply",
+       "ScatterND",
+       16,
+       {},
+       {{"reduction", "mul"}},
+       {{kF32, {4, 4, 4}}, {kI64, {2, 1}}, {kF32, {2, 4, 4}}},
+       {kF32, {4, 4, 4}}},
   };
   return cases;
 }
@@ -971,8 +1041,7 @@ TEST(NodeTestReader, GapsAndMissingPiecesAreRejected) {
     fs::remove(dir.file("test_data_set_0/input_1.pb"));
     StatusOr<NodeTest> test = readNodeTest(dir.path().string());
     ASSERT_FALSE(test.ok());
-    EXPECT_EQ(test.status().message(),
-              dir.file("test_data_set_0") + ": found input_2.pb but no input_1.pb");
+    EXPECT_EQ(test.status().message(), dir.file("test_data_set_0") + ": found input_2.pb but no input_1.pb");
   }
   {
     TempDir dir;

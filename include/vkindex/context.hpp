@@ -64,8 +64,7 @@ class Context {
   static StatusOr<std::unique_ptr<Context>> create(const ContextOptions& options = {});
   // Wraps the application's instance, device and queue. `options.device` and the validation options are
   // ignored: the application's instance decides about layers.
-  static StatusOr<std::unique_ptr<Context>> adopt(const ExternalVulkan& external,
-                                                  const ContextOptions& options = {});
+  static StatusOr<std::unique_ptr<Context>> adopt(const ExternalVulkan& external, const ContextOptions& options = {});
   // Every Vulkan device with a compute queue (through a temporary instance), and the index of the one
   // `selector` would pick (same rules as ContextOptions::device).
   static StatusOr<std::vector<DeviceInfo>> listDevices();

@@ -29,10 +29,10 @@ enum class DataType : uint8_t {
 };
 
 inline constexpr DataType kAllDataTypes[] = {
-    DataType::kBool,    DataType::kInt8,     DataType::kUInt8,   DataType::kInt16,     DataType::kUInt16,
-    DataType::kInt32,   DataType::kUInt32,   DataType::kInt64,   DataType::kUInt64,    DataType::kFloat16,
-    DataType::kBFloat16, DataType::kFloat32, DataType::kFloat64, DataType::kComplex64, DataType::kComplex128,
-    DataType::kString,
+    DataType::kBool,    DataType::kInt8,      DataType::kUInt8,      DataType::kInt16,
+    DataType::kUInt16,  DataType::kInt32,     DataType::kUInt32,     DataType::kInt64,
+    DataType::kUInt64,  DataType::kFloat16,   DataType::kBFloat16,   DataType::kFloat32,
+    DataType::kFloat64, DataType::kComplex64, DataType::kComplex128, DataType::kString,
 };
 
 // Bytes per element on the device: 1, 2, 4, 8 or 16. Strings report 4, the size of the element id that

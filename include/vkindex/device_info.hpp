@@ -10,12 +10,12 @@ namespace vkindex {
 // Facts probed once per physical device. Optional features only ever make vkindex faster: every
 // operator moves data correctly on a device that has none of them (the baseline).
 struct DeviceInfo {
-  uint32_t index = 0;         // position in the loader's enumeration (what VKINDEX_DEVICE=N selects)
-  std::string name;           // e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-  std::string type;           // "discrete", "integrated", "virtual", "cpu" or "other"
-  std::string driver_name;    // e.g. "llvmpipe", "SwiftShader driver"; empty when the driver does not say
-  std::string driver_info;    // the driver's free-form version string, when it gives one
-  uint32_t api_version = 0;   // VK_MAKE_API_VERSION-packed
+  uint32_t index = 0;        // position in the loader's enumeration (what VKINDEX_DEVICE=N selects)
+  std::string name;          // e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+  std::string type;          // "discrete", "integrated", "virtual", "cpu" or "other"
+  std::string driver_name;   // e.g. "llvmpipe", "SwiftShader driver"; empty when the driver does not say
+  std::string driver_info;   // the driver's free-form version string, when it gives one
+  uint32_t api_version = 0;  // VK_MAKE_API_VERSION-packed
   uint32_t driver_version = 0;
   uint32_t vendor_id = 0;
   uint32_t device_id = 0;
@@ -31,15 +31,15 @@ struct DeviceInfo {
 
   // Limits.
   uint32_t subgroup_size = 0;
-  uint64_t max_storage_buffer_range = 0;          // bytes one storage binding may span (lavapipe: 128 MiB)
+  uint64_t max_storage_buffer_range = 0;  // bytes one storage binding may span (lavapipe: 128 MiB)
   uint64_t min_storage_buffer_offset_alignment = 0;
   std::array<uint32_t, 3> max_workgroup_count{};  // as low as 65535 per dimension
-  uint32_t max_workgroup_invocations = 0;          // as low as 128
+  uint32_t max_workgroup_invocations = 0;         // as low as 128
   uint32_t max_workgroup_size_x = 0;
-  uint32_t max_push_constants_size = 0;            // at least 128
-  bool timestamps = false;                         // the compute queue supports timestamp queries
-  uint32_t timestamp_valid_bits = 0;               // meaningful low bits of a timestamp (mask the rest)
-  float timestamp_period_ns = 0.0f;                // nanoseconds per timestamp tick
+  uint32_t max_push_constants_size = 0;  // at least 128
+  bool timestamps = false;               // the compute queue supports timestamp queries
+  uint32_t timestamp_valid_bits = 0;     // meaningful low bits of a timestamp (mask the rest)
+  float timestamp_period_ns = 0.0f;      // nanoseconds per timestamp tick
 
   // Tuning vkindex chose for this device (see DeviceCaps probing in src/vk/device.cpp).
   uint32_t workgroup_size = 0;

@@ -42,9 +42,7 @@ class [[nodiscard]] Status {
   std::string message_;
 };
 
-inline Status invalidArgument(std::string message) {
-  return Status(StatusCode::kInvalidArgument, std::move(message));
-}
+inline Status invalidArgument(std::string message) { return Status(StatusCode::kInvalidArgument, std::move(message)); }
 inline Status outOfRange(std::string message) { return Status(StatusCode::kOutOfRange, std::move(message)); }
 inline Status unsupported(std::string message) { return Status(StatusCode::kUnsupported, std::move(message)); }
 inline Status deviceError(std::string message) { return Status(StatusCode::kDeviceError, std::move(message)); }
@@ -88,9 +86,9 @@ class [[nodiscard]] StatusOr {
 #define VKINDEX_CONCAT(a, b) VKINDEX_CONCAT_INNER(a, b)
 
 // Returns the Status of `expr` from the enclosing function when it is an error.
-#define VKINDEX_RETURN_IF_ERROR(expr)              \
-  do {                                             \
-    ::vkindex::Status vkindex_status_ = (expr);    \
+#define VKINDEX_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    ::vkindex::Status vkindex_status_ = (expr);        \
     if (!vkindex_status_.ok()) return vkindex_status_; \
   } while (0)
 

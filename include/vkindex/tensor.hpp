@@ -27,8 +27,7 @@ class Tensor {
   static StatusOr<Tensor> create(Context& context, DataType type, Shape shape);
   // A device tensor holding `byte_count` bytes copied from `bytes` (little-endian, packed, row-major);
   // byte_count must equal elementCount() x elementSize(type).
-  static StatusOr<Tensor> fromHost(Context& context, DataType type, Shape shape, const void* bytes,
-                                   size_t byte_count);
+  static StatusOr<Tensor> fromHost(Context& context, DataType type, Shape shape, const void* bytes, size_t byte_count);
   // A string tensor; strings stay on the host (the operators move element ids on the device).
   static StatusOr<Tensor> fromStrings(Context& context, Shape shape, std::vector<std::string> strings);
   // A view of the application's buffer: elements start at `offset`, which must be a multiple of 4.
@@ -39,8 +38,8 @@ class Tensor {
   // view at another offset is bound from the aligned offset below it; the bytes in between are never
   // accessed, but synchronization validation may report hazards on them when neighbouring tensors
   // are written and read in one command buffer.
-  static StatusOr<Tensor> view(Context& context, DataType type, Shape shape, VkBuffer buffer,
-                               VkDeviceSize offset, VkDeviceSize buffer_size);
+  static StatusOr<Tensor> view(Context& context, DataType type, Shape shape, VkBuffer buffer, VkDeviceSize offset,
+                               VkDeviceSize buffer_size);
 
   Tensor();
   ~Tensor();

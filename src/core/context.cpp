@@ -21,8 +21,8 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
                                                     const ContextOptions& options) {
   impl->device->capBindingRange(options.max_binding_bytes);
   VKINDEX_RETURN_IF_ERROR(impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation));
-  std::string cache_dir = options.pipeline_cache_dir ? *options.pipeline_cache_dir
-                                                      : vk::defaultPipelineCacheDirectory();
+  std::string cache_dir =
+      options.pipeline_cache_dir ? *options.pipeline_cache_dir : vk::defaultPipelineCacheDirectory();
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));
   impl->pipelines = std::make_unique<kernels::PipelineLibrary>(*impl->device, impl->pipeline_cache->handle());
   VKINDEX_ASSIGN_OR_RETURN(impl->status, kernels::StatusBoard::create(*impl->device));
@@ -48,8 +48,7 @@ Context::~Context() {
 
 StatusOr<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
   vk::Instance::Options instance_options;
-  instance_options.gpu_assisted =
-      options.gpu_assisted_validation || environmentFlag("VKINDEX_GPU_ASSISTED_VALIDATION");
+  instance_options.gpu_assisted = options.gpu_assisted_validation || environmentFlag("VKINDEX_GPU_ASSISTED_VALIDATION");
   instance_options.validation =
       options.validation || instance_options.gpu_assisted || environmentFlag("VKINDEX_VALIDATION");
   auto impl = std::make_unique<Impl>();
@@ -64,14 +63,16 @@ StatusOr<std::unique_ptr<Context>> Context::create(const ContextOptions& options
 
 StatusOr<std::unique_ptr<Context>> Context::adopt(const ExternalVulkan& external, const ContextOptions& options) {
   if (external.api_version < VK_API_VERSION_1_1) {
-    return unsupported("Context::adopt: vkindex needs an instance created for Vulkan 1.1 or later; "
-                       "ExternalVulkan::api_version is " + apiVersionString(external.api_version) +
-                       " (set it to the VkApplicationInfo::apiVersion the instance was created with)");
+    return unsupported(
+        "Context::adopt: vkindex needs an instance created for Vulkan 1.1 or later; "
+        "ExternalVulkan::api_version is " +
+        apiVersionString(external.api_version) +
+        " (set it to the VkApplicationInfo::apiVersion the instance was created with)");
   }
   auto impl = std::make_unique<Impl>();
   VKINDEX_ASSIGN_OR_RETURN(impl->instance, vk::Instance::adopt(external.instance, external.get_instance_proc_addr));
-  VKINDEX_ASSIGN_OR_RETURN(impl->device, vk::Device::adopt(*impl->instance, external.physical_device,
-                                                           external.device, external.queue, external.queue_family));
+  VKINDEX_ASSIGN_OR_RETURN(impl->device, vk::Device::adopt(*impl->instance, external.physical_device, external.device,
+                                                           external.queue, external.queue_family));
   if (impl->device->info().api_version < VK_API_VERSION_1_1) {
     return unsupported("Context::adopt: the device supports only Vulkan " +
                        apiVersionString(impl->device->info().api_version) + "; vkindex needs 1.1");

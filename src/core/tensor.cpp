@@ -41,8 +41,7 @@ StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
   return tensor;
 }
 
-StatusOr<Tensor> Tensor::fromHost(Context& context, DataType type, Shape shape, const void* bytes,
-                                  size_t byte_count) {
+StatusOr<Tensor> Tensor::fromHost(Context& context, DataType type, Shape shape, const void* bytes, size_t byte_count) {
   VKINDEX_ASSIGN_OR_RETURN(Tensor tensor, create(context, type, std::move(shape)));
   VKINDEX_RETURN_IF_ERROR(tensor.upload(bytes, byte_count));
   return tensor;
@@ -53,8 +52,8 @@ StatusOr<Tensor> Tensor::fromStrings(Context& context, Shape shape, std::vector<
   VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, "Tensor::fromStrings"));
   if (strings.size() != tensor.element_count_) {
     return invalidArgument("Tensor::fromStrings: shape " + plan::shapeString(shape) + " holds " +
-                           std::to_string(tensor.element_count_) + " elements but " +
-                           std::to_string(strings.size()) + " strings were given");
+                           std::to_string(tensor.element_count_) + " elements but " + std::to_string(strings.size()) +
+                           " strings were given");
   }
   tensor.context_ = &context;
   tensor.dtype_ = DataType::kString;
@@ -75,9 +74,11 @@ StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBu
   }
   uint64_t end = offset + ((tensor.byteSize() + 3) & ~uint64_t(3));
   if (end > buffer_size) {
-    return invalidArgument("Tensor::view: " + std::to_string(tensor.byteSize()) + " bytes (rounded up to whole "
-                           "32-bit words) at offset " + std::to_string(offset) + " do not fit a buffer of " +
-                           std::to_string(buffer_size) + " bytes");
+    return invalidArgument("Tensor::view: " + std::to_string(tensor.byteSize()) +
+                           " bytes (rounded up to whole "
+                           "32-bit words) at offset " +
+                           std::to_string(offset) + " do not fit a buffer of " + std::to_string(buffer_size) +
+                           " bytes");
   }
   tensor.context_ = &context;
   tensor.shape_ = std::move(shape);

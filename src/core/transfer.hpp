@@ -6,8 +6,7 @@
 namespace vkindex {
 
 // Copies `size` host bytes to `buffer` at `offset` and waits.
-Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, const void* bytes,
-                   VkDeviceSize size);
+Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, const void* bytes, VkDeviceSize size);
 // Copies `size` bytes at `offset` of `buffer` to host memory and waits.
 Status downloadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, void* bytes, VkDeviceSize size);
 

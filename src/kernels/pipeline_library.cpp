@@ -33,8 +33,7 @@ StatusOr<const PipelineLibrary::Layout*> PipelineLibrary::layoutFor(ShaderId sha
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.bindingCount = info.binding_count;
   set_info.pBindings = bindings.data();
-  VKINDEX_VK_RETURN_IF_ERROR(
-      fn.vkCreateDescriptorSetLayout(device_.handle(), &set_info, nullptr, &layout.set_layout));
+  VKINDEX_VK_RETURN_IF_ERROR(fn.vkCreateDescriptorSetLayout(device_.handle(), &set_info, nullptr, &layout.set_layout));
 
   VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, info.push_bytes};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};

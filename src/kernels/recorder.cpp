@@ -8,8 +8,7 @@
 
 namespace vkindex::kernels {
 
-StatusOr<DescriptorPool> DescriptorPool::create(const vk::Device& device, uint32_t set_count,
-                                                uint32_t buffer_count) {
+StatusOr<DescriptorPool> DescriptorPool::create(const vk::Device& device, uint32_t set_count, uint32_t buffer_count) {
   DescriptorPool pool;
   pool.device_ = &device;
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(1u, buffer_count)};
@@ -85,16 +84,15 @@ Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, std::initiali
   fn.vkUpdateDescriptorSets(device_.handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
   fn.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
   fn.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1, &set, 0, nullptr);
-  fn.vkCmdPushConstants(cmd_, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_size),
-                        push);
+  fn.vkCmdPushConstants(cmd_, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_size), push);
   fn.vkCmdDispatch(cmd_, groups_x, groups_y, 1);
   return Status::Ok();
 }
 
 void Recorder::barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                        VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-  vk::recordBufferBarrier(device_.fn(), cmd_, range.buffer, range.offset, range.size, src_stage, src_access,
-                          dst_stage, dst_access);
+  vk::recordBufferBarrier(device_.fn(), cmd_, range.buffer, range.offset, range.size, src_stage, src_access, dst_stage,
+                          dst_access);
 }
 
 void Recorder::fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value) {

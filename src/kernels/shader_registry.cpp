@@ -8,8 +8,7 @@ namespace vkindex::kernels {
 
 const ShaderInfo& shaderInfo(ShaderId id) {
   static const ShaderInfo kShaders[] = {
-      {"check_indices", shaders::check_indices_words, shaders::check_indices_word_count, 2,
-       sizeof(abi::CheckParams)},
+      {"check_indices", shaders::check_indices_words, shaders::check_indices_word_count, 2, sizeof(abi::CheckParams)},
       {"gather", shaders::gather_words, shaders::gather_word_count, 4, sizeof(abi::GatherParams)},
       {"copy", shaders::copy_words, shaders::copy_word_count, 2, sizeof(uint32_t)},
   };

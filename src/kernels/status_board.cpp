@@ -1,6 +1,5 @@
 #include "kernels/status_board.hpp"
 
-
 namespace vkindex::kernels {
 
 StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& device) {

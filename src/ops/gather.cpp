@@ -50,9 +50,9 @@ StatusOr<Prepared> prepare(Context& context, const Tensor& data, const Tensor& i
   VKINDEX_ASSIGN_OR_RETURN(prepared.shape,
                            plan::inferGatherShape(data.shape(), data.dtype(), indices.shape(), indices.dtype(), axis));
   VKINDEX_RETURN_IF_ERROR(validateOutput(output, data, indices, prepared.shape.output_shape));
-  VKINDEX_ASSIGN_OR_RETURN(prepared.plan, plan::planGather(prepared.shape, indices.dtype(), placementOf(data),
-                                                           placementOf(indices), placementOf(output),
-                                                           context.device()));
+  VKINDEX_ASSIGN_OR_RETURN(prepared.plan,
+                           plan::planGather(prepared.shape, indices.dtype(), placementOf(data), placementOf(indices),
+                                            placementOf(output), context.device()));
   return prepared;
 }
 
@@ -88,8 +88,8 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
       report.status_slot = status.relative_slot;
       report.report_only = 1;
       VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCheckIndices, check_spec,
-                                                {rangeOf(indices.buffer(), pass.indices), status.binding},
-                                                &report, sizeof(report), 1, 1));
+                                                {rangeOf(indices.buffer(), pass.indices), status.binding}, &report,
+                                                sizeof(report), 1, 1));
     }
     status_barrier();
   }
@@ -106,10 +106,11 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
     abi::GatherParams params = pass.params;
     params.status_slot = status.relative_slot;
     auto [groups_x, groups_y] = kernels::groupGrid(pass.groups, device);
-    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kGather, gather_spec,
-                                              {rangeOf(data.buffer(), pass.data), rangeOf(indices.buffer(), pass.indices),
-                                               rangeOf(output.buffer(), pass.output), status.binding},
-                                              &params, sizeof(params), groups_x, groups_y));
+    VKINDEX_RETURN_IF_ERROR(
+        recorder.dispatch(kernels::ShaderId::kGather, gather_spec,
+                          {rangeOf(data.buffer(), pass.data), rangeOf(indices.buffer(), pass.indices),
+                           rangeOf(output.buffer(), pass.output), status.binding},
+                          &params, sizeof(params), groups_x, groups_y));
   }
   recorder.barrier(status_slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                    VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
@@ -119,8 +120,7 @@ Status record(Context::Impl& context, kernels::Recorder& recorder, const Tensor&
 StatusOr<std::unique_ptr<RecordedOp::State>> newGatherState(Context& context, const Prepared& prepared,
                                                             const Tensor& indices) {
   IndexCheckInfo info{"Gather", "indices", indices.shape(), prepared.shape.axis, prepared.shape.axis_size};
-  uint32_t dispatches =
-      static_cast<uint32_t>(2 * prepared.plan.checks.size() + prepared.plan.passes.size());
+  uint32_t dispatches = static_cast<uint32_t>(2 * prepared.plan.checks.size() + prepared.plan.passes.size());
   return newOpState(context.impl(), dispatches, kGatherBindings, std::move(info));
 }
 
@@ -174,8 +174,8 @@ Status gather(Context& context, const Tensor& data, const Tensor& indices, int64
 }
 
 StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis) {
-  VKINDEX_ASSIGN_OR_RETURN(plan::GatherShape shape, plan::inferGatherShape(data.shape(), data.dtype(),
-                                                                           indices.shape(), indices.dtype(), axis));
+  VKINDEX_ASSIGN_OR_RETURN(plan::GatherShape shape,
+                           plan::inferGatherShape(data.shape(), data.dtype(), indices.shape(), indices.dtype(), axis));
   Tensor output;
   if (data.dtype() == DataType::kString) {
     std::vector<std::string> empty(*plan::elementCount(shape.output_shape));

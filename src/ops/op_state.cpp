@@ -8,8 +8,8 @@ namespace vkindex {
 
 Status indexOutOfRange(const IndexCheckInfo& info, const kernels::StatusBoard::Report& report) {
   std::string where = info.op + ": " + info.input + plan::coordinatesString(info.indices_shape, report.position) +
-                      " = " + std::to_string(report.value) + " is out of range for axis " +
-                      std::to_string(info.axis) + " of size " + std::to_string(info.axis_size);
+                      " = " + std::to_string(report.value) + " is out of range for axis " + std::to_string(info.axis) +
+                      " of size " + std::to_string(info.axis_size);
   if (info.axis_size == 0) return outOfRange(where + " (an empty axis admits no index)");
   const int64_t size = static_cast<int64_t>(info.axis_size);
   return outOfRange(where + " (allowed [" + std::to_string(-size) + ", " + std::to_string(size - 1) + "])");
@@ -43,9 +43,8 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newOpState(Context::Impl& context, 
   auto state = std::make_unique<RecordedOp::State>();
   state->context = &context;
   state->check = std::move(check);
-  VKINDEX_ASSIGN_OR_RETURN(state->descriptors,
-                           kernels::DescriptorPool::create(*context.device, dispatch_count,
-                                                           dispatch_count * bindings_per_dispatch));
+  VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(*context.device, dispatch_count,
+                                                                               dispatch_count * bindings_per_dispatch));
   VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
   state->slot = slot;
   return state;

@@ -31,9 +31,11 @@ StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_ty
   const int64_t rank = static_cast<int64_t>(data_shape.size());
   if (rank == 0) return invalidArgument("Gather: input 'data' must have rank >= 1, got a scalar (rank 0)");
   if (axis < -rank || axis >= rank) {
-    return invalidArgument("Gather: attribute 'axis' = " + std::to_string(axis) + " is out of range for input "
-                           "'data' of rank " + std::to_string(rank) + " (allowed [" + std::to_string(-rank) +
-                           ", " + std::to_string(rank - 1) + "])");
+    return invalidArgument("Gather: attribute 'axis' = " + std::to_string(axis) +
+                           " is out of range for input "
+                           "'data' of rank " +
+                           std::to_string(rank) + " (allowed [" + std::to_string(-rank) + ", " +
+                           std::to_string(rank - 1) + "])");
   }
   GatherShape shape;
   shape.axis = axis < 0 ? axis + rank : axis;
@@ -45,7 +47,8 @@ StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_ty
   if (!outer || !inner || data_shape[a] < 0 || !elementCount(data_shape)) {
     return invalidArgument("Gather: input 'data' has an invalid shape " + shapeString(data_shape));
   }
-  if (!index_count) return invalidArgument("Gather: input 'indices' has an invalid shape " + shapeString(indices_shape));
+  if (!index_count)
+    return invalidArgument("Gather: input 'indices' has an invalid shape " + shapeString(indices_shape));
   shape.outer = *outer;
   shape.axis_size = static_cast<uint64_t>(data_shape[a]);
   shape.index_count = *index_count;
@@ -159,10 +162,10 @@ StatusOr<GatherPlan> planGather(const GatherShape& shape, DataType index_type, c
   if (O * A > kMax32 || O * N > kMax32) {
     return unsupported("Gather: more than 2^32-1 slices (outer dims x axis) are not supported");
   }
-  const uint64_t rows_per_window =
-      std::min(capacity / R, kMaxPassItems / std::max<uint64_t>(1, R / plan.unit_bytes));
+  const uint64_t rows_per_window = std::min(capacity / R, kMaxPassItems / std::max<uint64_t>(1, R / plan.unit_bytes));
   if (rows_per_window == 0) {
-    return unsupported("Gather: one slice after the axis is " + std::to_string(R) + " bytes, more than this "
+    return unsupported("Gather: one slice after the axis is " + std::to_string(R) +
+                       " bytes, more than this "
                        "device can bind at once (maxStorageBufferRange " +
                        std::to_string(device.max_storage_buffer_range) + ")");
   }
@@ -184,8 +187,17 @@ StatusOr<GatherPlan> planGather(const GatherShape& shape, DataType index_type, c
       }
     }
   }
-  PassBuilder builder{shape,           data,       indices,         output,      device, plan.unit_bytes,
-                      plan.workgroup_size, plan.items_per_invocation, index_bytes, rows_per_window, plan.passes};
+  PassBuilder builder{shape,
+                      data,
+                      indices,
+                      output,
+                      device,
+                      plan.unit_bytes,
+                      plan.workgroup_size,
+                      plan.items_per_invocation,
+                      index_bytes,
+                      rows_per_window,
+                      plan.passes};
   if (plan.checks.size() == 1) {
     // All indices fit one window: passes are cut only by the output and data windows.
     plan.copy_passes_report = true;

@@ -30,8 +30,7 @@ struct GatherShape {
 // (data.shape[:axis] + indices.shape + data.shape[axis+1:]). Errors name the operator, the input or
 // attribute, and the allowed values.
 StatusOr<GatherShape> inferGatherShape(const std::vector<int64_t>& data_shape, DataType data_type,
-                                       const std::vector<int64_t>& indices_shape, DataType index_type,
-                                       int64_t axis);
+                                       const std::vector<int64_t>& indices_shape, DataType index_type, int64_t axis);
 
 // One dispatch of check_indices.comp over a window of the indices.
 struct CheckPass {
@@ -59,7 +58,7 @@ struct GatherPlan {
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
   bool row_tiled = false;
-  std::vector<CheckPass> checks;   // one per indices window; empty when there are no indices
+  std::vector<CheckPass> checks;  // one per indices window; empty when there are no indices
   // True when the indices fit one window: the copy passes then record a bad index's value
   // themselves. Otherwise (or without copy passes) the recorder adds report-only dispatches.
   bool copy_passes_report = false;

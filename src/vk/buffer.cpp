@@ -38,16 +38,13 @@ StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind ki
   VkMemoryPropertyFlags required = 0, preferred = 0;
   switch (kind) {
     case Kind::kDevice: preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
-    case Kind::kStaging:
-      required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      break;
+    case Kind::kStaging: required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT; break;
     case Kind::kReadback:
       required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
       preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
       break;
   }
-  std::optional<uint32_t> type =
-      findMemoryType(device.memory(), requirements.memoryTypeBits, required, preferred);
+  std::optional<uint32_t> type = findMemoryType(device.memory(), requirements.memoryTypeBits, required, preferred);
   if (!type) return deviceError("no suitable Vulkan memory type for a " + std::to_string(size) + "-byte buffer");
 
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -56,8 +53,7 @@ StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind ki
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkAllocateMemory(device.handle(), &allocate, nullptr, &buffer.memory_));
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkBindBufferMemory(device.handle(), buffer.buffer_, buffer.memory_, 0));
   if (kind != Kind::kDevice) {
-    VKINDEX_VK_RETURN_IF_ERROR(
-        fn.vkMapMemory(device.handle(), buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_));
+    VKINDEX_VK_RETURN_IF_ERROR(fn.vkMapMemory(device.handle(), buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_));
   }
   return buffer;
 }

@@ -112,8 +112,7 @@ std::string Instance::firstValidationMessage() const {
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Instance::onDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                         VkDebugUtilsMessageTypeFlagsEXT,
-                                                        const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                        void* user) {
+                                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
   auto* self = static_cast<Instance*>(user);
   const char* text = data != nullptr && data->pMessage != nullptr ? data->pMessage : "(no message)";
   std::fprintf(stderr, "vkindex: validation %s: %s\n",

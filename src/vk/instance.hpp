@@ -39,8 +39,7 @@ class Instance {
   Instance() = default;
   static VKAPI_ATTR VkBool32 VKAPI_CALL onDebugMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                        VkDebugUtilsMessageTypeFlagsEXT types,
-                                                       const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                       void* user);
+                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;

@@ -15,8 +15,7 @@ namespace {
 
 std::string cacheFileName(const DeviceInfo& info) {
   char name[128];
-  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-", info.vendor_id, info.device_id,
-                info.driver_version);
+  std::snprintf(name, sizeof(name), "pipelines-%04x-%04x-%08x-", info.vendor_id, info.device_id, info.driver_version);
   std::string result = name;
   for (uint8_t byte : info.pipeline_cache_uuid) {
     std::snprintf(name, sizeof(name), "%02x", byte);
@@ -32,12 +31,11 @@ bool headerMatches(const std::vector<char>& data, const DeviceInfo& info) {
   uint32_t words[4];
   std::memcpy(words, data.data(), sizeof(words));
   return words[0] >= 32 && words[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && words[2] == info.vendor_id &&
-         words[3] == info.device_id &&
-         std::memcmp(data.data() + 16, info.pipeline_cache_uuid.data(), 16) == 0;
+         words[3] == info.device_id && std::memcmp(data.data() + 16, info.pipeline_cache_uuid.data(), 16) == 0;
 }
 
 void makeDirectories(const std::string& path) {
-  for (size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
     ::mkdir(path.substr(0, slash).c_str(), 0755);
     if (slash == std::string::npos) break;
   }

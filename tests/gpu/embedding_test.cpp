@@ -167,8 +167,8 @@ class EmbeddingTest : public GpuTest {
   void createApplicationBuffer() {
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = kBufferSize;
-    info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     ASSERT_EQ(fn_.vkCreateBuffer(device_, &info, nullptr, &buffer_), VK_SUCCESS);
     VkMemoryRequirements requirements;
@@ -371,8 +371,8 @@ class EmbeddingTest : public GpuTest {
     barrierBeforeOps(cmd);
     std::vector<RecordedOp> ops;
     for (size_t k = 0; k < cases.size(); ++k) {
-      VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp op, recordGather(*context_, cmd, data_views[k], index_views[k],
-                                                               cases[k].axis, output_views[k]));
+      VKINDEX_ASSERT_OK_AND_ASSIGN(
+          RecordedOp op, recordGather(*context_, cmd, data_views[k], index_views[k], cases[k].axis, output_views[k]));
       ops.push_back(std::move(op));
     }
     barrierAfterOps(cmd);
@@ -391,7 +391,8 @@ class EmbeddingTest : public GpuTest {
     Rng rng(35);
     std::vector<GatherCase> cases;
     // 35 bytes: 1 canary byte in the last word.
-    cases.push_back({randomTensor(rng, DataType::kUInt8, {9, 7}), indexTensor(DataType::kInt64, {5}, {8, -9, 3, 3, 0}), 0});
+    cases.push_back(
+        {randomTensor(rng, DataType::kUInt8, {9, 7}), indexTensor(DataType::kInt64, {5}, {8, -9, 3, 3, 0}), 0});
     // 18 bytes: 2 canary bytes.
     cases.push_back({randomTensor(rng, DataType::kUInt8, {9, 7}), indexTensor(DataType::kInt32, {2}, {6, -1}), 1});
     // 1 byte: 3 canary bytes.
@@ -421,8 +422,8 @@ class EmbeddingTest : public GpuTest {
   std::vector<uint8_t> image_;  // what the buffer must hold
   VkDeviceSize next_ = 0;
   uint32_t regions_ = 0;
-  bool dense_ = false;             // see reserve()
-  bool sync_validation_ = true;    // see createApplicationVulkan()
+  bool dense_ = false;           // see reserve()
+  bool sync_validation_ = true;  // see createApplicationVulkan()
   uint32_t api_version_ = VK_API_VERSION_1_1;
 
   std::unique_ptr<Context> context_;
@@ -523,8 +524,7 @@ TEST_F(EmbeddingTest, BadIndexInARecordedOpIsReportedAndWritesNothing) {
   VkCommandBuffer next = newCommandBuffer();
   ASSERT_NO_FATAL_FAILURE(begin(next, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT));
   barrierBeforeOps(next);
-  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp ok_op,
-                               recordGather(*context_, next, data_view, good_view, 0, output_view));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp ok_op, recordGather(*context_, next, data_view, good_view, 0, output_view));
   barrierAfterOps(next);
   ASSERT_NO_FATAL_FAILURE(end(next));
   ASSERT_NO_FATAL_FAILURE(submitAndWait(next));
@@ -551,8 +551,7 @@ TEST_F(EmbeddingTest, OpsInOneCommandBufferReportIndependently) {
   ASSERT_NO_FATAL_FAILURE(begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT));
   barrierBeforeOps(cmd);
   VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp bad_op, recordGather(*context_, cmd, data_view, bad_view, 0, bad_output));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp good_op,
-                               recordGather(*context_, cmd, data_view, good_view, 0, good_output));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp good_op, recordGather(*context_, cmd, data_view, good_view, 0, good_output));
   barrierAfterOps(cmd);
   ASSERT_NO_FATAL_FAILURE(end(cmd));
   ASSERT_NO_FATAL_FAILURE(submitAndWait(cmd));
@@ -683,7 +682,8 @@ TEST_F(EmbeddingTest, ApplicationMessengerHearsVkindexsCalls) {
     const Placed indices = place(indexTensor(DataType::kInt64, {2}, {1, 2}));
     VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_view, view(DataType::kFloat32, {7, 5}, data.offset));
     VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_view, view(DataType::kInt64, {2}, indices.offset));
-    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output_view, Tensor::view(*context_, DataType::kFloat32, {2, 5}, wrong, 4, 256));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output_view,
+                                 Tensor::view(*context_, DataType::kFloat32, {2, 5}, wrong, 4, 256));
     VkCommandBuffer cmd = newCommandBuffer();
     ASSERT_NO_FATAL_FAILURE(begin(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT));
     StatusOr<RecordedOp> op = recordGather(*context_, cmd, data_view, index_view, 0, output_view);
@@ -780,7 +780,8 @@ TEST_F(EmbeddingTest, PendingRecordedOpsAreBoundedAndReleased) {
   VKINDEX_ASSERT_OK(pending.back().finish());
   VkCommandBuffer next = newCommandBuffer();
   ASSERT_NO_FATAL_FAILURE(begin(next, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp one_more, recordGather(*context_, next, data_view, index_view, 0, output_view));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(RecordedOp one_more,
+                               recordGather(*context_, next, data_view, index_view, 0, output_view));
   StatusOr<RecordedOp> too_many = recordGather(*context_, next, data_view, index_view, 0, output_view);
   EXPECT_FALSE(too_many.ok());
   ASSERT_NO_FATAL_FAILURE(end(next));

@@ -143,7 +143,8 @@ TEST_F(GatherErrorsTest, BadScalarIndex) {
 TEST_F(GatherErrorsTest, EmptyAxisAdmitsNoIndex) {
   Status status = gatherIntoCanary(floats({2, 0}), indexTensor(DataType::kInt64, {1}, {0}), 1, {2, 1});
   EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
-  EXPECT_EQ(status.message(), "Gather: indices[0] = 0 is out of range for axis 1 of size 0 (an empty axis admits no index)");
+  EXPECT_EQ(status.message(),
+            "Gather: indices[0] = 0 is out of range for axis 1 of size 0 (an empty axis admits no index)");
 }
 
 TEST_F(GatherErrorsTest, BadIndexIntoEmptySliceIsStillReported) {

@@ -29,8 +29,7 @@ GatherCase randomGatherCase(Rng& rng) {
   return c;
 }
 
-class GatherRandomTest : public GpuTest,
-                         public ::testing::WithParamInterface<std::tuple<DataType, DataType>> {};
+class GatherRandomTest : public GpuTest, public ::testing::WithParamInterface<std::tuple<DataType, DataType>> {};
 
 TEST_P(GatherRandomTest, MatchesReferenceByteExact) {
   const auto [dtype, index_type] = GetParam();
@@ -41,8 +40,8 @@ TEST_P(GatherRandomTest, MatchesReferenceByteExact) {
     std::vector<int64_t> values;
     for (uint64_t i = 0; i < c.indices.elementCount(); ++i) values.push_back(indexAt(c.indices, i));
     HostTensor indices = indexTensor(index_type, c.indices.shape, values);
-    SCOPED_TRACE("round " + std::to_string(round) + ": data " + describe(data) + ", indices " +
-                 describe(indices) + ", axis " + std::to_string(c.axis));
+    SCOPED_TRACE("round " + std::to_string(round) + ": data " + describe(data) + ", indices " + describe(indices) +
+                 ", axis " + std::to_string(c.axis));
 
     ReferenceResult expected = referenceGather(data, indices, c.axis);
     ASSERT_FALSE(expected.bad_index_position.has_value());

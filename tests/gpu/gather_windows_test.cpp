@@ -48,11 +48,13 @@ TEST_F(GatherWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWindows) {
     // Word rows, data and output both split (axis 0 and a middle axis with several outer slices).
     expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {600, 7}), randomIndices(rng, index_type, {500}, 600), 0);
     expectMatches(*ctx, randomTensor(rng, DataType::kInt64, {6, 50, 3}), randomIndices(rng, index_type, {9, 7}, 50), 1);
-    expectMatches(*ctx, randomTensor(rng, DataType::kComplex128, {300, 2}), randomIndices(rng, index_type, {400}, 300), 0);
+    expectMatches(*ctx, randomTensor(rng, DataType::kComplex128, {300, 2}), randomIndices(rng, index_type, {400}, 300),
+                  0);
     // Sub-word rows: windows start and end inside output words, which passes must share.
     expectMatches(*ctx, randomTensor(rng, DataType::kUInt8, {1000, 5}), randomIndices(rng, index_type, {900}, 1000), 0);
     expectMatches(*ctx, randomTensor(rng, DataType::kInt16, {40, 90, 3}), randomIndices(rng, index_type, {37}, 90), 1);
-    expectMatches(*ctx, randomTensor(rng, DataType::kBool, {5, 3001}), randomIndices(rng, index_type, {2999}, 3001), -1);
+    expectMatches(*ctx, randomTensor(rng, DataType::kBool, {5, 3001}), randomIndices(rng, index_type, {2999}, 3001),
+                  -1);
   }
   expectNoValidationMessages(*ctx);
 }
@@ -112,8 +114,10 @@ TEST_F(GatherWindowsTest, MoreWorkgroupsThanOneGridDimension) {
             uint64_t(device.max_workgroup_count[0]))
       << "the test no longer needs more groups than one grid dimension holds";
   Rng rng(14);
-  expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {1000}), randomIndices(rng, DataType::kInt32, {count}, 1000), 0);
-  expectMatches(*ctx, randomTensor(rng, DataType::kUInt8, {1000}), randomIndices(rng, DataType::kInt32, {count * 4}, 1000), 0);
+  expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {1000}),
+                randomIndices(rng, DataType::kInt32, {count}, 1000), 0);
+  expectMatches(*ctx, randomTensor(rng, DataType::kUInt8, {1000}),
+                randomIndices(rng, DataType::kInt32, {count * 4}, 1000), 0);
   expectNoValidationMessages(*ctx);
 }
 
@@ -162,7 +166,8 @@ TEST_F(GatherWindowsTest, OutputOverlappingAnInputIsRejected) {
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor arena, Tensor::create(context(), DataType::kFloat32, {64}));
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, Tensor::view(context(), DataType::kFloat32, {8}, arena.buffer(), 0, 256));
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt32, {4}, {0, 1, 2, 3})));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::view(context(), DataType::kFloat32, {4}, arena.buffer(), 16, 256));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output,
+                               Tensor::view(context(), DataType::kFloat32, {4}, arena.buffer(), 16, 256));
   Status status = gather(context(), data, indices, 0, output);
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(status.message(), "Gather: the output overlaps input 'data' in the same VkBuffer");

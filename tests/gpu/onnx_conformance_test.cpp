@@ -149,8 +149,8 @@ TEST_F(OnnxConformanceTest, WrongExpectedOutputIsAFailNamingPositionAndValues) {
 TEST_F(OnnxConformanceTest, CorruptedFilesGiveCleanErrors) {
   fs::path dir = copyOf("test_gather_0", "corrupt");
   std::mt19937 rng(2024);
-  for (const char* relative : {"model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/input_1.pb",
-                               "test_data_set_0/output_0.pb"}) {
+  for (const char* relative :
+       {"model.onnx", "test_data_set_0/input_0.pb", "test_data_set_0/input_1.pb", "test_data_set_0/output_0.pb"}) {
     const fs::path file = dir / relative;
     std::string original;
     {
@@ -162,7 +162,8 @@ TEST_F(OnnxConformanceTest, CorruptedFilesGiveCleanErrors) {
       if (trial % 2 == 0) {
         broken.resize(original.size() * static_cast<size_t>(trial) / 24);  // truncated, including empty
       } else {
-        for (int flips = 0; flips < 1 + trial / 4; ++flips) broken[rng() % broken.size()] ^= static_cast<char>(1 + rng() % 255);
+        for (int flips = 0; flips < 1 + trial / 4; ++flips)
+          broken[rng() % broken.size()] ^= static_cast<char>(1 + rng() % 255);
       }
       std::ofstream(file, std::ios::binary | std::ios::trunc) << broken;
       NodeTestResult result = run(dir);

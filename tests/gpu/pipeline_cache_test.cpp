@@ -377,7 +377,7 @@ TEST_F(PipelineCacheTest, UnwritableDirectoryBreaksNothing) {
     EXPECT_FALSE(saved.ok()) << "saving into " << cache_dir << " cannot succeed";
     EXPECT_NE(saved.message().find(cache_dir.string()), std::string::npos) << saved.message();
     expectGathersWork(*ctx);  // still usable after the failed save
-  }  // destruction saves again (best effort) and must not crash
+  }                           // destruction saves again (best effort) and must not crash
   EXPECT_EQ(readFile(blocker), blocker_bytes);
   EXPECT_EQ(filesBelow(dir_), std::vector<std::string>{"not_a_directory"});
 }

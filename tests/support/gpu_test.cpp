@@ -41,7 +41,6 @@ void expectSelectedDriver(const DeviceInfo& device) {
   if (want == "lavapipe") want = "llvmpipe";
   ASSERT_NE(have.find(want), std::string::npos)
       << "ctest selected driver '" << expected << "' but the device is '" << device.name << "'";
-
 }
 
 std::unique_ptr<Context>& sharedContext() {

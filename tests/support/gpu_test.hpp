@@ -39,8 +39,8 @@ ContextOptions testContextOptions();
   auto tmp = (expr);                                      \
   ASSERT_TRUE(tmp.ok()) << tmp.status().toString();       \
   lhs = std::move(tmp).value()
-#define VKINDEX_ASSERT_OK(expr)                            \
-  do {                                                     \
-    ::vkindex::Status test_status_ = (expr);               \
+#define VKINDEX_ASSERT_OK(expr)                                \
+  do {                                                         \
+    ::vkindex::Status test_status_ = (expr);                   \
     ASSERT_TRUE(test_status_.ok()) << test_status_.toString(); \
   } while (0)

@@ -13,8 +13,8 @@ namespace vkindex::test {
 struct HostTensor {
   DataType dtype = DataType::kFloat32;
   Shape shape;
-  std::vector<uint8_t> bytes;         // packed little-endian elements (empty for strings)
-  std::vector<std::string> strings;   // string tensors only
+  std::vector<uint8_t> bytes;        // packed little-endian elements (empty for strings)
+  std::vector<std::string> strings;  // string tensors only
 
   uint64_t elementCount() const;
 };

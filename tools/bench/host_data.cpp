@@ -81,7 +81,8 @@ std::vector<uint8_t> cpuGather(const std::vector<uint8_t>& data, const Shape& da
     for (uint64_t i = 0; i < index_count; ++i) {
       int64_t index = indexAt(indices, index_type, i);
       if (index < 0) index += axis_size;
-      const uint8_t* source = data.data() + (o * static_cast<uint64_t>(axis_size) + static_cast<uint64_t>(index)) * inner;
+      const uint8_t* source =
+          data.data() + (o * static_cast<uint64_t>(axis_size) + static_cast<uint64_t>(index)) * inner;
       std::memcpy(target, source, inner);
       target += inner;
     }

@@ -26,8 +26,8 @@ StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer
   return sample;
 }
 
-StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source, const Tensor& target,
-                               bool clear_first) {
+StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source,
+                                      const Tensor& target, bool clear_first) {
   const vk::Device& device = *context.impl().device;
   return timer.run([&](VkCommandBuffer cmd) {
     if (clear_first) recordClear(device, cmd, target.buffer(), target.byteSize());
@@ -36,8 +36,8 @@ StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& tim
   });
 }
 
-StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& timer, const Tensor& source, const Tensor& target,
-                                bool clear_first) {
+StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& timer, const Tensor& source,
+                                       const Tensor& target, bool clear_first) {
   Context::Impl& impl = context.impl();
   kernels::DescriptorPool descriptors;  // must outlive the commands: run() waits before returning
   return timer.run([&](VkCommandBuffer cmd) -> Status {

@@ -51,15 +51,16 @@ std::string jsonString(const std::string& text) {
 // Column widths; negative: left-aligned.
 constexpr int kNameWidth = -14;
 constexpr int kWidths[] = {8, 10, 10, 14, 16, 12, 18, 20, 5};
-const char* const kHeadings[] = {"out MiB",     "gather ms",   "(min ms)",          "copyBuffer ms", "compute-copy ms",
-                                 "gather GB/s", "gather/copyBuffer", "gather/compute-copy", "runs"};
+const char* const kHeadings[] = {"out MiB",           "gather ms",           "(min ms)",
+                                 "copyBuffer ms",     "compute-copy ms",     "gather GB/s",
+                                 "gather/copyBuffer", "gather/compute-copy", "runs"};
 
 }  // namespace
 
 void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads) {
   std::string runs = info.fixed_repeats > 0 ? "N = " + std::to_string(info.fixed_repeats)
-                                            : "N per row in the runs column, chosen for ~" + format("%g", info.row_budget_ms / 1000.0) +
-                                                  " s per row, 5..50";
+                                            : "N per row in the runs column, chosen for ~" +
+                                                  format("%g", info.row_budget_ms / 1000.0) + " s per row, 5..50";
   out << "vkindex benchmark: operators against copy baselines" << (info.quick ? " (--quick sizes)" : "") << "\n"
       << "device:  " << info.device_line << "\n"
       << "driver:  " << info.driver << "\n"
@@ -114,8 +115,7 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   out << "\n";
 }
 
-void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status,
-                  bool json) {
+void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json) {
   if (json) {
     out << "{\"device\":" << jsonString(info.device) << ",\"workload\":" << jsonString(workload.name)
         << ",\"op\":" << jsonString(workload.op) << ",\"shapes\":" << jsonString(workload.shapes)

@@ -31,16 +31,15 @@ struct RunInfo {
   std::string driver;
   std::string tuning;  // the workgroup size and items per invocation the kernels (and the compute copy) use
   std::string date;
-  std::string timing;      // how times were taken, in words
-  bool timestamps = true;  // false: host wall time fallback
-  int fixed_repeats = 0;   // BenchOptions::repeats (0: chosen per row)
+  std::string timing;          // how times were taken, in words
+  bool timestamps = true;      // false: host wall time fallback
+  int fixed_repeats = 0;       // BenchOptions::repeats (0: chosen per row)
   double row_budget_ms = 0.0;  // host time per row when repeats are chosen per row
   bool quick = false;
 };
 
 void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads);
 void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, const RowResult& row, bool json);
-void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status,
-                  bool json);
+void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json);
 
 }  // namespace vkindex::bench

@@ -70,14 +70,13 @@ std::vector<Workload> workloads(bool quick) {
       // Token embedding lookup: whole 4 KiB rows picked from a 125 MiB table.
       gatherWorkload("embedding", {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1),
       // Gather on a middle axis: 256-byte rows, many outer slices; 16 MiB out.
-      gatherWorkload("middle-axis",
-                     {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64,
-                      {quick ? 256 : 1024}, 1},
-                     2),
+      gatherWorkload(
+          "middle-axis",
+          {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64, {quick ? 256 : 1024}, 1},
+          2),
       // One byte per gathered element and rows of 4099 bytes (not word multiples): the byte-assembly path.
       gatherWorkload("uint8-rows",
-                     {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1},
-                     3),
+                     {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
       // The embedding again with int32 indices: what the narrower index type saves or costs.
       gatherWorkload("embedding-i32", {DT::kFloat32, {vocab, hidden}, DT::kInt32, {tokens}, 0}, 1),
   };

@@ -16,10 +16,11 @@ void printText(const DeviceInfo& d, bool is_default) {
   std::printf("     shaderInt64 %s, 8-bit storage %s, 16-bit storage %s, float16 %s, float64 %s, subgroup size %u\n",
               yesNo(d.shader_int64), yesNo(d.storage_buffer_8bit), yesNo(d.storage_buffer_16bit),
               yesNo(d.shader_float16), yesNo(d.shader_float64), d.subgroup_size);
-  std::printf("     maxStorageBufferRange %llu, minStorageBufferOffsetAlignment %llu, max workgroup count %u x %u x %u\n",
-              static_cast<unsigned long long>(d.max_storage_buffer_range),
-              static_cast<unsigned long long>(d.min_storage_buffer_offset_alignment), d.max_workgroup_count[0],
-              d.max_workgroup_count[1], d.max_workgroup_count[2]);
+  std::printf(
+      "     maxStorageBufferRange %llu, minStorageBufferOffsetAlignment %llu, max workgroup count %u x %u x %u\n",
+      static_cast<unsigned long long>(d.max_storage_buffer_range),
+      static_cast<unsigned long long>(d.min_storage_buffer_offset_alignment), d.max_workgroup_count[0],
+      d.max_workgroup_count[1], d.max_workgroup_count[2]);
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
 }

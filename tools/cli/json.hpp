@@ -15,8 +15,8 @@ class JsonLine {
   JsonLine& add(const std::string& key, const std::string& value);
   // Without this overload a string literal would convert to bool, not std::string.
   JsonLine& add(const std::string& key, const char* value) { return add(key, std::string(value)); }
-  JsonLine& add(const std::string& key, double value);     // null when not finite
-  JsonLine& add(const std::string& key, uint64_t value);   // exact, unlike a double
+  JsonLine& add(const std::string& key, double value);    // null when not finite
+  JsonLine& add(const std::string& key, uint64_t value);  // exact, unlike a double
   JsonLine& add(const std::string& key, bool value);
   std::string str() const { return "{" + body_ + "}"; }
 

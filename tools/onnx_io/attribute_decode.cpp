@@ -31,8 +31,8 @@ AttributeType inferType(const onnx::AttributeProto& proto) {
 // A scalar attribute whose value field is absent would silently read as 0 or ""; call it broken instead.
 Status requireField(bool present, const char* field, const std::string& where, AttributeType type) {
   if (present) return Status::Ok();
-  return invalidArgument(where + ": has type " + onnx::AttributeProto_AttributeType_Name(type) +
-                         " but no '" + field + "' value");
+  return invalidArgument(where + ": has type " + onnx::AttributeProto_AttributeType_Name(type) + " but no '" + field +
+                         "' value");
 }
 
 }  // namespace
@@ -45,8 +45,8 @@ StatusOr<AttributeValue> decodeAttribute(const onnx::AttributeProto& proto, cons
     return invalidArgument(where + ": refers to function attribute " + quoteName(proto.ref_attr_name()) +
                            ", which is only valid inside a function body");
   }
-  const AttributeType type = proto.type() == onnx::AttributeProto_AttributeType_UNDEFINED ? inferType(proto)
-                                                                                            : proto.type();
+  const AttributeType type =
+      proto.type() == onnx::AttributeProto_AttributeType_UNDEFINED ? inferType(proto) : proto.type();
   AttributeValue value;
   switch (type) {
     case onnx::AttributeProto_AttributeType_INT:

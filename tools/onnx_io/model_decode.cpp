@@ -30,26 +30,18 @@ StatusOr<int64_t> resolveOpset(const onnx::ModelProto& model, const std::string&
   if (version) return *version;
   // Before IR version 3 models carried no opset_import and meant opset 1 of the default domain.
   if (domain.empty() && model.opset_import_size() == 0 && model.ir_version() < 3) return int64_t{1};
-  return invalidArgument(origin + ": model imports no opset for domain " + quoteName(domain) +
-                         " used by its node");
+  return invalidArgument(origin + ": model imports no opset for domain " + quoteName(domain) + " used by its node");
 }
 
 ValueKind valueKindOf(const onnx::TypeProto& type) {
   switch (type.value_case()) {
-    case onnx::TypeProto::kTensorType:
-      return ValueKind::kTensor;
-    case onnx::TypeProto::kSequenceType:
-      return ValueKind::kSequence;
-    case onnx::TypeProto::kMapType:
-      return ValueKind::kMap;
-    case onnx::TypeProto::kOptionalType:
-      return ValueKind::kOptional;
-    case onnx::TypeProto::kSparseTensorType:
-      return ValueKind::kSparseTensor;
-    case onnx::TypeProto::VALUE_NOT_SET:
-      return ValueKind::kUndeclared;
-    default:
-      return ValueKind::kOther;
+    case onnx::TypeProto::kTensorType: return ValueKind::kTensor;
+    case onnx::TypeProto::kSequenceType: return ValueKind::kSequence;
+    case onnx::TypeProto::kMapType: return ValueKind::kMap;
+    case onnx::TypeProto::kOptionalType: return ValueKind::kOptional;
+    case onnx::TypeProto::kSparseTensorType: return ValueKind::kSparseTensor;
+    case onnx::TypeProto::VALUE_NOT_SET: return ValueKind::kUndeclared;
+    default: return ValueKind::kOther;
   }
 }
 

@@ -70,8 +70,8 @@ Status checkDeclared(const ValueInfo& info, const std::string& path, const char*
     if (*info.elem_type == DataType::kBFloat16 && tensor->dtype == DataType::kUInt16) {
       tensor->dtype = DataType::kBFloat16;
     } else {
-      return invalidArgument(subject + " is " + dataTypeName(tensor->dtype) + " but " + declared +
-                             " is declared " + dataTypeName(*info.elem_type));
+      return invalidArgument(subject + " is " + dataTypeName(tensor->dtype) + " but " + declared + " is declared " +
+                             dataTypeName(*info.elem_type));
     }
   }
   if (!info.shape) return Status::Ok();

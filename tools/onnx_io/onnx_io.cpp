@@ -20,40 +20,26 @@ std::string formatDims(const std::vector<int64_t>& dims) {
 
 const char* attributeKindName(AttributeValue::Kind kind) {
   switch (kind) {
-    case AttributeValue::Kind::kInt:
-      return "INT";
-    case AttributeValue::Kind::kFloat:
-      return "FLOAT";
-    case AttributeValue::Kind::kString:
-      return "STRING";
-    case AttributeValue::Kind::kInts:
-      return "INTS";
-    case AttributeValue::Kind::kFloats:
-      return "FLOATS";
-    case AttributeValue::Kind::kStrings:
-      return "STRINGS";
-    case AttributeValue::Kind::kTensor:
-      return "TENSOR";
+    case AttributeValue::Kind::kInt: return "INT";
+    case AttributeValue::Kind::kFloat: return "FLOAT";
+    case AttributeValue::Kind::kString: return "STRING";
+    case AttributeValue::Kind::kInts: return "INTS";
+    case AttributeValue::Kind::kFloats: return "FLOATS";
+    case AttributeValue::Kind::kStrings: return "STRINGS";
+    case AttributeValue::Kind::kTensor: return "TENSOR";
   }
   return "UNKNOWN";
 }
 
 const char* valueKindName(ValueKind kind) {
   switch (kind) {
-    case ValueKind::kUndeclared:
-      return "undeclared";
-    case ValueKind::kTensor:
-      return "tensor";
-    case ValueKind::kSequence:
-      return "sequence";
-    case ValueKind::kMap:
-      return "map";
-    case ValueKind::kOptional:
-      return "optional";
-    case ValueKind::kSparseTensor:
-      return "sparse tensor";
-    case ValueKind::kOther:
-      return "non-tensor value";
+    case ValueKind::kUndeclared: return "undeclared";
+    case ValueKind::kTensor: return "tensor";
+    case ValueKind::kSequence: return "sequence";
+    case ValueKind::kMap: return "map";
+    case ValueKind::kOptional: return "optional";
+    case ValueKind::kSparseTensor: return "sparse tensor";
+    case ValueKind::kOther: return "non-tensor value";
   }
   return "unknown";
 }

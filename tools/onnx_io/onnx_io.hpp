@@ -80,9 +80,9 @@ const char* valueKindName(ValueKind kind);
 struct ValueInfo {
   std::string name;
   ValueKind kind = ValueKind::kUndeclared;
-  int32_t onnx_elem_type = 0;                      // raw TensorProto.DataType code, 0 when absent
-  std::optional<DataType> elem_type;               // the same code, when vkindex knows it
-  std::optional<std::vector<DeclaredDim>> shape;   // nullopt when even the rank is unknown
+  int32_t onnx_elem_type = 0;                     // raw TensorProto.DataType code, 0 when absent
+  std::optional<DataType> elem_type;              // the same code, when vkindex knows it
+  std::optional<std::vector<DeclaredDim>> shape;  // nullopt when even the rank is unknown
 };
 
 // The single node of an ONNX node-test model together with the graph context it runs in.

@@ -19,22 +19,14 @@ enum class Storage { kNone, kRaw, kFloat, kInt32, kString, kInt64, kDouble, kUIn
 
 const char* storageName(Storage storage) {
   switch (storage) {
-    case Storage::kNone:
-      return "no data";
-    case Storage::kRaw:
-      return "raw_data";
-    case Storage::kFloat:
-      return "float_data";
-    case Storage::kInt32:
-      return "int32_data";
-    case Storage::kString:
-      return "string_data";
-    case Storage::kInt64:
-      return "int64_data";
-    case Storage::kDouble:
-      return "double_data";
-    case Storage::kUInt64:
-      return "uint64_data";
+    case Storage::kNone: return "no data";
+    case Storage::kRaw: return "raw_data";
+    case Storage::kFloat: return "float_data";
+    case Storage::kInt32: return "int32_data";
+    case Storage::kString: return "string_data";
+    case Storage::kInt64: return "int64_data";
+    case Storage::kDouble: return "double_data";
+    case Storage::kUInt64: return "uint64_data";
   }
   return "unknown storage";
 }
@@ -43,8 +35,7 @@ const char* storageName(Storage storage) {
 Storage typedStorageFor(DataType type) {
   switch (type) {
     case DataType::kFloat32:
-    case DataType::kComplex64:
-      return Storage::kFloat;
+    case DataType::kComplex64: return Storage::kFloat;
     case DataType::kBool:
     case DataType::kInt8:
     case DataType::kUInt8:
@@ -52,39 +43,27 @@ Storage typedStorageFor(DataType type) {
     case DataType::kUInt16:
     case DataType::kInt32:
     case DataType::kFloat16:
-    case DataType::kBFloat16:
-      return Storage::kInt32;
-    case DataType::kInt64:
-      return Storage::kInt64;
+    case DataType::kBFloat16: return Storage::kInt32;
+    case DataType::kInt64: return Storage::kInt64;
     case DataType::kUInt32:
-    case DataType::kUInt64:
-      return Storage::kUInt64;
+    case DataType::kUInt64: return Storage::kUInt64;
     case DataType::kFloat64:
-    case DataType::kComplex128:
-      return Storage::kDouble;
-    case DataType::kString:
-      return Storage::kString;
+    case DataType::kComplex128: return Storage::kDouble;
+    case DataType::kString: return Storage::kString;
   }
   return Storage::kNone;
 }
 
 int64_t typedFieldSize(const onnx::TensorProto& proto, Storage storage) {
   switch (storage) {
-    case Storage::kFloat:
-      return proto.float_data_size();
-    case Storage::kInt32:
-      return proto.int32_data_size();
-    case Storage::kString:
-      return proto.string_data_size();
-    case Storage::kInt64:
-      return proto.int64_data_size();
-    case Storage::kDouble:
-      return proto.double_data_size();
-    case Storage::kUInt64:
-      return proto.uint64_data_size();
+    case Storage::kFloat: return proto.float_data_size();
+    case Storage::kInt32: return proto.int32_data_size();
+    case Storage::kString: return proto.string_data_size();
+    case Storage::kInt64: return proto.int64_data_size();
+    case Storage::kDouble: return proto.double_data_size();
+    case Storage::kUInt64: return proto.uint64_data_size();
     case Storage::kNone:
-    case Storage::kRaw:
-      break;
+    case Storage::kRaw: break;
   }
   return 0;
 }
@@ -103,20 +82,14 @@ struct Int32Slot {
 
 Int32Slot int32SlotFor(DataType type) {
   switch (type) {
-    case DataType::kBool:
-      return {0, 1, 1};
-    case DataType::kInt8:
-      return {-128, 127, 1};
-    case DataType::kUInt8:
-      return {0, 255, 1};
-    case DataType::kInt16:
-      return {-32768, 32767, 2};
+    case DataType::kBool: return {0, 1, 1};
+    case DataType::kInt8: return {-128, 127, 1};
+    case DataType::kUInt8: return {0, 255, 1};
+    case DataType::kInt16: return {-32768, 32767, 2};
     case DataType::kUInt16:
     case DataType::kFloat16:
-    case DataType::kBFloat16:
-      return {0, 65535, 2};
-    default:
-      return {INT32_MIN, INT32_MAX, 4};
+    case DataType::kBFloat16: return {0, 65535, 2};
+    default: return {INT32_MIN, INT32_MAX, 4};
   }
 }
 
@@ -138,8 +111,7 @@ uint64_t doubleBits(double value) {
 }
 
 // Decodes the typed field into `tensor->bytes`; sizes have been checked by the caller, values not yet.
-Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const std::string& where,
-                        HostTensor* tensor) {
+Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const std::string& where, HostTensor* tensor) {
   std::vector<uint8_t>& out = tensor->bytes;
   const DataType type = tensor->dtype;
   out.reserve(static_cast<size_t>(typedFieldSize(proto, storage)) * elementSize(type) /
@@ -178,12 +150,9 @@ Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const s
       }
       break;
     }
-    case Storage::kString:
-      tensor->strings.assign(proto.string_data().begin(), proto.string_data().end());
-      break;
+    case Storage::kString: tensor->strings.assign(proto.string_data().begin(), proto.string_data().end()); break;
     case Storage::kNone:
-    case Storage::kRaw:
-      break;
+    case Storage::kRaw: break;
   }
   return Status::Ok();
 }
@@ -208,8 +177,8 @@ StatusOr<int64_t> checkedElementCount(const onnx::TensorProto& proto, const std:
 // Picks the single place the elements live, rejecting tensors that fill two of them.
 StatusOr<Storage> findStorage(const onnx::TensorProto& proto, const std::string& where) {
   Storage found = proto.has_raw_data() ? Storage::kRaw : Storage::kNone;
-  for (Storage typed : {Storage::kFloat, Storage::kInt32, Storage::kString, Storage::kInt64, Storage::kDouble,
-                        Storage::kUInt64}) {
+  for (Storage typed :
+       {Storage::kFloat, Storage::kInt32, Storage::kString, Storage::kInt64, Storage::kDouble, Storage::kUInt64}) {
     if (typedFieldSize(proto, typed) == 0) continue;
     if (found != Storage::kNone) {
       return invalidArgument(where + ": has both " + storageName(found) + " and " + storageName(typed) +
@@ -248,8 +217,7 @@ StatusOr<HostTensor> decodeTensorProto(const onnx::TensorProto& proto, const std
 
   if (storage == Storage::kNone) {
     if (count == 0) return tensor;
-    return invalidArgument(where + ": has no data but " + shape_text + " need " + std::to_string(count) +
-                           " elements");
+    return invalidArgument(where + ": has no data but " + shape_text + " need " + std::to_string(count) + " elements");
   }
 
   if (storage == Storage::kRaw) {

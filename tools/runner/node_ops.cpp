@@ -6,8 +6,8 @@ namespace vkindex::tools {
 namespace {
 
 const std::set<std::string>& indexingOps() {
-  static const std::set<std::string> ops = {"Gather",          "GatherElements", "GatherND", "Scatter",
-                                            "ScatterElements", "ScatterND"};
+  static const std::set<std::string> ops = {"Gather",  "GatherElements",  "GatherND",
+                                            "Scatter", "ScatterElements", "ScatterND"};
   return ops;
 }
 

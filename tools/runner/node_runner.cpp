@@ -30,7 +30,7 @@ StatusOr<onnxio::HostTensor> toHost(const Tensor& tensor) {
 // Maps node-input names to the data set's tensors: graph inputs that are not initializers take the
 // data set's input files in order; initializers supply the rest.
 StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeModel& model,
-                                                           const onnxio::TestDataSet& data_set) {
+                                                            const onnxio::TestDataSet& data_set) {
   std::map<std::string, const onnxio::HostTensor*> by_name;
   size_t next_file = 0;
   for (const onnxio::ValueInfo& input : model.graph_inputs) {
@@ -76,9 +76,8 @@ StatusOr<Timing> timeDataSet(Context& context, const onnxio::NodeModel& model, D
     // String tensors live on the host: only wall time of the submitting path can be measured.
     return timeSubmitted(repeat, [&]() { return runNode(context, model, inputs).status(); });
   }
-  return timeRecorded(context, repeat, [&](VkCommandBuffer cmd) {
-    return recordNode(context, cmd, model, inputs, run.outputs);
-  });
+  return timeRecorded(context, repeat,
+                      [&](VkCommandBuffer cmd) { return recordNode(context, cmd, model, inputs, run.outputs); });
 }
 
 bool fileExists(const std::string& path) { return std::ifstream(path).good(); }
@@ -98,8 +97,9 @@ NodeTestResult runPlain(Context& context, const std::string& dir, const NodeTest
       return error(status.message());
     }
     if (run.outputs.size() != data_set.outputs.size()) {
-      return {Outcome::kFail, data_set.dir + ": the operator made " + std::to_string(run.outputs.size()) +
-                                  " outputs, the test expects " + std::to_string(data_set.outputs.size()),
+      return {Outcome::kFail,
+              data_set.dir + ": the operator made " + std::to_string(run.outputs.size()) +
+                  " outputs, the test expects " + std::to_string(data_set.outputs.size()),
               std::nullopt};
     }
     for (size_t i = 0; i < run.outputs.size(); ++i) {
@@ -133,8 +133,9 @@ NodeTestResult runNodeTestDir(Context& context, const std::string& dir, const No
   NodeTestResult result = runPlain(context, dir, options);
   if (!fileExists(dir + "/expect_error")) return result;
   if (result.outcome == Outcome::kError) return {Outcome::kPass, "expected error: " + result.message, std::nullopt};
-  return {Outcome::kFail, "expected an error, but the run " +
-                              std::string(result.outcome == Outcome::kPass ? "succeeded" : "completed with a mismatch"),
+  return {Outcome::kFail,
+          "expected an error, but the run " +
+              std::string(result.outcome == Outcome::kPass ? "succeeded" : "completed with a mismatch"),
           std::nullopt};
 }
 
