@@ -164,10 +164,15 @@ StatusOr<GatherPlan> planGather(const GatherShape& shape, DataType index_type, c
   }
   const uint64_t rows_per_window = std::min(capacity / R, kMaxPassItems / std::max<uint64_t>(1, R / plan.unit_bytes));
   if (rows_per_window == 0) {
-    return unsupported("Gather: one slice after the axis is " + std::to_string(R) +
-                       " bytes, more than this "
-                       "device can bind at once (maxStorageBufferRange " +
-                       std::to_string(device.max_storage_buffer_range) + ")");
+    if (R > capacity) {
+      return unsupported("Gather: one slice after the axis is " + std::to_string(R) +
+                         " bytes, more than this "
+                         "device can bind at once (maxStorageBufferRange " +
+                         std::to_string(device.max_storage_buffer_range) + ")");
+    }
+    return unsupported("Gather: one slice after the axis is " + std::to_string(R) + " bytes, more than the " +
+                       std::to_string(kMaxPassItems) + " units of " + std::to_string(plan.unit_bytes) +
+                       " bytes one vkindex dispatch moves");
   }
   // Row tiling: the largest block (workgroup size x items, workgroups of 32 up to the device's size,
   // items up to the device's count) that divides every row, preferring wider workgroups. Only for copy

@@ -3,9 +3,15 @@
 namespace vkindex::plan {
 
 std::optional<uint64_t> productOf(const Shape& dims, size_t begin, size_t end) {
-  uint64_t product = 1;
+  // A zero dim makes the product 0 wherever it sits, even after dims whose partial product overflows.
+  bool has_zero = false;
   for (size_t i = begin; i < end; ++i) {
     if (dims[i] < 0) return std::nullopt;
+    has_zero = has_zero || dims[i] == 0;
+  }
+  if (has_zero) return 0;
+  uint64_t product = 1;
+  for (size_t i = begin; i < end; ++i) {
     uint64_t dim = static_cast<uint64_t>(dims[i]);
     if (dim != 0 && product > (uint64_t(INT64_MAX) / dim)) return std::nullopt;
     product *= dim;
