@@ -240,20 +240,20 @@ TEST(PlanGatherTest, UnitIsTheLargestPowerOfTwoDividingRowAndOffsets) {
 }
 
 TEST(PlanGatherTest, RowsOfWholeBlocksAreTiled) {
-  // Device workgroups of 64 x 4 units; tiling may halve the workgroup (down to 32) and use fewer items.
+  // Device workgroups of 64 x 4 units; tiling may halve the workgroup (down to 32) but keeps 4 items.
   struct Case {
     int64_t floats;  // per row; 16-byte units unless an offset says otherwise
     uint64_t data_offset;
     bool tiled;
     uint32_t workgroup, items;
   };
-  const Case cases[] = {{256, 0, true, 64, 1},   // 64 units: 64 x 1 (32 x 2 ties, the wider wins)
-                        {512, 0, true, 64, 2},   // 128 units
-                        {384, 0, true, 32, 3},   // 96 units: only 32 x 3 divides them
+  const Case cases[] = {{256, 0, false, 64, 4},  // 64 units: neither 64 x 4 nor 32 x 4 divides them
+                        {512, 0, true, 32, 4},   // 128 units: 32 x 4
+                        {384, 0, false, 64, 4},  // 96 units: no block of 128 or 256 divides them
                         {1024, 0, true, 64, 4},  // 256 units: the device's own block
                         {256, 4, true, 64, 4},   // 4-byte units: 256 of them
-                        {400, 0, false, 64, 4},  // 100 units: no block of 32 or more divides them
-                        {64, 0, false, 64, 4}};  // 16 units: fewer than a workgroup of 32
+                        {400, 0, false, 64, 4},  // 100 units
+                        {64, 0, false, 64, 4}};  // 16 units: fewer than one block
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.floats) + " floats per row at " + std::to_string(c.data_offset));
     StatusOr<GatherPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
@@ -453,16 +453,15 @@ bool checkStructure(const GatherPlan& plan, const GatherShape& s, DataType index
   while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
-  // Copy passes run with the device's workgroup shape, or with the largest block (workgroup size
-  // halved down to 32 x items up to the device's) that makes every row whole blocks, the widest
-  // workgroup winning ties; only copy units (not sub-word rows) tile.
+  // Copy passes run with the device's workgroup shape, or with the widest workgroup (halved down to
+  // 32) whose blocks of the device's items make every row whole blocks; only copy units (not sub-word
+  // rows) tile.
   uint64_t best_block = 0, best_size = 0;
-  for (uint32_t size = device.workgroup_size; U >= 4 && size >= 32; size /= 2) {
-    for (uint64_t items = 1; items <= device.items_per_invocation; ++items) {
-      if ((R / U) % (size * items) == 0 && size * items > best_block) {
-        best_block = size * items;
-        best_size = size;
-      }
+  for (uint32_t size = device.workgroup_size; U >= 4 && size >= 32 && best_block == 0; size /= 2) {
+    const uint64_t items = device.items_per_invocation;
+    if ((R / U) % (size * items) == 0) {
+      best_block = size * items;
+      best_size = size;
     }
   }
   EXPECT_EQ(plan.row_tiled, best_block != 0);
@@ -552,9 +551,9 @@ TEST(PlanGatherStructureTest, FourGigabytesOnALavapipeSizedDevice) {
   EXPECT_EQ(plan->checks.size(), 1u);
   EXPECT_EQ(plan->passes.size(), 33u * 33u);
   EXPECT_EQ(plan->passes[0].params.pass_rows, 32767u);
-  EXPECT_TRUE(plan->row_tiled);  // 256 units per row: workgroups of 256 x 1
-  EXPECT_EQ(plan->workgroup_size, 256u);
-  EXPECT_EQ(plan->items_per_invocation, 1u);
+  EXPECT_TRUE(plan->row_tiled);  // 256 units per row: workgroups of 64 x 4
+  EXPECT_EQ(plan->workgroup_size, 64u);
+  EXPECT_EQ(plan->items_per_invocation, 4u);
   EXPECT_EQ(plan->passes[0].groups, 32767u);
 }
 
@@ -966,7 +965,9 @@ TEST(GatherSimulationTest, RowTiledPassesOnTinyDevices) {
       }
     }
   }
-  EXPECT_EQ(tiled, 48);  // all 4-byte-unit rows; of the 16-byte ones, the 32-unit rows
+  // Tiled when 32 x items divides the row units (items fixed per device): per workgroup and range,
+  // 32 units x1, 96 units x1 and x3, 128 units x1 and x4, and the 32 16-byte units x1.
+  EXPECT_EQ(tiled, 24);
 }
 
 TEST(GatherSimulationTest, BadIndicesAreFoundAndReportedInEveryWindow) {
