@@ -1,5 +1,5 @@
 // Unit tests for the planners' window and shape arithmetic, no GPU needed (planGather itself, with
-// its simulator, is in gather_plan_test.cpp):
+// its simulator, is in gather_plan_test.cpp, gather_simulation_test.cpp (with gather_simulator.hpp)):
 //   src/plan/windows.hpp: bindingAlignment, windowCapacity (including its "fits wherever it starts"
 //     guarantee, swept over starts and spans), windowFor (offset, size, lead) and alignUp/alignDown;
 //   src/plan/shape.hpp: productOf/elementCount (negatives, 63-bit overflow, zero dims),
