@@ -2,10 +2,16 @@
 // keeps for it: pipelines, the pipeline cache, status slots and a command buffer for its own
 // submissions.
 //
-// Thread safety: a Context is externally synchronized. Use it from one thread at a time (or guard it);
-// it submits to a single VkQueue, and Vulkan requires queue access to be externally synchronized too.
-// When adopting the application's queue, do not submit to that queue from another thread while a
-// vkindex call that submits (upload, download, the ops without a VkCommandBuffer) is running.
+// Thread safety:
+// - Creating, adopting and destroying different Contexts from different threads is safe, and each
+//   Context may then be used by its own thread.
+// - Calls that submit (Tensor::fromHost/upload/download, the ops without a VkCommandBuffer) use the
+//   Context's command buffer and queue: make them from one thread at a time per Context. When adopting
+//   the application's queue, also keep the application's own submissions to that queue off other
+//   threads meanwhile (Vulkan requires queue access to be externally synchronized).
+// - Recording (recordGather and the other record* functions) into different command buffers may run
+//   concurrently on one Context: it only shares the pipeline cache and status slots, which are locked.
+// - Tensors and RecordedOps are not shared between threads without external synchronization.
 #pragma once
 
 #include <memory>

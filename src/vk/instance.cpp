@@ -9,8 +9,16 @@ namespace {
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 
+// volk keeps the loader's entry points and instance-level functions in process-wide globals. Every
+// write to them (initialization, loading an instance's functions) happens under this lock, so
+// Contexts may be created and adopted from several threads at once.
+std::mutex& volkGlobalsMutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 Status initializeLoader() {
-  // volkInitialize is idempotent in effect: it reloads the same library and entry points.
+  // Once per process: later calls would only reload the same library and entry points.
   static const VkResult result = volkInitialize();
   if (result != VK_SUCCESS) {
     return deviceError("no Vulkan loader found (libvulkan.so.1): install a Vulkan driver and loader");
@@ -32,6 +40,7 @@ bool hasLayer(const char* name) {
 }  // namespace
 
 StatusOr<std::unique_ptr<Instance>> Instance::create(const Options& options) {
+  std::lock_guard<std::mutex> lock(volkGlobalsMutex());
   VKINDEX_RETURN_IF_ERROR(initializeLoader());
   std::unique_ptr<Instance> instance(new Instance());
   instance->owned_ = true;
@@ -89,6 +98,7 @@ StatusOr<std::unique_ptr<Instance>> Instance::create(const Options& options) {
 StatusOr<std::unique_ptr<Instance>> Instance::adopt(VkInstance handle,
                                                     PFN_vkGetInstanceProcAddr get_instance_proc_addr) {
   if (handle == VK_NULL_HANDLE) return invalidArgument("Context::adopt: the VkInstance is null");
+  std::lock_guard<std::mutex> lock(volkGlobalsMutex());
   if (get_instance_proc_addr != nullptr) {
     volkInitializeCustom(get_instance_proc_addr);
   } else {
