@@ -2,8 +2,9 @@
 option(VKINDEX_WERROR "Treat compiler warnings as errors" OFF)
 
 function(vkindex_set_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wconversion
-                                           -Wno-sign-conversion -Wno-missing-field-initializers)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion
+                                           -Wno-missing-field-initializers
+                                           $<$<COMPILE_LANGUAGE:CXX>:-Wnon-virtual-dtor>)
   if(VKINDEX_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -88,9 +88,17 @@ StatusOr<std::unique_ptr<Instance>> Instance::create(const Options& options) {
   VKINDEX_VK_RETURN_IF_ERROR(vkCreateInstance(&info, nullptr, &instance->instance_));
   volkLoadInstanceOnly(instance->instance_);
   if (!layers.empty()) {
+    // Extension functions through this instance's vkGetInstanceProcAddr, not volk's globals, which a
+    // later instance without the extension overwrites with null.
+    auto create_messenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance->instance_, "vkCreateDebugUtilsMessengerEXT"));
+    instance->destroy_messenger_ = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+        vkGetInstanceProcAddr(instance->instance_, "vkDestroyDebugUtilsMessengerEXT"));
+    if (create_messenger == nullptr || instance->destroy_messenger_ == nullptr) {
+      return deviceError("the validation layer is enabled but VK_EXT_debug_utils is not available");
+    }
     messenger_info.pNext = nullptr;
-    VKINDEX_VK_RETURN_IF_ERROR(
-        vkCreateDebugUtilsMessengerEXT(instance->instance_, &messenger_info, nullptr, &instance->messenger_));
+    VKINDEX_VK_RETURN_IF_ERROR(create_messenger(instance->instance_, &messenger_info, nullptr, &instance->messenger_));
   }
   return instance;
 }
@@ -111,7 +119,7 @@ StatusOr<std::unique_ptr<Instance>> Instance::adopt(VkInstance handle,
 }
 
 Instance::~Instance() {
-  if (messenger_ != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+  if (messenger_ != VK_NULL_HANDLE) destroy_messenger_(instance_, messenger_, nullptr);
   if (owned_ && instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
 }
 

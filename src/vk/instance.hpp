@@ -43,6 +43,9 @@ class Instance {
 
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  // This instance's own entry point: volk's global one belongs to whichever instance loaded last,
+  // and is null for an extension that instance did not enable.
+  PFN_vkDestroyDebugUtilsMessengerEXT destroy_messenger_ = nullptr;
   bool owned_ = false;
   std::atomic<uint32_t> message_count_{0};
   mutable std::mutex message_mutex_;

@@ -1,0 +1,109 @@
+// The C API (include/vkindex/vkindex.h) over the C++ one: handles own C++ objects, errors become a
+// status code plus a thread-local message.
+#include "vkindex/vkindex.h"
+
+#include <memory>
+#include <string>
+
+#include "vkindex/vkindex.hpp"
+
+struct VkindexContext_T {
+  std::unique_ptr<vkindex::Context> context;
+};
+
+struct VkindexTensor_T {
+  vkindex::Tensor tensor;
+};
+
+namespace {
+
+thread_local std::string last_error;
+
+VkindexStatus fail(const vkindex::Status& status) {
+  last_error = status.message();
+  return static_cast<VkindexStatus>(status.code());
+}
+
+VkindexStatus nullArgument(const char* function, const char* argument) {
+  return fail(vkindex::invalidArgument(std::string(function) + ": '" + argument + "' is NULL"));
+}
+
+VkindexTensor wrap(vkindex::Tensor tensor) { return new VkindexTensor_T{std::move(tensor)}; }
+
+// The C enum mirrors vkindex::DataType without strings; anything else is rejected.
+bool toDataType(VkindexDataType type, vkindex::DataType* out) {
+  if (type < VKINDEX_BOOL || type > VKINDEX_COMPLEX128) return false;
+  *out = static_cast<vkindex::DataType>(type);
+  return true;
+}
+
+}  // namespace
+
+static_assert(static_cast<int>(vkindex::StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
+static_assert(static_cast<int>(vkindex::DataType::kComplex128) == VKINDEX_COMPLEX128, "data types drifted");
+
+extern "C" {
+
+const char* vkindexLastErrorMessage(void) { return last_error.c_str(); }
+
+VkindexStatus vkindexContextCreate(const char* device_selector, int validation, VkindexContext* context) {
+  if (context == nullptr) return nullArgument("vkindexContextCreate", "context");
+  vkindex::ContextOptions options;
+  options.device = device_selector != nullptr ? device_selector : "";
+  options.validation = validation != 0;
+  vkindex::StatusOr<std::unique_ptr<vkindex::Context>> created = vkindex::Context::create(options);
+  if (!created.ok()) return fail(created.status());
+  *context = new VkindexContext_T{std::move(created).value()};
+  return VKINDEX_OK;
+}
+
+void vkindexContextDestroy(VkindexContext context) { delete context; }
+
+VkindexStatus vkindexTensorCreate(VkindexContext context, VkindexDataType type, const int64_t* shape, size_t rank,
+                                  const void* data, size_t byte_count, VkindexTensor* tensor) {
+  if (context == nullptr) return nullArgument("vkindexTensorCreate", "context");
+  if (tensor == nullptr) return nullArgument("vkindexTensorCreate", "tensor");
+  if (shape == nullptr && rank > 0) return nullArgument("vkindexTensorCreate", "shape");
+  vkindex::DataType dtype;
+  if (!toDataType(type, &dtype)) {
+    return fail(vkindex::invalidArgument("vkindexTensorCreate: unknown data type " + std::to_string(type)));
+  }
+  vkindex::Shape dims(shape, shape + rank);
+  vkindex::StatusOr<vkindex::Tensor> created =
+      data != nullptr ? vkindex::Tensor::fromHost(*context->context, dtype, dims, data, byte_count)
+                      : vkindex::Tensor::create(*context->context, dtype, dims);
+  if (!created.ok()) return fail(created.status());
+  *tensor = wrap(std::move(created).value());
+  return VKINDEX_OK;
+}
+
+void vkindexTensorDestroy(VkindexTensor tensor) { delete tensor; }
+
+size_t vkindexTensorRank(VkindexTensor tensor) { return tensor != nullptr ? tensor->tensor.rank() : 0; }
+
+const int64_t* vkindexTensorShape(VkindexTensor tensor) {
+  return tensor != nullptr ? tensor->tensor.shape().data() : nullptr;
+}
+
+uint64_t vkindexTensorByteSize(VkindexTensor tensor) { return tensor != nullptr ? tensor->tensor.byteSize() : 0; }
+
+VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byte_count) {
+  if (tensor == nullptr) return nullArgument("vkindexTensorDownload", "tensor");
+  if (data == nullptr && byte_count > 0) return nullArgument("vkindexTensorDownload", "data");
+  vkindex::Status status = tensor->tensor.download(data, byte_count);
+  return status.ok() ? VKINDEX_OK : fail(status);
+}
+
+VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
+                            VkindexTensor* output) {
+  if (context == nullptr) return nullArgument("vkindexGather", "context");
+  if (data == nullptr) return nullArgument("vkindexGather", "data");
+  if (indices == nullptr) return nullArgument("vkindexGather", "indices");
+  if (output == nullptr) return nullArgument("vkindexGather", "output");
+  vkindex::StatusOr<vkindex::Tensor> result = vkindex::gather(*context->context, data->tensor, indices->tensor, axis);
+  if (!result.ok()) return fail(result.status());
+  *output = wrap(std::move(result).value());
+  return VKINDEX_OK;
+}
+
+}  // extern "C"
