@@ -10,7 +10,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata  # ONNX I/O in tools/tests, node tests
   mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer
   chromium-common                                              # ships SwiftShader (libvk_swiftshader.so)
-  clang-format                                                 # the formatting check
+  clang-format clang-tidy                                      # formatting and lint checks
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -2,7 +2,7 @@
 # Quick start, tests: install, build, and run the whole suite with ctest: plan tests (no GPU), every
 # GPU test on SwiftShader and on lavapipe with the validation layer on, the bad-index tests also under
 # GPU-assisted validation, the ONNX node tests and the CLI. Then the host code's unit tests again
-# under AddressSanitizer and UndefinedBehaviorSanitizer, and the formatting check.
+# under AddressSanitizer and UndefinedBehaviorSanitizer, the formatting check and clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
@@ -15,3 +15,4 @@ cmake --build build-asan -j "$(nproc)" --target plan_test onnx_io_test
 (cd build-asan && ctest --output-on-failure -j "$(nproc)" -R '^(plan|onnx_io)\.')
 
 scripts/check-format.sh
+scripts/check-tidy.sh

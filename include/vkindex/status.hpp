@@ -96,7 +96,10 @@ class [[nodiscard]] StatusOr {
 // (which may be a declaration: VKINDEX_ASSIGN_OR_RETURN(auto x, makeX())).
 #define VKINDEX_ASSIGN_OR_RETURN(lhs, expr) \
   VKINDEX_ASSIGN_OR_RETURN_IMPL(VKINDEX_CONCAT(vkindex_statusor_, __LINE__), lhs, expr)
+// `lhs` cannot be parenthesized: it may be a declaration.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define VKINDEX_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                  \
   if (!tmp.ok()) return tmp.status();                 \
   lhs = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -24,7 +24,7 @@ class Device {
   static StatusOr<std::unique_ptr<Device>> create(const Instance& instance, uint32_t index);
   // Wraps the application's device and queue (which must support compute); vkindex never destroys them.
   static StatusOr<std::unique_ptr<Device>> adopt(const Instance& instance, VkPhysicalDevice physical_device,
-                                                 VkDevice device, VkQueue queue, uint32_t queue_family);
+                                                 VkDevice handle, VkQueue queue, uint32_t queue_family);
 
   ~Device();
   Device(const Device&) = delete;

@@ -22,8 +22,7 @@ class Instance {
   static StatusOr<std::unique_ptr<Instance>> create(const Options& options);
   // Wraps the application's instance; vkindex never destroys it. `get_instance_proc_addr` may be null
   // to use the system loader.
-  static StatusOr<std::unique_ptr<Instance>> adopt(VkInstance instance,
-                                                   PFN_vkGetInstanceProcAddr get_instance_proc_addr);
+  static StatusOr<std::unique_ptr<Instance>> adopt(VkInstance handle, PFN_vkGetInstanceProcAddr get_instance_proc_addr);
 
   ~Instance();
   Instance(const Instance&) = delete;

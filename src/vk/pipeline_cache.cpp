@@ -54,7 +54,7 @@ std::string defaultPipelineCacheDirectory() {
   return "";
 }
 
-StatusOr<std::unique_ptr<PipelineCache>> PipelineCache::create(const Device& device, std::string directory) {
+StatusOr<std::unique_ptr<PipelineCache>> PipelineCache::create(const Device& device, const std::string& directory) {
   std::unique_ptr<PipelineCache> cache(new PipelineCache());
   cache->device_ = &device;
   std::vector<char> data;

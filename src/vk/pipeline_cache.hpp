@@ -12,7 +12,7 @@ namespace vkindex::vk {
 class PipelineCache {
  public:
   // `directory` empty: an in-memory cache only. Otherwise loads `directory`/<key>.bin if present.
-  static StatusOr<std::unique_ptr<PipelineCache>> create(const Device& device, std::string directory);
+  static StatusOr<std::unique_ptr<PipelineCache>> create(const Device& device, const std::string& directory);
   ~PipelineCache();  // saves (best effort) and destroys
   PipelineCache(const PipelineCache&) = delete;
   PipelineCache& operator=(const PipelineCache&) = delete;
