@@ -180,6 +180,16 @@ TEST_F(GatherErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   EXPECT_EQ(ctx->validationMessageCount(), 0u) << ctx->firstValidationMessage();
 }
 
+TEST_F(GatherErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, Tensor::fromStrings(context(), {3}, {"a", "b", "c"}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt64, {2}, {1, -4})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::fromStrings(context(), {2}, {"keep", "these"}));
+  Status status = gather(context(), data, indices, 0, output);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[1] = -4 is out of range for axis 0 of size 3 (allowed [-3, 2])");
+  EXPECT_EQ(output.strings(), (std::vector<std::string>{"keep", "these"}));
+}
+
 // Boundary values are valid and must be read from exactly the first and last slices.
 TEST_F(GatherErrorsTest, BoundaryIndicesAreValid) {
   for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
