@@ -190,6 +190,57 @@ TEST_F(GatherErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
   EXPECT_EQ(output.strings(), (std::vector<std::string>{"keep", "these"}));
 }
 
+// Random shapes, types and axes with 1-3 bad indices planted at random positions: the message names the
+// first one exactly (as the reference finds it) and the output keeps its canary. Half the cases run
+// with 4 KiB bindings, so bad indices land in later windows of the check passes too.
+TEST_F(GatherErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
+  Rng rng(0xbad);
+  const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128};
+  for (int round = 0; round < 24; ++round) {
+    Context& ctx = round % 2 ? *capped : context();
+    const DataType dtype = types[rng() % 4];
+    const DataType index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+    const size_t rank = 1 + rng() % 3;
+    Shape data_shape = randomShape(rng, rank, 600);
+    for (int64_t& dim : data_shape) dim = std::max<int64_t>(dim, 1);
+    const int64_t axis = static_cast<int64_t>(rng() % rank) - (rng() % 2 ? static_cast<int64_t>(rank) : 0);
+    const int64_t s = data_shape[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis)];
+    const int64_t count = 1 + static_cast<int64_t>(rng() % 700);
+    HostTensor valid = randomIndices(rng, DataType::kInt64, {count}, s);
+    std::vector<int64_t> values;
+    for (int64_t i = 0; i < count; ++i) values.push_back(indexAt(valid, static_cast<uint64_t>(i)));
+    const std::vector<int64_t> bad_values =
+        index_type == DataType::kInt64
+            ? std::vector<int64_t>{s, -s - 1, (int64_t(1) << 32) + 1, -(int64_t(1) << 32) + 1, INT64_MIN, INT64_MAX}
+            : std::vector<int64_t>{s, -s - 1, INT32_MIN, INT32_MAX};
+    for (int planted = 1 + static_cast<int>(rng() % 3); planted > 0; --planted) {
+      int64_t bad = bad_values[rng() % bad_values.size()];
+      if (index_type == DataType::kInt32 && (bad == INT32_MAX || bad == INT32_MIN) && bad >= -s && bad < s) bad = s;
+      values[rng() % values.size()] = bad;
+    }
+    HostTensor data = randomTensor(rng, dtype, data_shape);
+    HostTensor indices = indexTensor(index_type, {count}, values);
+    ReferenceResult expected = referenceGather(data, indices, axis);
+    ASSERT_TRUE(expected.bad_index_position.has_value());
+    const uint64_t position = *expected.bad_index_position;
+    Shape out_shape = data_shape;
+    out_shape[static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis)] = count;
+    SCOPED_TRACE("round " + std::to_string(round) + ": " + describe(data) + ", " + describe(indices) + ", axis " +
+                 std::to_string(axis));
+    Status status = gatherIntoCanary(ctx, data, indices, axis, out_shape);
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    const int64_t axis_index = axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
+    EXPECT_EQ(status.message(), "Gather: indices[" + std::to_string(position) +
+                                    "] = " + std::to_string(values[position]) + " is out of range for axis " +
+                                    std::to_string(axis_index) + " of size " + std::to_string(s) + " (allowed [" +
+                                    std::to_string(-s) + ", " + std::to_string(s - 1) + "])");
+  }
+  EXPECT_EQ(capped->validationMessageCount(), 0u) << capped->firstValidationMessage();
+}
+
 // Boundary values are valid and must be read from exactly the first and last slices.
 TEST_F(GatherErrorsTest, BoundaryIndicesAreValid) {
   for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
