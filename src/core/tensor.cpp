@@ -4,6 +4,7 @@
 
 #include "core/transfer.hpp"
 #include "plan/shape.hpp"
+#include "plan/windows.hpp"
 #include "vk/buffer.hpp"
 
 namespace vkindex {
@@ -72,7 +73,7 @@ StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBu
   if (offset % 4 != 0) {
     return invalidArgument("Tensor::view: offset " + std::to_string(offset) + " is not a multiple of 4 bytes");
   }
-  uint64_t end = offset + ((tensor.byteSize() + 3) & ~uint64_t(3));
+  uint64_t end = offset + plan::alignUp(tensor.byteSize(), 4);
   if (end > buffer_size) {
     return invalidArgument("Tensor::view: " + std::to_string(tensor.byteSize()) +
                            " bytes (rounded up to whole "

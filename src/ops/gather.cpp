@@ -6,6 +6,7 @@
 #include "ops/op_state.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/shape.hpp"
+#include "plan/windows.hpp"
 
 namespace vkindex {
 namespace {
@@ -20,7 +21,7 @@ BufferRange rangeOf(VkBuffer buffer, const plan::Window& window) { return {buffe
 
 // Whole-tensor range (rounded up to a word) for barriers.
 BufferRange tensorRange(const Tensor& tensor) {
-  return {tensor.buffer(), tensor.offset(), (tensor.byteSize() + 3) & ~VkDeviceSize(3)};
+  return {tensor.buffer(), tensor.offset(), plan::alignUp(tensor.byteSize(), 4)};
 }
 
 Status validateOutput(const Tensor& output, const Tensor& data, const Tensor& indices, const Shape& expected) {

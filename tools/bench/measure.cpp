@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "copy_baselines.hpp"
+#include "timing_math.hpp"
 
 namespace vkindex::bench {
 namespace {
@@ -64,15 +65,8 @@ Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, c
   return Status::Ok();
 }
 
-Measurement summarize(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  size_t middle = times.size() / 2;
-  double median = times.size() % 2 ? times[middle] : 0.5 * (times[middle - 1] + times[middle]);
-  return {median, times.front()};
-}
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+Measurement summarize(const std::vector<double>& times) {
+  return {tools::medianOf(times), *std::min_element(times.begin(), times.end())};
 }
 
 }  // namespace
@@ -106,7 +100,7 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
     compute_ms.push_back(compute.device_ms);
     if (repeats == 0) {
       // Sized from the first timed run (warm, unlike the verification runs) to fit the row budget.
-      double estimate = std::round(options.row_budget_ms / std::max(millisecondsSince(start), 1e-3));
+      double estimate = std::round(options.row_budget_ms / std::max(tools::millisecondsSince(start), 1e-3));
       repeats = static_cast<int>(std::clamp(estimate, double(options.min_repeats), double(options.max_repeats)));
     }
   }

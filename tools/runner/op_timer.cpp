@@ -1,26 +1,13 @@
 #include "op_timer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <optional>
 #include <vector>
 
 #include "command_timer.hpp"
+#include "timing_math.hpp"
 
 namespace vkindex::tools {
-namespace {
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
 
 StatusOr<Timing> timeRecorded(Context& context, int repeat,
                               const std::function<StatusOr<RecordedOp>(VkCommandBuffer)>& record) {
@@ -42,9 +29,9 @@ StatusOr<Timing> timeRecorded(Context& context, int repeat,
   }
   Timing timing;
   timing.has_device_time = timer->usesTimestamps();
-  timing.wall_ms_median = median(wall_ms);
+  timing.wall_ms_median = medianOf(wall_ms);
   if (timing.has_device_time) {
-    timing.device_ms_median = median(device_ms);
+    timing.device_ms_median = medianOf(device_ms);
     timing.device_ms_min = *std::min_element(device_ms.begin(), device_ms.end());
   }
   return timing;
@@ -58,7 +45,7 @@ StatusOr<Timing> timeSubmitted(int repeat, const std::function<Status()>& run) {
     wall_ms.push_back(millisecondsSince(start));
   }
   Timing timing;
-  timing.wall_ms_median = median(wall_ms);
+  timing.wall_ms_median = medianOf(wall_ms);
   return timing;
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/transfer.hpp"
+#include "timing_math.hpp"
 
 namespace vkindex::tools {
 
@@ -67,7 +68,7 @@ StatusOr<Sample> CommandTimer::run(const std::function<Status(VkCommandBuffer)>&
   // Submitted even when `body` failed, so the command buffer never stays in the recording state.
   Status completed = submitter_->submitAndWait();
   Sample sample;
-  sample.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  sample.wall_ms = millisecondsSince(start);
   VKINDEX_RETURN_IF_ERROR(recorded);
   VKINDEX_RETURN_IF_ERROR(completed);
   sample.device_ms = sample.wall_ms;
