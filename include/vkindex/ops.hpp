@@ -53,4 +53,29 @@ Status gather(Context& context, const Tensor& data, const Tensor& indices, int64
 StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                   const Tensor& indices, int64_t axis, Tensor& output);
 
+// GatherElements (ONNX opsets 11, 13): output has indices' shape, and
+// output[i_0, ..., i_{r-1}] = data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] with the index
+// replacing coordinate `axis`. data and indices have the same rank r >= 1; every dim of indices other
+// than `axis` is at most data's. axis in [-r, r-1]; index values in [-s, s-1] for data.shape[axis] = s.
+// indices int32 or int64. Every data type, including string (on the host side).
+StatusOr<Tensor> gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
+// The same into `output` (indices' shape, data's type, no overlap with the inputs).
+Status gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
+// The same recorded into `command_buffer` (in the recording state). Not for string tensors.
+StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                          const Tensor& indices, int64_t axis, Tensor& output);
+
+// GatherND (ONNX opsets 11, 12, 13): data of rank r >= 1, indices of rank q >= 1 whose last dim k is
+// the length of each index tuple, 1 <= k <= r - batch_dims. The first batch_dims dims of data and
+// indices are equal batch dims; batch_dims in [0, min(q, r) - 1] (opset 11 has no attribute: 0).
+// output shape = indices.shape[:-1] + data.shape[batch_dims + k:]; each output slice is the data slice
+// the tuple addresses within its batch. Component c of a tuple lies in [-s, s-1] for
+// s = data.shape[batch_dims + c]. indices int32 or int64. Every data type, including string.
+StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims = 0);
+// The same into `output` (the output's shape, data's type, no overlap with the inputs).
+Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims, Tensor& output);
+// The same recorded into `command_buffer` (in the recording state). Not for string tensors.
+StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                    const Tensor& indices, int64_t batch_dims, Tensor& output);
+
 }  // namespace vkindex
