@@ -67,6 +67,14 @@ VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byt
 /* ONNX Gather (opsets 1, 11, 13) into a new tensor `output` (destroy it with vkindexTensorDestroy). */
 VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
                             VkindexTensor* output);
+/* ONNX GatherElements (opsets 11, 13) along `axis` into a new tensor `output` of indices' shape (destroy it
+ * with vkindexTensorDestroy). */
+VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                    VkindexTensor* output);
+/* ONNX GatherND (opsets 11, 12, 13) with `batch_dims` (0 for opset 11) into a new tensor `output` (destroy it
+ * with vkindexTensorDestroy). */
+VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
+                              VkindexTensor* output);
 
 #ifdef __cplusplus
 }

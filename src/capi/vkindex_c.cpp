@@ -37,6 +37,23 @@ bool toDataType(VkindexDataType type, vkindex::DataType* out) {
   return true;
 }
 
+// The C++ form every C gather wraps: (data, indices, one integer attribute) -> a new tensor.
+using GatherOp = vkindex::StatusOr<vkindex::Tensor> (*)(vkindex::Context&, const vkindex::Tensor&,
+                                                        const vkindex::Tensor&, int64_t);
+
+// Checks the handles `function` received, runs `op` and wraps its result in `*output`.
+VkindexStatus runGatherOp(const char* function, GatherOp op, VkindexContext context, VkindexTensor data,
+                          VkindexTensor indices, int64_t attribute, VkindexTensor* output) {
+  if (context == nullptr) return nullArgument(function, "context");
+  if (data == nullptr) return nullArgument(function, "data");
+  if (indices == nullptr) return nullArgument(function, "indices");
+  if (output == nullptr) return nullArgument(function, "output");
+  vkindex::StatusOr<vkindex::Tensor> result = op(*context->context, data->tensor, indices->tensor, attribute);
+  if (!result.ok()) return fail(result.status());
+  *output = wrap(std::move(result).value());
+  return VKINDEX_OK;
+}
+
 }  // namespace
 
 static_assert(static_cast<int>(vkindex::StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
@@ -96,14 +113,17 @@ VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byt
 
 VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
                             VkindexTensor* output) {
-  if (context == nullptr) return nullArgument("vkindexGather", "context");
-  if (data == nullptr) return nullArgument("vkindexGather", "data");
-  if (indices == nullptr) return nullArgument("vkindexGather", "indices");
-  if (output == nullptr) return nullArgument("vkindexGather", "output");
-  vkindex::StatusOr<vkindex::Tensor> result = vkindex::gather(*context->context, data->tensor, indices->tensor, axis);
-  if (!result.ok()) return fail(result.status());
-  *output = wrap(std::move(result).value());
-  return VKINDEX_OK;
+  return runGatherOp("vkindexGather", vkindex::gather, context, data, indices, axis, output);
+}
+
+VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                    VkindexTensor* output) {
+  return runGatherOp("vkindexGatherElements", vkindex::gatherElements, context, data, indices, axis, output);
+}
+
+VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
+                              VkindexTensor* output) {
+  return runGatherOp("vkindexGatherND", vkindex::gatherND, context, data, indices, batch_dims, output);
 }
 
 }  // extern "C"

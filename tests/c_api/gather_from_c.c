@@ -3,34 +3,98 @@
 
 #include <string.h>
 
-int gatherFromC(const char* device, int64_t bad_index, float out_values[6], char* message, size_t message_size) {
+/* vkindexGather, vkindexGatherElements and vkindexGatherND share this signature. */
+typedef VkindexStatus (*GatherFunction)(VkindexContext, VkindexTensor, VkindexTensor, int64_t, VkindexTensor*);
+
+/* A float tensor or int64 index tensor of up to 3 dims, for one call. */
+typedef struct FloatInput {
+  const float* values;
+  int64_t shape[3];
+  size_t rank;
+} FloatInput;
+
+typedef struct IndexInput {
+  const int64_t* values;
+  int64_t shape[3];
+  size_t rank;
+} IndexInput;
+
+static uint64_t elementCount(const int64_t* shape, size_t rank) {
+  uint64_t count = 1;
+  size_t d;
+  for (d = 0; d < rank; ++d) count *= (uint64_t)shape[d];
+  return count;
+}
+
+/* Creates a context on `device`, runs `gather` on the inputs, checks the output's shape against
+ * `expected_shape` and downloads it into `out_values`. Returns the first failing status (VKINDEX_INTERNAL
+ * for a wrong shape) with its message in `message`, and releases everything it created. */
+static int runFloatGather(const char* device, GatherFunction gather, const FloatInput* data, const IndexInput* ids,
+                          int64_t attribute, const int64_t* expected_shape, size_t expected_rank, float* out_values,
+                          char* message, size_t message_size) {
   VkindexContext context = NULL;
-  VkindexTensor data = NULL, indices = NULL, output = NULL;
-  const float table[4][2] = {{0.f, 1.f}, {2.f, 3.f}, {4.f, 5.f}, {6.f, 7.f}};
-  const int64_t table_shape[2] = {4, 2};
-  const int64_t ids[3] = {3, -4, bad_index};
-  const int64_t ids_shape[1] = {3};
+  VkindexTensor data_tensor = NULL, ids_tensor = NULL, output = NULL;
+  const uint64_t data_count = elementCount(data->shape, data->rank);
+  const uint64_t ids_count = elementCount(ids->shape, ids->rank);
+  const uint64_t out_count = elementCount(expected_shape, expected_rank);
+  int wrong_shape = 0;
   VkindexStatus status = vkindexContextCreate(device, 1, &context);
   if (status == VKINDEX_OK) {
-    status = vkindexTensorCreate(context, VKINDEX_FLOAT32, table_shape, 2, table, sizeof(table), &data);
+    status = vkindexTensorCreate(context, VKINDEX_FLOAT32, data->shape, data->rank, data->values,
+                                 (size_t)data_count * sizeof(float), &data_tensor);
   }
-  if (status == VKINDEX_OK) status = vkindexTensorCreate(context, VKINDEX_INT64, ids_shape, 1, ids, sizeof(ids), &indices);
-  if (status == VKINDEX_OK) status = vkindexGather(context, data, indices, 0, &output);
   if (status == VKINDEX_OK) {
-    if (vkindexTensorRank(output) != 2 || vkindexTensorShape(output)[0] != 3 || vkindexTensorShape(output)[1] != 2 ||
-        vkindexTensorByteSize(output) != 6 * sizeof(float)) {
+    status = vkindexTensorCreate(context, VKINDEX_INT64, ids->shape, ids->rank, ids->values,
+                                 (size_t)ids_count * sizeof(int64_t), &ids_tensor);
+  }
+  if (status == VKINDEX_OK) status = gather(context, data_tensor, ids_tensor, attribute, &output);
+  if (status == VKINDEX_OK) {
+    if (vkindexTensorRank(output) != expected_rank ||
+        memcmp(vkindexTensorShape(output), expected_shape, expected_rank * sizeof(int64_t)) != 0 ||
+        vkindexTensorByteSize(output) != out_count * sizeof(float)) {
       status = VKINDEX_INTERNAL;
+      wrong_shape = 1;
+      strncpy(message, "the output has the wrong shape or size", message_size - 1);
+      message[message_size - 1] = '\0';
     } else {
-      status = vkindexTensorDownload(output, out_values, 6 * sizeof(float));
+      status = vkindexTensorDownload(output, out_values, (size_t)out_count * sizeof(float));
     }
   }
-  if (status != VKINDEX_OK) {
+  if (status != VKINDEX_OK && !wrong_shape) {
     strncpy(message, vkindexLastErrorMessage(), message_size - 1);
     message[message_size - 1] = '\0';
   }
   vkindexTensorDestroy(output);
-  vkindexTensorDestroy(indices);
-  vkindexTensorDestroy(data);
+  vkindexTensorDestroy(ids_tensor);
+  vkindexTensorDestroy(data_tensor);
   vkindexContextDestroy(context);
   return (int)status;
+}
+
+int gatherFromC(const char* device, int64_t bad_index, float out_values[6], char* message, size_t message_size) {
+  static const float table[8] = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};
+  const int64_t ids[3] = {3, -4, bad_index};
+  const FloatInput data = {table, {4, 2, 0}, 2};
+  const IndexInput indices = {ids, {3, 0, 0}, 1};
+  const int64_t out_shape[2] = {3, 2};
+  return runFloatGather(device, vkindexGather, &data, &indices, 0, out_shape, 2, out_values, message, message_size);
+}
+
+int gatherElementsFromC(const char* device, int64_t index, float out_values[4], char* message, size_t message_size) {
+  static const float values[4] = {1.f, 2.f, 3.f, 4.f};
+  const int64_t ids[4] = {0, 0, index, 0};
+  const FloatInput data = {values, {2, 2, 0}, 2};
+  const IndexInput indices = {ids, {2, 2, 0}, 2};
+  const int64_t out_shape[2] = {2, 2};
+  return runFloatGather(device, vkindexGatherElements, &data, &indices, 1, out_shape, 2, out_values, message,
+                        message_size);
+}
+
+int gatherNDFromC(const char* device, int64_t index, float out_values[4], char* message, size_t message_size) {
+  static const float values[8] = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};
+  const int64_t ids[2] = {1, index};
+  const FloatInput data = {values, {2, 2, 2}, 3};
+  const IndexInput indices = {ids, {2, 1, 0}, 2};
+  const int64_t out_shape[2] = {2, 2};
+  return runFloatGather(device, vkindexGatherND, &data, &indices, 1, out_shape, 2, out_values, message, message_size);
 }

@@ -1,4 +1,4 @@
-/* A whole gather through the C API, written in C (see gather_from_c.c). */
+/* Whole gathers through the C API, written in C (see gather_from_c.c). */
 #ifndef VKINDEX_TESTS_GATHER_FROM_C_H
 #define VKINDEX_TESTS_GATHER_FROM_C_H
 
@@ -8,9 +8,19 @@
 extern "C" {
 #endif
 
-/* Gathers rows {3, -4, bad_index} of a 4x2 float table on `device`; returns the VkindexStatus, the 3x2
- * result in `out_values`, and on failure the error message. */
+/* Each runs one operator on `device` (validation on) and returns the VkindexStatus, the float result in
+ * `out_values`, and on failure the error message. */
+
+/* Gather of rows {3, -4, bad_index} of a 4x2 float table (axis 0); a 3x2 result. */
 int gatherFromC(const char* device, int64_t bad_index, float out_values[6], char* message, size_t message_size);
+
+/* GatherElements along axis 1 of data [[1, 2], [3, 4]] with indices [[0, 0], [index, 0]]; a 2x2 result.
+ * index = 1 is ONNX's example: [[1, 1], [4, 3]]. */
+int gatherElementsFromC(const char* device, int64_t index, float out_values[4], char* message, size_t message_size);
+
+/* GatherND with batch_dims 1 of data [[[0, 1], [2, 3]], [[4, 5], [6, 7]]] with indices [[1], [index]]; a
+ * 2x2 result. index = 0 is ONNX's example: [[2, 3], [4, 5]]. */
+int gatherNDFromC(const char* device, int64_t index, float out_values[4], char* message, size_t message_size);
 
 #ifdef __cplusplus
 }
