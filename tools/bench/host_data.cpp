@@ -49,11 +49,18 @@ std::vector<uint8_t> randomBytes(uint64_t count, uint64_t seed) {
 }
 
 std::vector<uint8_t> randomIndices(DataType type, uint64_t count, int64_t axis_size, uint64_t seed) {
-  size_t width = elementSize(type);
+  return randomIndexTuples(type, count, {axis_size}, seed);
+}
+
+std::vector<uint8_t> randomIndexTuples(DataType type, uint64_t tuple_count, const Shape& component_sizes,
+                                       uint64_t seed) {
+  const size_t width = elementSize(type);
+  const uint64_t count = tuple_count * component_sizes.size();
   std::vector<uint8_t> bytes(count * width);
   uint64_t state = seed;
   for (uint64_t i = 0; i < count; ++i) {
-    int64_t value = static_cast<int64_t>(nextRandom(state) % static_cast<uint64_t>(axis_size));
+    const auto size = static_cast<uint64_t>(component_sizes[i % component_sizes.size()]);
+    int64_t value = static_cast<int64_t>(nextRandom(state) % size);
     if (type == DataType::kInt32) {
       int32_t narrow = static_cast<int32_t>(value);
       std::memcpy(bytes.data() + i * width, &narrow, width);
@@ -85,6 +92,62 @@ std::vector<uint8_t> cpuGather(const std::vector<uint8_t>& data, const Shape& da
           data.data() + (o * static_cast<uint64_t>(axis_size) + static_cast<uint64_t>(index)) * inner;
       std::memcpy(target, source, inner);
       target += inner;
+    }
+  }
+  return output;
+}
+
+std::vector<uint8_t> cpuGatherElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                       const std::vector<uint8_t>& indices, const Shape& indices_shape,
+                                       DataType index_type, int64_t axis) {
+  const size_t rank = data_shape.size();
+  const auto axis_dim = static_cast<size_t>(axis);
+  std::vector<uint64_t> data_strides(rank, 1);
+  for (size_t d = rank; d-- > 1;) data_strides[d - 1] = data_strides[d] * static_cast<uint64_t>(data_shape[d]);
+  const uint64_t count = elementCount(indices_shape);
+  std::vector<uint8_t> output(count * element_size);
+  Shape coordinate(rank, 0);  // of output element i in indices' shape, advanced row-major
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t index = indexAt(indices, index_type, i);
+    if (index < 0) index += data_shape[axis_dim];
+    uint64_t source = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      source += static_cast<uint64_t>(d == axis_dim ? index : coordinate[d]) * data_strides[d];
+    }
+    std::memcpy(output.data() + i * element_size, data.data() + source * element_size, element_size);
+    for (size_t d = rank; d-- > 0;) {
+      if (++coordinate[d] < indices_shape[d]) break;
+      coordinate[d] = 0;
+    }
+  }
+  return output;
+}
+
+std::vector<uint8_t> cpuGatherND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                 const std::vector<uint8_t>& indices, const Shape& indices_shape, DataType index_type,
+                                 int64_t batch_dims) {
+  const auto b = static_cast<size_t>(batch_dims);
+  const auto k = static_cast<size_t>(indices_shape.back());
+  // data viewed as [batches, data_shape[b..b+k), slice]; indices as [batches, tuples, k].
+  const uint64_t batches = elementCount(Shape(data_shape.begin(), data_shape.begin() + batch_dims));
+  const uint64_t tuples = elementCount(Shape(indices_shape.begin() + batch_dims, indices_shape.end() - 1));
+  const uint64_t slice =
+      elementCount(Shape(data_shape.begin() + batch_dims + indices_shape.back(), data_shape.end())) * element_size;
+  std::vector<uint64_t> tuple_strides(k, slice);  // bytes per step of each tuple component
+  for (size_t c = k; c-- > 1;) tuple_strides[c - 1] = tuple_strides[c] * static_cast<uint64_t>(data_shape[b + c]);
+  const uint64_t batch_bytes = tuple_strides[0] * static_cast<uint64_t>(data_shape[b]);
+  std::vector<uint8_t> output(batches * tuples * slice);
+  uint8_t* target = output.data();
+  for (uint64_t batch = 0; batch < batches; ++batch) {
+    for (uint64_t t = 0; t < tuples; ++t) {
+      uint64_t source = batch * batch_bytes;
+      for (size_t c = 0; c < k; ++c) {
+        int64_t index = indexAt(indices, index_type, (batch * tuples + t) * k + c);
+        if (index < 0) index += data_shape[b + c];
+        source += static_cast<uint64_t>(index) * tuple_strides[c];
+      }
+      std::memcpy(target, data.data() + source, slice);
+      target += slice;
     }
   }
   return output;

@@ -1,5 +1,5 @@
 // Host-side inputs and expectations for the benchmark: deterministic pseudo-random bytes and indices,
-// and a plain CPU Gather to check the device's output against.
+// and plain CPU Gather, GatherElements and GatherND to check the device's output against.
 #pragma once
 
 #include <cstdint>
@@ -16,11 +16,29 @@ std::vector<uint8_t> randomBytes(uint64_t count, uint64_t seed);
 // `count` index values in [0, axis_size), stored as little-endian int32 or int64 (`type`).
 std::vector<uint8_t> randomIndices(DataType type, uint64_t count, int64_t axis_size, uint64_t seed);
 
+// `tuple_count` GatherND index tuples of `component_sizes.size()` values each, component c in
+// [0, component_sizes[c]), stored like randomIndices. With one component it draws randomIndices' values.
+std::vector<uint8_t> randomIndexTuples(DataType type, uint64_t tuple_count, const Shape& component_sizes,
+                                       uint64_t seed);
+
 // ONNX Gather on the host, by bytes: element type only matters through `element_size`. Indices are
 // int32 or int64 (`index_type`); negative values count from the back of the axis. `axis` is
 // non-negative.
 std::vector<uint8_t> cpuGather(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
                                const std::vector<uint8_t>& indices, DataType index_type, int64_t axis);
+
+// ONNX GatherElements on the host, by bytes: the output has indices' shape, and each output element is
+// data's element at the output's coordinates with coordinate `axis` replaced by the index. `axis` is
+// non-negative; indices as in cpuGather.
+std::vector<uint8_t> cpuGatherElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                       const std::vector<uint8_t>& indices, const Shape& indices_shape,
+                                       DataType index_type, int64_t axis);
+
+// ONNX GatherND on the host, by bytes: for each batch (data's first `batch_dims` dims) and each index
+// tuple (indices' last dim), copies the data slice the tuple addresses. Indices as in cpuGather.
+std::vector<uint8_t> cpuGatherND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                 const std::vector<uint8_t>& indices, const Shape& indices_shape, DataType index_type,
+                                 int64_t batch_dims);
 
 // Product of the dims.
 uint64_t elementCount(const Shape& shape);

@@ -19,7 +19,7 @@ struct Measurement {
 struct RowResult {
   uint64_t output_bytes = 0;
   int repeats = 0;
-  Measurement op;  // the operator (Gather)
+  Measurement op;  // the row's operator
   Measurement copy_buffer;
   Measurement compute_copy;
 };

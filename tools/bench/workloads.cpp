@@ -7,12 +7,29 @@
 namespace vkindex::bench {
 namespace {
 
-struct GatherSpec {
+// One row's inputs. `attribute` is the operator's one attribute: axis (Gather, GatherElements, which take
+// it non-negative here) or batch_dims (GatherND).
+struct IndexingSpec {
   DataType data_type;
   Shape data_shape;
   DataType index_type;
   Shape indices_shape;
-  int64_t axis;
+  int64_t attribute;
+};
+
+using RecordFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const Tensor&, const Tensor&, int64_t,
+                                                Tensor&);
+
+// What distinguishes the operators: the ONNX name, the attribute's name, the record form, random valid
+// indices, the output's shape and the CPU oracle.
+struct OperatorRow {
+  const char* op;
+  const char* attribute_name;
+  RecordFunction record;
+  std::vector<uint8_t> (*indices)(const IndexingSpec& spec, uint64_t seed);
+  Shape (*output_shape)(const IndexingSpec& spec);
+  std::vector<uint8_t> (*expected)(const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices,
+                                   const IndexingSpec& spec);
 };
 
 std::string shapeText(DataType type, const Shape& shape) {
@@ -21,39 +38,97 @@ std::string shapeText(DataType type, const Shape& shape) {
   return text + "]";
 }
 
-StatusOr<PreparedCase> prepareGather(Context& context, const GatherSpec& spec, uint64_t seed) {
-  const size_t element_size = elementSize(spec.data_type);
-  std::vector<uint8_t> data = randomBytes(elementCount(spec.data_shape) * element_size, seed);
-  std::vector<uint8_t> indices = randomIndices(spec.index_type, elementCount(spec.indices_shape),
-                                               spec.data_shape[static_cast<size_t>(spec.axis)], seed + 1);
+// Gather and GatherElements: every index addresses data's dim `axis`.
+std::vector<uint8_t> axisIndices(const IndexingSpec& spec, uint64_t seed) {
+  return randomIndices(spec.index_type, elementCount(spec.indices_shape),
+                       spec.data_shape[static_cast<size_t>(spec.attribute)], seed);
+}
+
+// GatherND: component c of each tuple addresses data's dim batch_dims + c.
+std::vector<uint8_t> tupleIndices(const IndexingSpec& spec, uint64_t seed) {
+  const int64_t k = spec.indices_shape.back();
+  const Shape sizes(spec.data_shape.begin() + spec.attribute, spec.data_shape.begin() + spec.attribute + k);
+  return randomIndexTuples(spec.index_type, elementCount(spec.indices_shape) / static_cast<uint64_t>(k), sizes, seed);
+}
+
+// data.shape[:axis] + indices.shape + data.shape[axis+1:].
+Shape gatherShape(const IndexingSpec& spec) {
+  Shape shape(spec.data_shape.begin(), spec.data_shape.begin() + spec.attribute);
+  shape.insert(shape.end(), spec.indices_shape.begin(), spec.indices_shape.end());
+  shape.insert(shape.end(), spec.data_shape.begin() + spec.attribute + 1, spec.data_shape.end());
+  return shape;
+}
+
+Shape indicesShape(const IndexingSpec& spec) { return spec.indices_shape; }
+
+// indices.shape[:-1] + data.shape[batch_dims + k:].
+Shape gatherNDShape(const IndexingSpec& spec) {
+  Shape shape(spec.indices_shape.begin(), spec.indices_shape.end() - 1);
+  shape.insert(shape.end(), spec.data_shape.begin() + spec.attribute + spec.indices_shape.back(),
+               spec.data_shape.end());
+  return shape;
+}
+
+const OperatorRow kGather = {
+    "Gather",
+    "axis",
+    recordGather,
+    axisIndices,
+    gatherShape,
+    [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
+      return cpuGather(data, spec.data_shape, elementSize(spec.data_type), indices, spec.index_type, spec.attribute);
+    }};
+
+const OperatorRow kGatherElements = {
+    "GatherElements",
+    "axis",
+    recordGatherElements,
+    axisIndices,
+    indicesShape,
+    [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
+      return cpuGatherElements(data, spec.data_shape, elementSize(spec.data_type), indices, spec.indices_shape,
+                               spec.index_type, spec.attribute);
+    }};
+
+const OperatorRow kGatherND = {
+    "GatherND",
+    "batch_dims",
+    recordGatherND,
+    tupleIndices,
+    gatherNDShape,
+    [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
+      return cpuGatherND(data, spec.data_shape, elementSize(spec.data_type), indices, spec.indices_shape,
+                         spec.index_type, spec.attribute);
+    }};
+
+StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed) {
+  std::vector<uint8_t> data = randomBytes(elementCount(spec.data_shape) * elementSize(spec.data_type), seed);
+  std::vector<uint8_t> indices = row.indices(spec, seed + 1);
   PreparedCase prepared;
-  prepared.expected = cpuGather(data, spec.data_shape, element_size, indices, spec.index_type, spec.axis);
+  prepared.expected = row.expected(data, indices, spec);
 
   VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
                            Tensor::fromHost(context, spec.data_type, spec.data_shape, data.data(), data.size()));
   VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, spec.index_type, spec.indices_shape,
                                                                  indices.data(), indices.size()));
-  // Output shape: data.shape[:axis] + indices.shape + data.shape[axis+1:].
-  Shape output_shape(spec.data_shape.begin(), spec.data_shape.begin() + spec.axis);
-  output_shape.insert(output_shape.end(), spec.indices_shape.begin(), spec.indices_shape.end());
-  output_shape.insert(output_shape.end(), spec.data_shape.begin() + spec.axis + 1, spec.data_shape.end());
-  VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, spec.data_type, output_shape));
+  VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, spec.data_type, row.output_shape(spec)));
   prepared.inputs.push_back(std::move(data_tensor));
   prepared.inputs.push_back(std::move(index_tensor));
-  const int64_t axis = spec.axis;
-  prepared.record = [axis](Context& ctx, VkCommandBuffer cmd, const std::vector<Tensor>& inputs, Tensor& output) {
-    return recordGather(ctx, cmd, inputs[0], inputs[1], axis, output);
+  prepared.record = [record = row.record, attribute = spec.attribute](
+                        Context& ctx, VkCommandBuffer cmd, const std::vector<Tensor>& inputs, Tensor& output) {
+    return record(ctx, cmd, inputs[0], inputs[1], attribute, output);
   };
   return prepared;
 }
 
-Workload gatherWorkload(std::string name, const GatherSpec& spec, uint64_t seed) {
+Workload workload(std::string name, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed) {
   Workload workload;
   workload.name = std::move(name);
-  workload.op = "Gather";
+  workload.op = row.op;
   workload.shapes = shapeText(spec.data_type, spec.data_shape) + " x " +
-                    shapeText(spec.index_type, spec.indices_shape) + ", axis " + std::to_string(spec.axis);
-  workload.prepare = [spec, seed](Context& context) { return prepareGather(context, spec, seed); };
+                    shapeText(spec.index_type, spec.indices_shape) + ", " + row.attribute_name + " " +
+                    std::to_string(spec.attribute);
+  workload.prepare = [&row, spec, seed](Context& context) { return prepare(context, row, spec, seed); };
   return workload;
 }
 
@@ -66,19 +141,31 @@ std::vector<Workload> workloads(bool quick) {
   const int64_t vocab = quick ? 4000 : 32000;
   const int64_t hidden = quick ? 256 : 1024;
   const int64_t tokens = quick ? 1024 : 8192;
+  // GatherElements: a square float matrix, indices of the same shape; 16 MiB out (quick: 1 MiB).
+  const int64_t side = quick ? 512 : 2048;
+  // GatherND: 8 batches of 1 KiB rows (quick: 256 B), half the rows picked per batch; 16 MiB out (quick: 1 MiB).
+  const int64_t nd_rows = quick ? 1024 : 4096;
+  const int64_t nd_width = quick ? 64 : 256;
   return {
       // Token embedding lookup: whole 4 KiB rows picked from a 125 MiB table.
-      gatherWorkload("embedding", {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1),
+      workload("embedding", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1),
       // Gather on a middle axis: 256-byte rows, many outer slices; 16 MiB out.
-      gatherWorkload(
-          "middle-axis",
+      workload(
+          "middle-axis", kGather,
           {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64, {quick ? 256 : 1024}, 1},
           2),
       // One byte per gathered element and rows of 4099 bytes (not word multiples): the byte-assembly path.
-      gatherWorkload("uint8-rows",
-                     {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
+      workload("uint8-rows", kGather,
+               {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
       // The embedding again with int32 indices: what the narrower index type saves or costs.
-      gatherWorkload("embedding-i32", {DT::kFloat32, {vocab, hidden}, DT::kInt32, {tokens}, 0}, 1),
+      workload("embedding-i32", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt32, {tokens}, 0}, 1),
+      // Element-wise picks down the columns: consecutive outputs read from rows far apart.
+      workload("elements-axis0", kGatherElements, {DT::kFloat32, {side, side}, DT::kInt64, {side, side}, 0}, 4),
+      // Element-wise picks within each row: reads stay inside one 8 KiB row (quick: 2 KiB).
+      workload("elements-axis1", kGatherElements, {DT::kFloat32, {side, side}, DT::kInt64, {side, side}, 1}, 5),
+      // Row lookup per batch (batch_dims 1, one-component tuples): whole rows, like a batched embedding.
+      workload("gathernd-rows", kGatherND, {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1},
+               6),
   };
 }
 
