@@ -26,6 +26,10 @@
 
 namespace vkindex {
 
+namespace internal {
+struct ContextAccess;
+}
+
 struct ContextOptions {
   // Which device: a decimal index ("1") or a case-insensitive substring of its name ("llvmpipe").
   // Empty: the environment variable VKINDEX_DEVICE, and if that is unset too, the first discrete GPU,
@@ -90,11 +94,12 @@ class Context {
   std::string pipelineCachePath() const;
   bool pipelineCacheLoaded() const;
 
+  // Internal state, reached inside vkindex (and by its tools and tests, through the vkindex_internal
+  // target) via src/core/context_impl.hpp.
   struct Impl;
-  Impl& impl() { return *impl_; }
-  const Impl& impl() const { return *impl_; }
 
  private:
+  friend struct internal::ContextAccess;
   explicit Context(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };

@@ -19,11 +19,16 @@
 #define VKINDEX_PUSH_BLOCK_END(Name) } pc;
 #endif
 
+// Every push block starts with `status_slot`: the runner (src/ops/op_runner.cpp) fills word 0.
 // A status slot is 4 words: [first bad position, its value's low word, high word, unused]. The check
 // pass atomicMin()s bad positions into word 0, so the smallest wins and the report is deterministic;
 // a later dispatch copies that index's value into words 1-2 for the host's message.
 #define VKINDEX_STATUS_SLOT_WORDS 4u
 // Word 0 value meaning "no bad index seen".
 #define VKINDEX_NO_ERROR 0xFFFFFFFFu
+
+// Longest index tuple (GatherND/ScatterND's last indices dim) a kernel reads: its extents travel in
+// push constants, and 12 words is what gather_rows.comp's block has left of the 128-byte budget.
+#define VKINDEX_MAX_TUPLE_LENGTH 12
 
 #endif

@@ -6,15 +6,17 @@
 // INDEX_WORDS: 1 for int32 indices, 2 for int64 (little-endian lo, hi).
 layout(constant_id = 1) const uint INDEX_WORDS = 1;
 
-// Expects the including shader's push block `pc` to have `indices_word_offset`.
-uvec2 loadIndex(uint position) {
-  uint word = pc.indices_word_offset + position * INDEX_WORDS;
+// The index starting at word `word` of the indices binding (`indices_words`).
+uvec2 loadIndexAt(uint word) {
   if (INDEX_WORDS == 2) {
     return uvec2(indices_words[word], indices_words[word + 1u]);
   }
   uint lo = indices_words[word];
   return uvec2(lo, (lo >> 31) != 0 ? 0xFFFFFFFFu : 0u);
 }
+
+// Index element `position` of a binding whose first element starts at word `first_word`.
+uvec2 loadIndex(uint first_word, uint position) { return loadIndexAt(first_word + position * INDEX_WORDS); }
 
 // True iff the 64-bit value (lo, hi) lies in [-s, s-1]. Non-negative values need hi == 0 and lo < s;
 // negative ones need hi all ones and lo >= 2^32 - s. Anything else, e.g. 2^32 + 1 whose low word
@@ -30,19 +32,7 @@ bool indexInRange(uvec2 value, uint s) {
 // ran without the check pass could never address outside its buffer.
 uint normalizeIndex(uvec2 value, uint s) {
   uint wrapped = value.y != 0u ? value.x + s : value.x;
-  return min(wrapped, s - 1u);
-}
-
-// Expects a writable `status_words` binding. Called by one invocation, after a barrier that made the
-// check passes' result visible: stores the first bad index's value next to its position, when that
-// position lies in the bound window of `count` indices starting at flat position `window_begin`.
-void reportBadIndex(uint slot, uint window_begin, uint count) {
-  uint base = slot * VKINDEX_STATUS_SLOT_WORDS;
-  uint position = status_words[base];
-  if (position == VKINDEX_NO_ERROR || position < window_begin || position - window_begin >= count) return;
-  uvec2 value = loadIndex(position - window_begin);
-  status_words[base + 1u] = value.x;
-  status_words[base + 2u] = value.y;
+  return min(wrapped, max(s, 1u) - 1u);
 }
 
 #endif

@@ -26,7 +26,7 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));
   impl->pipelines = std::make_unique<kernels::PipelineLibrary>(*impl->device, impl->pipeline_cache->handle());
   VKINDEX_ASSIGN_OR_RETURN(impl->status, kernels::StatusBoard::create(*impl->device));
-  VKINDEX_ASSIGN_OR_RETURN(impl->submitter, Submitter::create(*impl->device));
+  VKINDEX_ASSIGN_OR_RETURN(impl->submitter, vk::Submitter::create(*impl->device));
   return impl;
 }
 

@@ -1,14 +1,15 @@
-// What a Context holds. Internal: ops and tools inside the tree reach it through Context::impl().
+// What a Context holds. Internal: the library, and tools and tests through the vkindex_internal
+// target, reach it through implOf().
 #pragma once
 
 #include <memory>
 
-#include "core/submitter.hpp"
 #include "kernels/pipeline_library.hpp"
 #include "kernels/status_board.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 #include "vk/pipeline_cache.hpp"
+#include "vk/submitter.hpp"
 #include "vkindex/context.hpp"
 
 namespace vkindex {
@@ -19,7 +20,18 @@ struct Context::Impl {
   std::unique_ptr<vk::PipelineCache> pipeline_cache;
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;
-  std::unique_ptr<Submitter> submitter;
+  std::unique_ptr<vk::Submitter> submitter;
 };
+
+namespace internal {
+struct ContextAccess {
+  static Context::Impl& impl(Context& context) { return *context.impl_; }
+  static const Context::Impl& impl(const Context& context) { return *context.impl_; }
+};
+}  // namespace internal
+
+// The internal state of `context`.
+inline Context::Impl& implOf(Context& context) { return internal::ContextAccess::impl(context); }
+inline const Context::Impl& implOf(const Context& context) { return internal::ContextAccess::impl(context); }
 
 }  // namespace vkindex

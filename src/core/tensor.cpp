@@ -36,7 +36,7 @@ StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
   tensor.dtype_ = type;
   tensor.shape_ = std::move(shape);
   VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer,
-                           vk::Buffer::create(*context.impl().device, tensor.byteSize(), vk::Buffer::Kind::kDevice));
+                           vk::Buffer::create(*implOf(context).device, tensor.byteSize(), vk::Buffer::Kind::kDevice));
   tensor.owned_ = std::make_unique<vk::Buffer>(std::move(buffer));
   tensor.buffer_ = tensor.owned_->handle();
   return tensor;
@@ -96,7 +96,7 @@ Status Tensor::upload(const void* bytes, size_t byte_count) {
                            dataTypeName(dtype_) + " tensor of shape " + plan::shapeString(shape_) + " holds " +
                            std::to_string(byteSize()));
   }
-  return uploadBytes(context_->impl(), buffer_, offset_, bytes, byte_count);
+  return uploadBytes(implOf(*context_), buffer_, offset_, bytes, byte_count);
 }
 
 Status Tensor::download(void* bytes, size_t byte_count) const {
@@ -105,7 +105,7 @@ Status Tensor::download(void* bytes, size_t byte_count) const {
     return invalidArgument("Tensor::download: " + std::to_string(byte_count) + " bytes requested, the tensor holds " +
                            std::to_string(byteSize()));
   }
-  return downloadBytes(context_->impl(), buffer_, offset_, bytes, byte_count);
+  return downloadBytes(implOf(*context_), buffer_, offset_, bytes, byte_count);
 }
 
 StatusOr<std::vector<uint8_t>> Tensor::toHost() const {

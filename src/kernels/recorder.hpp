@@ -4,33 +4,19 @@
 // against the device's limits.
 #pragma once
 
-#include <initializer_list>
 #include <vector>
 
 #include "kernels/pipeline_library.hpp"
+#include "vk/descriptor_pool.hpp"
 
 namespace vkindex::kernels {
+
+using vk::DescriptorPool;
 
 struct BufferRange {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
   VkDeviceSize size = 0;
-};
-
-// Descriptor sets of one operation, freed with it. Sized up front from the operation's plan.
-class DescriptorPool {
- public:
-  static StatusOr<DescriptorPool> create(const vk::Device& device, uint32_t set_count, uint32_t buffer_count);
-  DescriptorPool() = default;
-  ~DescriptorPool();
-  DescriptorPool(DescriptorPool&& other) noexcept;
-  DescriptorPool& operator=(DescriptorPool&& other) noexcept;
-
-  StatusOr<VkDescriptorSet> allocate(VkDescriptorSetLayout layout);
-
- private:
-  const vk::Device* device_ = nullptr;
-  VkDescriptorPool pool_ = VK_NULL_HANDLE;
 };
 
 class Recorder {
@@ -40,8 +26,8 @@ class Recorder {
       : device_(device), pipelines_(pipelines), descriptors_(descriptors), cmd_(command_buffer) {}
 
   // Dispatches `shader` with `groups_x` x `groups_y` workgroups.
-  Status dispatch(ShaderId shader, const SpecValues& spec, std::initializer_list<BufferRange> bindings,
-                  const void* push, size_t push_size, uint32_t groups_x, uint32_t groups_y);
+  Status dispatch(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings, const void* push,
+                  size_t push_size, uint32_t groups_x, uint32_t groups_y);
 
   // Makes `range`'s writes by `src_stage`/`src_access` visible to `dst_stage`/`dst_access`.
   void barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,

@@ -1,16 +1,47 @@
 #include "kernels/shader_registry.hpp"
 
+#include <set>
+
 #include "common/check_params.h"
-#include "common/gather_params.h"
+#include "common/gather_elements_params.h"
+#include "common/gather_rows_params.h"
 #include "embedded_shaders.hpp"
 
 namespace vkindex::kernels {
+namespace {
+
+constexpr uint32_t kSpirvHeaderWords = 5;
+constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kDecorationBinding = 33;
+
+ShaderInfo describe(const char* name, const uint32_t* words, size_t word_count, uint32_t push_bytes) {
+  return {name, words, word_count, spirvBindingCount(words, word_count), push_bytes};
+}
+
+}  // namespace
+
+uint32_t spirvBindingCount(const uint32_t* words, size_t word_count, bool* contiguous) {
+  std::set<uint32_t> bindings;
+  for (size_t at = kSpirvHeaderWords; at < word_count;) {
+    const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
+    if (length == 0 || at + length > word_count) break;  // malformed: stop rather than read past the end
+    // OpDecorate <target> Binding <number>
+    if (opcode == kOpDecorate && length >= 4 && words[at + 2] == kDecorationBinding) bindings.insert(words[at + 3]);
+    at += length;
+  }
+  const uint32_t count = bindings.empty() ? 0 : *bindings.rbegin() + 1;
+  if (contiguous != nullptr) *contiguous = bindings.size() == count;
+  return count;
+}
 
 const ShaderInfo& shaderInfo(ShaderId id) {
+  using namespace shaders;
   static const ShaderInfo kShaders[] = {
-      {"check_indices", shaders::check_indices_words, shaders::check_indices_word_count, 2, sizeof(abi::CheckParams)},
-      {"gather", shaders::gather_words, shaders::gather_word_count, 4, sizeof(abi::GatherParams)},
-      {"copy", shaders::copy_words, shaders::copy_word_count, 2, sizeof(uint32_t)},
+      describe("check_indices", check_indices_words, check_indices_word_count, sizeof(abi::CheckParams)),
+      describe("report_index", report_index_words, report_index_word_count, sizeof(abi::CheckParams)),
+      describe("gather_rows", gather_rows_words, gather_rows_word_count, sizeof(abi::GatherRowsParams)),
+      describe("gather_elements", gather_elements_words, gather_elements_word_count, sizeof(abi::GatherElementsParams)),
+      describe("copy", copy_words, copy_word_count, sizeof(uint32_t)),
   };
   static_assert(sizeof(kShaders) / sizeof(kShaders[0]) == static_cast<size_t>(ShaderId::kCount));
   return kShaders[static_cast<size_t>(id)];

@@ -6,12 +6,23 @@
 
 namespace vkindex {
 
-Status indexOutOfRange(const IndexCheckInfo& info, const kernels::StatusBoard::Report& report) {
-  std::string where = info.op + ": " + info.input + plan::coordinatesString(info.indices_shape, report.position) +
-                      " = " + std::to_string(report.value) + " is out of range for axis " + std::to_string(info.axis) +
-                      " of size " + std::to_string(info.axis_size);
-  if (info.axis_size == 0) return outOfRange(where + " (an empty axis admits no index)");
-  const int64_t size = static_cast<int64_t>(info.axis_size);
+Status indexOutOfRange(const plan::IndexReport& info, const kernels::StatusBoard::Report& report) {
+  std::string where = info.op + ": " + info.input;
+  size_t component = 0;
+  if (info.tuples) {
+    // Name the tuple by its coordinates in indices.shape[:-1], then the component inside it.
+    const uint64_t k = info.extents.size();
+    component = static_cast<size_t>(report.position % k);
+    const Shape tuple_shape(info.indices_shape.begin(), info.indices_shape.end() - 1);
+    where +=
+        plan::coordinatesString(tuple_shape, report.position / k) + " (component " + std::to_string(component) + ")";
+  } else {
+    where += plan::coordinatesString(info.indices_shape, report.position);
+  }
+  where += " = " + std::to_string(report.value) + " is out of range for " + (info.tuples ? "data dim " : "axis ") +
+           std::to_string(info.data_dims[component]) + " of size " + std::to_string(info.extents[component]);
+  if (info.extents[component] == 0) return outOfRange(where + " (an empty axis admits no index)");
+  const int64_t size = static_cast<int64_t>(info.extents[component]);
   return outOfRange(where + " (allowed [" + std::to_string(-size) + ", " + std::to_string(size - 1) + "])");
 }
 
@@ -33,21 +44,9 @@ RecordedOp::State::~State() {
 }
 
 Status RecordedOp::State::result() const {
-  kernels::StatusBoard::Report report = context->status->read(*slot);
-  if (report.position == VKINDEX_NO_ERROR) return Status::Ok();
-  return indexOutOfRange(check, report);
-}
-
-StatusOr<std::unique_ptr<RecordedOp::State>> newOpState(Context::Impl& context, uint32_t dispatch_count,
-                                                        uint32_t bindings_per_dispatch, IndexCheckInfo check) {
-  auto state = std::make_unique<RecordedOp::State>();
-  state->context = &context;
-  state->check = std::move(check);
-  VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(*context.device, dispatch_count,
-                                                                               dispatch_count * bindings_per_dispatch));
-  VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
-  state->slot = slot;
-  return state;
+  const kernels::StatusBoard::Report found = context->status->read(*slot);
+  if (found.position == VKINDEX_NO_ERROR) return Status::Ok();
+  return indexOutOfRange(report, found);
 }
 
 RecordedOp RecordedOpAccess::wrap(std::unique_ptr<RecordedOp::State> state) {

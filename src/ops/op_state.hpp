@@ -1,43 +1,35 @@
 // What every recorded operation keeps until its command buffer completed: the descriptor sets its
-// commands use, its status slot, and what is needed to turn a bad-index report into a message.
+// commands use, its status slot, its scratch memory, and what is needed to turn a bad-index report
+// into a message.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "core/context_impl.hpp"
 #include "kernels/recorder.hpp"
+#include "plan/op_plan.hpp"
+#include "vk/buffer.hpp"
 #include "vkindex/ops.hpp"
 #include "vkindex/tensor.hpp"
 
 namespace vkindex {
 
-// Describes the index check of one operation, for the message when it fails.
-struct IndexCheckInfo {
-  std::string op;     // "Gather"
-  std::string input;  // "indices"
-  Shape indices_shape;
-  int64_t axis = 0;  // the data axis the indices address
-  uint64_t axis_size = 0;
-};
-
-// "Gather: indices[1, 0] = 5 is out of range for axis 0 of size 5 (allowed [-5, 4])".
-Status indexOutOfRange(const IndexCheckInfo& info, const kernels::StatusBoard::Report& report);
+// "Gather: indices[1, 0] = 5 is out of range for axis 0 of size 5 (allowed [-5, 4])", or for tuples
+// "GatherND: indices[1, 0] (component 1) = 7 is out of range for data dim 2 of size 5 (allowed [-5, 4])".
+Status indexOutOfRange(const plan::IndexReport& info, const kernels::StatusBoard::Report& report);
 
 struct RecordedOp::State {
   Context::Impl* context = nullptr;
   kernels::DescriptorPool descriptors;
   std::optional<uint32_t> slot;
-  IndexCheckInfo check;
+  std::unique_ptr<vk::Buffer> scratch;
+  plan::IndexReport report;
 
   ~State();
   // Ok, or the index error the device reported. Call only after the commands completed.
   Status result() const;
 };
-
-// Creates the state for one operation: a status slot and a descriptor pool for `dispatch_count`
-// dispatches of at most `bindings_per_dispatch` buffers.
-StatusOr<std::unique_ptr<RecordedOp::State>> newOpState(Context::Impl& context, uint32_t dispatch_count,
-                                                        uint32_t bindings_per_dispatch, IndexCheckInfo check);
 
 struct RecordedOpAccess {
   static RecordedOp wrap(std::unique_ptr<RecordedOp::State> state);

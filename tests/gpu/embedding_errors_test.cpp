@@ -157,7 +157,7 @@ TEST_F(EmbeddingTest, AdoptRejectsMissingHandlesAndQueueFamiliesWithoutCompute) 
 
   // A physical device of another instance (the fixture's context's).
   ExternalVulkan foreign = external();
-  foreign.physical_device = context().impl().device->physical();
+  foreign.physical_device = implOf(context()).device->physical();
   ASSERT_NE(foreign.physical_device, physical_);
   expectInvalid(foreign, "Context::adopt: the VkPhysicalDevice does not belong to the VkInstance");
 

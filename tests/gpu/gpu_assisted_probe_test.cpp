@@ -22,7 +22,7 @@ TEST_F(GpuAssistedProbeTest, PlantedOverrunIsReported) {
   if (enabled == nullptr || std::string(enabled) != "1") {
     GTEST_SKIP() << "needs GPU-assisted validation; ctest runs it in the *.gpu_assisted.* registration";
   }
-  Context::Impl& impl = context().impl();
+  Context::Impl& impl = implOf(context());
   const vk::Device& device = *impl.device;
   // A 256-byte source read as 32 uvec4s (512 bytes) into a 4 KiB target: only reads overrun, so
   // nothing outside the buffers is written even if the instrumentation let the access through.

@@ -145,7 +145,7 @@ class PipelineCacheTest : public GpuTest {
 
   // The bytes vkGetPipelineCacheData returns for `ctx`'s cache right now.
   static std::vector<char> cacheData(const Context& ctx) {
-    const Context::Impl& impl = ctx.impl();
+    const Context::Impl& impl = implOf(ctx);
     const VolkDeviceTable& fn = impl.device->fn();
     size_t size = 0;
     EXPECT_EQ(fn.vkGetPipelineCacheData(impl.device->handle(), impl.pipeline_cache->handle(), &size, nullptr),

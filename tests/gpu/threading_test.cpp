@@ -68,7 +68,7 @@ TEST_F(ThreadingTest, OneContextSharedUnderALock) {
 
 // Each thread records gathers into its own command buffer concurrently; only submission is locked.
 TEST_F(ThreadingTest, ConcurrentRecordingIntoSeparateCommandBuffers) {
-  const vk::Device& device = *context().impl().device;
+  const vk::Device& device = *implOf(context()).device;
   const VolkDeviceTable& fn = device.fn();
   std::mutex queue_lock;
   std::vector<std::string> failures(kThreads);

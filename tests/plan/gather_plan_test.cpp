@@ -1,12 +1,14 @@
 // Unit tests for planGather (src/plan/gather_plan), no GPU needed. Shape inference is covered in
 // windows_test.cpp, large plans in gather_plan_structure_test.cpp, simulated plans in
 // gather_simulation_test.cpp.
-//   Hand-worked plans: pass counts, windows, every push constant, workgroup counts.
+//   Hand-worked plans: step kernels and counts, windows, every push constant, workgroup counts,
+//   specialization values and barriers.
 //   Errors (exact codes and messages) and empty outputs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "plan/gather_plan.hpp"
 #include "plan/shape.hpp"
@@ -18,126 +20,156 @@ namespace {
 // ---------------------------------------------------------------------------------------------
 // Hand-worked plans. A 1024-byte range at alignment 16 leaves windowCapacity = 1024 - 2 * 16 = 992.
 
-TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckAndOnePass) {
-  StatusOr<GatherPlan> plan = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
+TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
+  StatusOr<OpPlan> plan = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->unit_bytes, 16u);
-  EXPECT_EQ(plan->index_words, 1u);
-  EXPECT_TRUE(plan->copy_passes_report);
-  ASSERT_EQ(plan->checks.size(), 1u);
-  EXPECT_EQ(str(plan->checks[0]),
-            "index_count 5, position_base 0, axis_size 10, slot 0, indices at word 0, "
-            "report_only 0, window {0, 20}, groups 1");
-  ASSERT_EQ(plan->passes.size(), 1u);
-  const GatherPass& pass = plan->passes[0];
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x1");
+  EXPECT_EQ(plan->scratch_bytes, 0u);
+  // The generic parts of every step: the check's 17-word block (5 fields and 12 extents), the report
+  // mirroring it after the check, the copy's 32-word block waiting for both.
+  ASSERT_EQ(plan->steps.size(), 3u);
+  EXPECT_EQ(str(plan->steps[0]),
+            "check_indices spec {64, 1, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
+  EXPECT_EQ(str(plan->steps[1]),
+            "report_index spec {64, 1, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
+  EXPECT_EQ(str(plan->steps[2]),
+            "gather_rows spec {64, 1, 16, 4, 0}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
+            "push 128, groups 1, waits status");
+  const std::vector<CheckStep> checks = checkSteps(*plan);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(str(checks[0]),
+            "slot 0, index_count 5, position_base 0, indices at word 0, tuple (10), window {0, 20}, groups 1");
+  const std::vector<CheckStep> reports = reportSteps(*plan);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(str(reports[0]), str(checks[0]));
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 1u);
   // 2 / 2: l = 1, m = floor(2^32 * 0 / 2) + 1 = 1. 5: l = 3, m = floor(2^32 * 3 / 5) + 1, shift 2.
-  EXPECT_EQ(str(pass.params),
-            "row_units 2 (1, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
+  EXPECT_EQ(str(passes[0].params),
+            "slot 0, row_units 2 (1, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
             "first 0/0, data rows [0, 10) at unit 0, output at unit 0 words 40, indices at word 0 "
-            "from 0, report 1, slot 0");
-  EXPECT_EQ(str(pass.data), "{0, 320}");
-  EXPECT_EQ(str(pass.indices), "{0, 20}");
-  EXPECT_EQ(str(pass.output), "{0, 160}");
-  EXPECT_EQ(pass.groups, 1u);
+            "from 0, outer stride 0, tuple (10)");
+  EXPECT_EQ(plan->report.op, "Gather");
+  EXPECT_EQ(plan->report.input, "indices");
+  EXPECT_EQ(plan->report.indices_shape, (Shape{5}));
+  EXPECT_FALSE(plan->report.tuples);
+  EXPECT_EQ(plan->report.extents, std::vector<uint64_t>{10});
+  EXPECT_EQ(plan->report.data_dims, std::vector<int64_t>{0});
 }
 
 TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
   // 100 rows of 32 bytes, 31 per window: output rows [0, 31) and [31, 40), each read from data rows
   // [0, 31) [31, 62) [62, 93) [93, 100): 8 passes. Offsets 36 and 12 force 4-byte units (m = 1 for 8).
-  StatusOr<GatherPlan> plan =
+  StatusOr<OpPlan> plan =
       planFor({100, 8}, DataType::kFloat32, {40}, DataType::kInt32, 0, fakeDevice(1024, 16), 36, 0, 12);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->unit_bytes, 4u);
-  ASSERT_EQ(plan->checks.size(), 1u);
-  EXPECT_TRUE(plan->copy_passes_report);
-  ASSERT_EQ(plan->passes.size(), 8u);
-  const std::string common = "row_units 8 (1, 2), index_count 40 (2576980378, 5), axis_size 100, ";
-  EXPECT_EQ(str(plan->passes[0].params), common +
-                                             "pass_rows 31, first 0/0, data rows [0, 31) at unit 1, output "
-                                             "at unit 3 words 251, indices at word 0 from 0, report 1, slot 0");
-  EXPECT_EQ(str(plan->passes[3].params), common +
-                                             "pass_rows 31, first 0/0, data rows [93, 100) at unit 1, output "
-                                             "at unit 3 words 251, indices at word 0 from 0, report 1, slot 0");
-  EXPECT_EQ(str(plan->passes[4].params), common +
-                                             "pass_rows 9, first 0/31, data rows [0, 31) at unit 1, output "
-                                             "at unit 3 words 75, indices at word 0 from 0, report 1, slot 0");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x8");
+  EXPECT_EQ(copyShape(*plan).unit_bytes, 4u);
+  std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 8u);
+  const std::string common = "slot 0, row_units 8 (1, 2), index_count 40 (2576980378, 5), axis_size 100, ";
+  const std::string tail = ", indices at word 0 from 0, outer stride 0, tuple (100)";
+  EXPECT_EQ(str(passes[0].params),
+            common + "pass_rows 31, first 0/0, data rows [0, 31) at unit 1, output at unit 3 words 251" + tail);
+  EXPECT_EQ(str(passes[3].params),
+            common + "pass_rows 31, first 0/0, data rows [93, 100) at unit 1, output at unit 3 words 251" + tail);
+  EXPECT_EQ(str(passes[4].params),
+            common + "pass_rows 9, first 0/31, data rows [0, 31) at unit 1, output at unit 3 words 75" + tail);
   const char* data_windows[] = {"{32, 996}", "{1024, 996}", "{2016, 996}", "{3008, 228}"};
   for (size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(str(plan->passes[i].data), data_windows[i % 4]) << i;
-    EXPECT_EQ(str(plan->passes[i].output), i < 4 ? "{0, 1004}" : "{992, 300}") << i;
-    EXPECT_EQ(str(plan->passes[i].indices), "{0, 160}") << i;
-    EXPECT_EQ(plan->passes[i].groups, 1u) << i;  // 248 or 72 units, 256 per workgroup block
+    EXPECT_EQ(str(passes[i].window(Role::kData)), data_windows[i % 4]) << i;
+    EXPECT_EQ(str(passes[i].window(Role::kOutput)), i < 4 ? "{0, 1004}" : "{992, 300}") << i;
+    EXPECT_EQ(str(passes[i].window(Role::kIndices)), "{0, 160}") << i;
+    EXPECT_EQ(passes[i].step.groups, 1u) << i;  // 248 or 72 units, 256 per workgroup block
+    // Only the first copy waits (for the checks): 4-byte units never share an output word.
+    EXPECT_EQ(str(passes[i].step.wait_for), i == 0 ? "status" : "none") << i;
   }
   // Smaller blocks: 32 invocations x 2 units.
   plan = planFor({100, 8}, DataType::kFloat32, {40}, DataType::kInt32, 0, fakeDevice(1024, 16, 32, 2), 36, 0, 12);
   ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(plan->passes[0].groups, 4u);  // 248 / 64
-  EXPECT_EQ(plan->passes[4].groups, 2u);  // 72 / 64
-  EXPECT_EQ(plan->checks[0].groups, 2u);  // 40 indices / 32
+  passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 8u);
+  EXPECT_EQ(passes[0].step.groups, 4u);  // 248 / 64
+  EXPECT_EQ(passes[4].step.groups, 2u);  // 72 / 64
+  ASSERT_EQ(checkSteps(*plan).size(), 1u);
+  EXPECT_EQ(checkSteps(*plan)[0].step.groups, 2u);  // 40 indices / 32
+  EXPECT_EQ(reportSteps(*plan)[0].step.groups, 1u);
 }
 
 TEST(PlanGatherTest, SeveralIndexWindowsSplitPassesPerOuterSliceAndIndexChunk) {
-  // 992 / 8 = 124 int64 indices per window: 300 indices take 3 check passes. Rows of 16 bytes, 62 per
-  // window: each of the 2 outer slices takes 5 chunks of at most 62 indices, so 10 passes.
-  StatusOr<GatherPlan> plan =
+  // 992 / 8 = 124 int64 indices per window: 300 indices take 3 check passes and 3 report passes.
+  // Rows of 16 bytes, 62 per window: each of the 2 outer slices takes 5 chunks of at most 62 indices,
+  // so 10 passes.
+  StatusOr<OpPlan> plan =
       planFor({2, 7, 4}, DataType::kFloat32, {300}, DataType::kInt64, 1, fakeDevice(1024, 16), 0, 12, 0);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->index_words, 2u);
-  EXPECT_EQ(plan->unit_bytes, 16u);
-  EXPECT_FALSE(plan->copy_passes_report);
-  ASSERT_EQ(plan->checks.size(), 3u);
-  EXPECT_EQ(str(plan->checks[0]),
-            "index_count 124, position_base 0, axis_size 7, slot 0, indices at word 3, "
-            "report_only 0, window {0, 1004}, groups 2");
-  EXPECT_EQ(str(plan->checks[1]),
-            "index_count 124, position_base 124, axis_size 7, slot 0, indices at word 3, "
-            "report_only 0, window {992, 1004}, groups 2");
-  EXPECT_EQ(str(plan->checks[2]),
-            "index_count 52, position_base 248, axis_size 7, slot 0, indices at word 3, "
-            "report_only 0, window {1984, 428}, groups 1");
-  ASSERT_EQ(plan->passes.size(), 10u);
+  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, gather_rows x10");
+  EXPECT_EQ(copyShape(*plan).index_words, 2u);
+  EXPECT_EQ(copyShape(*plan).unit_bytes, 16u);
+  const std::vector<CheckStep> checks = checkSteps(*plan), reports = reportSteps(*plan);
+  ASSERT_EQ(checks.size(), 3u);
+  EXPECT_EQ(str(checks[0]),
+            "slot 0, index_count 124, position_base 0, indices at word 3, tuple (7), window {0, 1004}, groups 2");
+  EXPECT_EQ(str(checks[1]),
+            "slot 0, index_count 124, position_base 124, indices at word 3, tuple (7), window {992, 1004}, groups 2");
+  EXPECT_EQ(str(checks[2]),
+            "slot 0, index_count 52, position_base 248, indices at word 3, tuple (7), window {1984, 428}, groups 1");
+  ASSERT_EQ(reports.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(reports[i].step.push, checks[i].step.push) << i;
+    EXPECT_EQ(str(reports[i].window(Role::kIndices)), str(checks[i].window(Role::kIndices))) << i;
+    EXPECT_EQ(reports[i].step.groups, 1u) << i;
+    EXPECT_EQ(str(reports[i].step.wait_for), i == 0 ? "status" : "none") << i;
+  }
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 10u);
   // 300: l = 9, m = floor(2^32 * 212 / 300) + 1, shift 8; dividing by 1 needs no constants.
-  const std::string common = "row_units 1 (0, 0), index_count 300 (3035110223, 8), axis_size 7, ";
-  EXPECT_EQ(str(plan->passes[1].params), common +
-                                             "pass_rows 62, first 0/62, data rows [0, 7) at unit 0, output "
-                                             "at unit 0 words 248, indices at word 3 from 62, report 0, slot 0");
-  EXPECT_EQ(str(plan->passes[1].indices), "{496, 508}");
-  EXPECT_EQ(str(plan->passes[1].output), "{992, 992}");
-  EXPECT_EQ(str(plan->passes[9].params), common +
-                                             "pass_rows 52, first 1/248, data rows [7, 14) at unit 0, output "
-                                             "at unit 0 words 208, indices at word 3 from 248, report 0, slot 0");
-  EXPECT_EQ(str(plan->passes[9].indices), "{1984, 428}");
-  EXPECT_EQ(str(plan->passes[9].output), "{8768, 832}");
+  const std::string common = "slot 0, row_units 1 (0, 0), index_count 300 (3035110223, 8), axis_size 7, ";
+  EXPECT_EQ(str(passes[1].params), common +
+                                       "pass_rows 62, first 0/62, data rows [0, 7) at unit 0, output at unit 0 words "
+                                       "248, indices at word 3 from 62, outer stride 0, tuple (7)");
+  EXPECT_EQ(str(passes[1].window(Role::kIndices)), "{496, 508}");
+  EXPECT_EQ(str(passes[1].window(Role::kOutput)), "{992, 992}");
+  EXPECT_EQ(str(passes[9].params), common +
+                                       "pass_rows 52, first 1/248, data rows [7, 14) at unit 0, output at unit 0 "
+                                       "words 208, indices at word 3 from 248, outer stride 0, tuple (7)");
+  EXPECT_EQ(str(passes[9].window(Role::kIndices)), "{1984, 428}");
+  EXPECT_EQ(str(passes[9].window(Role::kOutput)), "{8768, 832}");
   for (uint32_t i = 0; i < 10; ++i) {
     const uint32_t o = i / 5, n0 = 62 * (i % 5);
-    EXPECT_EQ(plan->passes[i].params.first_outer, o) << i;
-    EXPECT_EQ(plan->passes[i].params.first_index, n0) << i;
-    EXPECT_EQ(plan->passes[i].params.index_window_begin, n0) << i;
-    EXPECT_EQ(str(plan->passes[i].data), o == 0 ? "{0, 112}" : "{112, 112}") << i;
+    EXPECT_EQ(passes[i].params.first_outer, o) << i;
+    EXPECT_EQ(passes[i].params.first_index, n0) << i;
+    EXPECT_EQ(passes[i].params.index_window_begin, n0) << i;
+    EXPECT_EQ(str(passes[i].window(Role::kData)), o == 0 ? "{0, 112}" : "{112, 112}") << i;
+    EXPECT_EQ(str(passes[i].step.wait_for), i == 0 ? "status" : "none") << i;
   }
 }
 
 TEST(PlanGatherTest, SubWordRowsShareOutputWordsAcrossTwoDataWindows) {
   // uint8 along the last axis: 1-byte rows, 992 data rows per window, 4 x 300 = 1200 rows in all.
-  StatusOr<GatherPlan> plan =
-      planFor({4, 300}, DataType::kUInt8, {5}, DataType::kInt32, 1, fakeDevice(1024, 16), 4, 0, 12);
+  StatusOr<OpPlan> plan = planFor({4, 300}, DataType::kUInt8, {5}, DataType::kInt32, 1, fakeDevice(1024, 16), 4, 0, 12);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->unit_bytes, 1u);
-  ASSERT_EQ(plan->checks.size(), 1u);
-  ASSERT_EQ(plan->passes.size(), 2u);
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x2");
+  EXPECT_EQ(copyShape(*plan).unit_bytes, 1u);
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 2u);
   const std::string common =
-      "row_units 1 (0, 0), index_count 5 (2576980378, 2), axis_size 300, pass_rows 20, "
+      "slot 0, row_units 1 (0, 0), index_count 5 (2576980378, 2), axis_size 300, pass_rows 20, "
       "first 0/0, data rows ";
-  const std::string tail = " at unit 4, output at unit 12 words 8, indices at word 0 from 0, report 1, slot 0";
-  EXPECT_EQ(str(plan->passes[0].params), common + "[0, 992)" + tail);
-  EXPECT_EQ(str(plan->passes[1].params), common + "[992, 1200)" + tail);
-  EXPECT_EQ(str(plan->passes[0].data), "{0, 996}");
-  EXPECT_EQ(str(plan->passes[1].data), "{992, 212}");
-  for (const GatherPass& pass : plan->passes) {
-    EXPECT_EQ(str(pass.output), "{0, 32}");
-    EXPECT_EQ(str(pass.indices), "{0, 20}");
-    EXPECT_EQ(pass.groups, 1u);
+  const std::string tail =
+      " at unit 4, output at unit 12 words 8, indices at word 0 from 0, outer stride 0, tuple (300)";
+  EXPECT_EQ(str(passes[0].params), common + "[0, 992)" + tail);
+  EXPECT_EQ(str(passes[1].params), common + "[992, 1200)" + tail);
+  EXPECT_EQ(str(passes[0].window(Role::kData)), "{0, 996}");
+  EXPECT_EQ(str(passes[1].window(Role::kData)), "{992, 212}");
+  for (const RowsStep& pass : passes) {
+    EXPECT_EQ(str(pass.window(Role::kOutput)), "{0, 32}");
+    EXPECT_EQ(str(pass.window(Role::kIndices)), "{0, 20}");
+    EXPECT_EQ(pass.step.groups, 1u);
   }
+  // The second pass assembles words the first one also writes, so it waits for the output.
+  EXPECT_EQ(str(passes[0].step.wait_for), "status");
+  EXPECT_EQ(str(passes[1].step.wait_for), "output {0, 32}");
 }
 
 TEST(PlanGatherTest, UnitIsTheLargestPowerOfTwoDividingRowAndOffsets) {
@@ -155,12 +187,14 @@ TEST(PlanGatherTest, UnitIsTheLargestPowerOfTwoDividingRowAndOffsets) {
     shape.axis_size = 4;
     shape.index_count = 2;
     shape.row_bytes = c.row;
-    StatusOr<GatherPlan> plan = planGather(shape, DataType::kInt32, placed(c.data_offset, 4 * c.row), placed(0, 8),
-                                           placed(c.output_offset, 2 * c.row), fakeDevice(4096, 64));
+    StatusOr<OpPlan> plan = planGather(shape, DataType::kInt32, placed(c.data_offset, 4 * c.row), placed(0, 8),
+                                       placed(c.output_offset, 2 * c.row), fakeDevice(4096, 64));
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_EQ(plan->unit_bytes, c.unit) << "row " << c.row << " at " << c.data_offset << " -> " << c.output_offset;
-    ASSERT_EQ(plan->passes.size(), 1u);
-    EXPECT_EQ(plan->passes[0].params.row_units, c.row / c.unit);
+    EXPECT_EQ(copyShape(*plan).unit_bytes, c.unit)
+        << "row " << c.row << " at " << c.data_offset << " -> " << c.output_offset;
+    const std::vector<RowsStep> passes = rowSteps(*plan);
+    ASSERT_EQ(passes.size(), 1u);
+    EXPECT_EQ(passes[0].params.row_units, c.row / c.unit);
   }
 }
 
@@ -181,16 +215,21 @@ TEST(PlanGatherTest, RowsOfWholeBlocksAreTiled) {
                         {64, 0, false, 64, 4}};  // 16 units: fewer than one block
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.floats) + " floats per row at " + std::to_string(c.data_offset));
-    StatusOr<GatherPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
-                                        fakeDevice(1 << 20, 16, 64, 4), c.data_offset, 0, 0);
+    StatusOr<OpPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
+                                    fakeDevice(1 << 20, 16, 64, 4), c.data_offset, 0, 0);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_EQ(plan->row_tiled, c.tiled);
-    EXPECT_EQ(plan->workgroup_size, c.workgroup);
-    EXPECT_EQ(plan->items_per_invocation, c.items);
-    ASSERT_EQ(plan->passes.size(), 1u);
-    const uint64_t units = 5 * uint64_t(c.floats) * 4 / plan->unit_bytes;
-    EXPECT_EQ(plan->passes[0].groups, ceilDiv(units, uint64_t(c.workgroup) * c.items));
-    EXPECT_EQ(plan->checks[0].groups, 1u);  // check passes keep the device's workgroup: 5 indices / 64
+    const CopyShape shape = copyShape(*plan);
+    EXPECT_EQ(shape.row_tiled, c.tiled);
+    EXPECT_EQ(shape.workgroup_size, c.workgroup);
+    EXPECT_EQ(shape.items, c.items);
+    const std::vector<RowsStep> passes = rowSteps(*plan);
+    ASSERT_EQ(passes.size(), 1u);
+    const uint64_t units = 5 * uint64_t(c.floats) * 4 / shape.unit_bytes;
+    EXPECT_EQ(passes[0].step.groups, ceilDiv(units, uint64_t(c.workgroup) * c.items));
+    // Check steps keep the device's workgroup: 5 indices / 64.
+    ASSERT_EQ(checkSteps(*plan).size(), 1u);
+    EXPECT_EQ(checkSteps(*plan)[0].step.spec[kSpecWorkgroupSize], 64u);
+    EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);
   }
   // (Sub-word rows cannot tile: their unit count is odd.)
 }
@@ -199,15 +238,15 @@ TEST(PlanGatherTest, RowsOfWholeBlocksAreTiled) {
 // Errors and empty outputs
 
 TEST(PlanGatherTest, RowLargerThanAWindowIsUnsupported) {
-  StatusOr<GatherPlan> plan = planFor({2, 250}, DataType::kFloat32, {1}, DataType::kInt32, 0, fakeDevice(1024, 16));
+  StatusOr<OpPlan> plan = planFor({2, 250}, DataType::kFloat32, {1}, DataType::kInt32, 0, fakeDevice(1024, 16));
   expectError(plan.status(), StatusCode::kUnsupported,
               "Gather: one slice after the axis is 1000 bytes, more than this device can bind at once "
               "(maxStorageBufferRange 1024)");
   // A 992-byte slice fits, one row per window: 2 output rows x 3 data rows = 6 passes.
   plan = planFor({3, 248}, DataType::kFloat32, {2}, DataType::kInt32, 0, fakeDevice(1024, 16), 12, 0, 0);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  ASSERT_EQ(plan->passes.size(), 6u);
-  for (const GatherPass& pass : plan->passes) EXPECT_EQ(pass.data.size, 1004u);
+  ASSERT_EQ(rowSteps(*plan).size(), 6u);
+  for (const RowsStep& pass : rowSteps(*plan)) EXPECT_EQ(pass.window(Role::kData).size, 1004u);
   // Alignment 256: capacity 1024 - 512 = 512.
   plan = planFor({2, 129}, DataType::kFloat32, {1}, DataType::kInt64, 0, fakeDevice(1024, 256));
   EXPECT_EQ(plan.status().code(), StatusCode::kUnsupported);
@@ -220,22 +259,21 @@ TEST(PlanGatherTest, RowLargerThanAWindowIsUnsupported) {
 // kernels' 2^30 units per dispatch: the error names that limit, not the binding range.
 TEST(PlanGatherTest, SubWordSliceThatFitsAWindowIsNotBlamedOnTheBindingRange) {
   const DeviceInfo device = fakeDevice(0xFFFFFFFFull, 16);  // capacity 4294967248
-  StatusOr<GatherPlan> plan = planFor({2, 3221225473}, DataType::kUInt8, {1}, DataType::kInt32, 0, device);
+  StatusOr<OpPlan> plan = planFor({2, 3221225473}, DataType::kUInt8, {1}, DataType::kInt32, 0, device);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kUnsupported);
   EXPECT_EQ(plan.status().message(),
-            "Gather: one slice after the axis is 3221225473 bytes, more than the 1073741824 units of 1 bytes one "
-            "vkindex dispatch moves");
+            "Gather: one slice after the axis is 3221225473 bytes, more than the 1073741824 units of 1 bytes "
+            "one vkindex dispatch moves");
 }
 
 TEST(PlanGatherTest, DeviceTooSmallForOneIndexIsUnsupported) {
   expectError(planFor({4}, DataType::kFloat32, {1}, DataType::kInt32, 0, fakeDevice(32, 16)).status(),
               StatusCode::kUnsupported, "Gather: this device's storage-buffer bindings are too small");
   // 48 - 32 = 16 bytes: two int64 indices per window, so index chunks [0, 2) and [2, 3).
-  StatusOr<GatherPlan> plan = planFor({4}, DataType::kFloat32, {3}, DataType::kInt64, 0, fakeDevice(48, 16));
+  StatusOr<OpPlan> plan = planFor({4}, DataType::kFloat32, {3}, DataType::kInt64, 0, fakeDevice(48, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->checks.size(), 2u);
-  EXPECT_EQ(plan->passes.size(), 2u);
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_rows x2");
 }
 
 TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {
@@ -245,7 +283,8 @@ TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {
   shape.axis_size = 4;
   shape.index_count = 0xFFFFFFFFull;
   shape.row_bytes = 4;
-  const std::string too_many = "Gather: more than 2^32-2 indices, or an axis longer than 2^32-1, is not supported";
+  const std::string too_many =
+      "Gather: more than 2^32-2 index tuples, or more than 2^32-1 addressed rows, is not supported";
   const Placement none = placed(0, 0);
   expectError(planGather(shape, DataType::kInt32, none, none, none, device).status(), StatusCode::kUnsupported,
               too_many);
@@ -253,7 +292,7 @@ TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {
   shape.axis_size = uint64_t(1) << 32;
   expectError(planGather(shape, DataType::kInt32, none, none, none, device).status(), StatusCode::kUnsupported,
               too_many);
-  const std::string slices = "Gather: more than 2^32-1 slices (outer dims x axis) are not supported";
+  const std::string slices = "Gather: more than 2^32-1 slices (outer dims x indexed dims) are not supported";
   shape.outer = uint64_t(1) << 16;
   shape.axis_size = uint64_t(1) << 16;  // 2^32 data rows
   expectError(planGather(shape, DataType::kInt32, none, placed(0, 4), none, device).status(), StatusCode::kUnsupported,
@@ -272,16 +311,19 @@ TEST(PlanGatherTest, MaximalIndexCountIsCheckedInWindows) {
   shape.outer = 1;
   shape.axis_size = 3;
   shape.index_count = 0xFFFFFFFEull;
-  StatusOr<GatherPlan> plan = planGather(shape, DataType::kInt32, placed(0, 0), placed(0, 4 * shape.index_count),
-                                         placed(0, 0), fakeDevice(uint64_t(1) << 27, 16));
+  StatusOr<OpPlan> plan = planGather(shape, DataType::kInt32, placed(0, 0), placed(0, 4 * shape.index_count),
+                                     placed(0, 0), fakeDevice(uint64_t(1) << 27, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_TRUE(plan->passes.empty());
-  EXPECT_FALSE(plan->copy_passes_report);
-  ASSERT_EQ(plan->checks.size(), 129u);
-  EXPECT_EQ(plan->checks[1].params.position_base, (1u << 25) - 8);
-  EXPECT_EQ(str(plan->checks.back()),
-            "index_count 1022, position_base 4294966272, axis_size 3, slot 0, indices "
-            "at word 0, report_only 0, window {17179865088, 4088}, groups 16");
+  EXPECT_EQ(kernels(*plan), "check_indices x129, report_index x129");
+  const std::vector<CheckStep> checks = checkSteps(*plan);
+  ASSERT_EQ(checks.size(), 129u);
+  EXPECT_EQ(checks[1].params.position_base, (1u << 25) - 8);
+  EXPECT_EQ(str(checks.back()),
+            "slot 0, index_count 1022, position_base 4294966272, indices at word 0, tuple (3), "
+            "window {17179865088, 4088}, groups 16");
+  EXPECT_EQ(str(reportSteps(*plan).back()),
+            "slot 0, index_count 1022, position_base 4294966272, indices at word 0, "
+            "tuple (3), window {17179865088, 4088}, groups 1");
 }
 
 TEST(PlanGatherTest, EmptyOutputsHaveNoCopyPassesButIndicesAreStillChecked) {
@@ -299,16 +341,19 @@ TEST(PlanGatherTest, EmptyOutputsHaveNoCopyPassesButIndicesAreStillChecked) {
                         {{5, 4}, {2, 0}, 1, 0}};
   for (const Case& c : cases) {
     SCOPED_TRACE(shapeString(c.data) + " " + shapeString(c.indices));
-    StatusOr<GatherPlan> plan =
+    StatusOr<OpPlan> plan =
         planFor(c.data, DataType::kFloat32, c.indices, DataType::kInt32, c.axis, fakeDevice(1024, 16));
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_TRUE(plan->passes.empty());
-    EXPECT_FALSE(plan->copy_passes_report);
-    ASSERT_EQ(plan->checks.size(), c.checks);
+    EXPECT_TRUE(rowSteps(*plan).empty());
+    const std::vector<CheckStep> checks = checkSteps(*plan);
+    ASSERT_EQ(checks.size(), c.checks);
+    EXPECT_EQ(reportSteps(*plan).size(), c.checks);
+    EXPECT_EQ(plan->steps.size(), 2 * c.checks);
     uint64_t checked = 0;
-    for (const CheckPass& check : plan->checks) {
+    for (const CheckStep& check : checks) {
       EXPECT_EQ(check.params.position_base, checked);
-      EXPECT_EQ(check.params.axis_size, static_cast<uint64_t>(c.data[static_cast<size_t>(c.axis)]));
+      EXPECT_EQ(check.params.tuple_length, 1u);
+      EXPECT_EQ(check.params.extents[0], static_cast<uint64_t>(c.data[static_cast<size_t>(c.axis)]));
       checked += check.params.index_count;
     }
     EXPECT_EQ(checked, *elementCount(c.indices));

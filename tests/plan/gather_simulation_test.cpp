@@ -45,15 +45,15 @@ void sweep(const Shape& data_shape, DataType type, int64_t axis, const Shape& in
                               output_offset,
                               fakeDevice(range, alignment),
                               {}};
-              std::optional<GatherPlan> plan = simulate(c, seed++);
+              std::optional<OpPlan> plan = simulate(c, seed++);
               ASSERT_TRUE(plan) << describe(c);
               if (range == 1024) {
                 std::set<uint64_t> data_windows, output_windows;
-                for (const GatherPass& pass : plan->passes) {
-                  data_windows.insert(pass.data.offset);
-                  output_windows.insert(pass.output.offset);
+                for (const RowsStep& pass : rowSteps(*plan)) {
+                  data_windows.insert(pass.window(Role::kData).offset);
+                  output_windows.insert(pass.window(Role::kOutput).offset);
                 }
-                EXPECT_GT(plan->checks.size(), 1u) << describe(c);
+                EXPECT_GT(checkSteps(*plan).size(), 1u) << describe(c);
                 EXPECT_GT(data_windows.size(), 1u) << describe(c);
                 EXPECT_GT(output_windows.size(), 1u) << describe(c);
               }
@@ -101,10 +101,10 @@ TEST(GatherSimulationTest, RowTiledPassesOnTinyDevices) {
                             offset == 0 ? 32u : 36u,
                             fakeDevice(range, 16, workgroup, items),
                             {}};
-            std::optional<GatherPlan> plan = simulate(c, seed++);
+            std::optional<OpPlan> plan = simulate(c, seed++);
             ASSERT_TRUE(plan);
             if (HasFailure()) return;
-            tiled += plan->row_tiled;
+            tiled += copyShape(*plan).row_tiled;
           }
         }
       }
@@ -189,15 +189,16 @@ TEST(GatherSimulationTest, RandomShapesTypesOffsetsAndDevices) {
   int several_index_windows = 0, sub_word = 0, empty = 0, with_bad = 0, unsupported = 0;
   for (uint32_t i = 0; i < 3000; ++i) {
     const SimCase c = randomCase(rng);
-    std::optional<GatherPlan> plan = simulate(c, i);
+    std::optional<OpPlan> plan = simulate(c, i);
     if (HasFailure()) return;
     if (!plan) {
       ++unsupported;
       continue;
     }
-    several_index_windows += plan->checks.size() > 1;
-    sub_word += !plan->passes.empty() && plan->unit_bytes < 4;
-    empty += plan->passes.empty();
+    several_index_windows += checkSteps(*plan).size() > 1;
+    const bool copies = !rowSteps(*plan).empty();
+    sub_word += copies && copyShape(*plan).unit_bytes < 4;
+    empty += !copies;
     with_bad += !c.bad.empty();
   }
   // The generator keeps reaching every regime (258, 814, 394, 949 and 5 of 3000 when written).

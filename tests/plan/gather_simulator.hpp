@@ -1,9 +1,12 @@
-// A byte-level CPU simulator of check_indices.comp and gather.comp (word for word, including the
-// multiply-high division and the sub-word fast path) that reaches the tensors only through each
-// dispatch's windows and push constants: every access must stay inside its window, every output
-// byte must be written exactly once and no other byte at all, the result must match a direct
-// reference gather, and a planted bad index must be found at its position and reported with its
-// value. Failures are reported through GoogleTest expectations.
+// A byte-level CPU simulator of the steps a row-gather plan (Gather, and GatherND's k-component tuples
+// with index_outer_stride 0 or N) dispatches: check_indices.comp, report_index.comp and
+// gather_rows.comp, word for word (including the multiply-high division, the tuple reads and the
+// sub-word fast path), run in plan order against one status slot. Kernels reach the tensors only
+// through each step's windows and push constants: every access must stay inside its window; with
+// valid indices every output byte must be written exactly once and no other byte at all, matching a
+// direct reference gather; with planted bad indices the first bad position must be found, its value
+// recorded by exactly the report step whose window holds it, and nothing written. Failures are
+// reported through GoogleTest expectations.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +16,16 @@
 #include <vector>
 
 #include "plan/gather_plan.hpp"
+#include "plan/op_plan.hpp"
+#include "plan/row_gather_plan.hpp"
 #include "plan/shape.hpp"
 
 namespace vkindex::plan::test {
 
+// (flat index element position, value) pairs planted among random valid indices.
+using BadIndices = std::vector<std::pair<uint64_t, int64_t>>;
+
+// A Gather problem, planned with planGather.
 struct SimCase {
   Shape data_shape;
   DataType data_type = DataType::kFloat32;
@@ -25,15 +34,31 @@ struct SimCase {
   int64_t axis = 0;
   uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
   DeviceInfo device;
-  std::vector<std::pair<uint64_t, int64_t>> bad;  // (position, value) planted among random valid indices
+  BadIndices bad;
+};
+
+// A row gather (src/plan/row_gather_plan.hpp), planned directly with planRowGather. Tensors are
+// data (outer, A, row_bytes), indices (tuple_count, k) and output (outer, index_count, row_bytes).
+struct RowGatherCase {
+  RowGather gather;
+  uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
+  DeviceInfo device;
+  BadIndices bad;  // positions count tuple components: tuple t's component c is position t * k + c
 };
 
 // The case in one line, for failure messages.
 std::string describe(const SimCase& c);
+std::string describe(const RowGatherCase& c);
 
-// Plans `c`, checks the plan's structure, runs its check passes and then either its copy passes (all
-// indices valid) or its bad-index reports, and compares with a reference. Returns the plan, or
-// nullopt when planning failed (which it may only do for a slice larger than a window).
-std::optional<GatherPlan> simulate(const SimCase& c, uint32_t seed);
+// Plans `c`, checks the plan's structure, runs all of its steps on random tensors and compares with
+// a reference. Returns the plan, or nullopt when planning failed (which it may only do for a slice
+// larger than a window).
+std::optional<OpPlan> simulate(const SimCase& c, uint32_t seed);
+std::optional<OpPlan> simulate(const RowGatherCase& c, uint32_t seed);
+
+// Runs `plan` (made for `gather` with the tensors at these placements) on random tensors with the bad
+// indices planted, and checks the result as above. Returns whether everything held.
+bool runRowGather(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
+                  const Placement& output, const DeviceInfo& device, const BadIndices& bad, uint32_t seed);
 
 }  // namespace vkindex::plan::test

@@ -33,6 +33,41 @@ bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& dev
   return good;
 }
 
+// The generic parts of every step: a kernel of the row gather, in the order checks, reports, copies;
+// the push block of that kernel's size with its status slot word left 0 and nothing after it; the
+// status slot named without a window; at least one workgroup.
+void checkStepBasics(const OpPlan& plan) {
+  const auto rank = [](Kernel kernel) {
+    switch (kernel) {
+      case Kernel::kCheckIndices: return 0;
+      case Kernel::kReportIndex: return 1;
+      case Kernel::kGatherRows: return 2;
+      default: return -1;
+    }
+  };
+  EXPECT_EQ(plan.scratch_bytes, 0u);
+  int last = 0;
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step& step = plan.steps[i];
+    SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
+    EXPECT_NE(rank(step.kernel), -1) << "a row gather runs only check_indices, report_index and gather_rows";
+    EXPECT_GE(rank(step.kernel), last) << "steps out of order: " << kernels(plan);
+    last = std::max(last, rank(step.kernel));
+    EXPECT_EQ(step.push_bytes, pushBytesOf(step.kernel));
+    EXPECT_EQ(step.push[0], 0u) << "the status slot is the runner's to fill";
+    for (size_t w = (step.push_bytes + 3) / 4; w < step.push.size(); ++w) EXPECT_EQ(step.push[w], 0u) << "word " << w;
+    EXPECT_GT(step.groups, 0u);
+    for (const std::vector<Binding>* list : {&step.bindings, &step.wait_for}) {
+      for (const Binding& binding : *list) {
+        if (binding.role == Role::kStatus) {
+          EXPECT_EQ(binding.window.offset, 0u);
+          EXPECT_EQ(binding.window.size, 0u);
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift) {
@@ -41,38 +76,73 @@ uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift)
   return (((n - high) >> 1) + high) >> shift;
 }
 
-// Checks everything about a plan that does not depend on the tensors' contents. Returns whether the
-// plan is sound enough to run.
-bool checkStructure(const GatherPlan& plan, const GatherShape& s, DataType index_type, const Placement& data,
-                    const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  const uint64_t O = s.outer, A = s.axis_size, N = s.index_count, R = s.row_bytes;
-  const uint64_t index_bytes = index_type == DataType::kInt64 ? 8 : 4;
+bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const DeviceInfo& device) {
+  const uint64_t k = check.extents.size();
+  const uint64_t index_bytes = check.index_type == DataType::kInt64 ? 8 : 4;
+  const std::vector<CheckStep> checks = checkSteps(plan), reports = reportSteps(plan);
   bool ok = true;
-  EXPECT_EQ(plan.index_words, index_bytes / 4);
-  EXPECT_EQ(plan.passes.empty(), O == 0 || N == 0 || R == 0 || A == 0);
-  EXPECT_EQ(plan.copy_passes_report, plan.checks.size() == 1 && !plan.passes.empty());
-  // Check passes: consecutive runs of positions, each bound from its first index on.
+  // Check steps: consecutive runs of whole tuples, each bound from its first index on.
   uint64_t checked = 0;
-  for (const CheckPass& check : plan.checks) {
-    const abi::CheckParams& c = check.params;
-    ok = validWindow(check.indices, indices, device, "check indices") && ok;
-    EXPECT_EQ(c.position_base, checked);
-    EXPECT_GT(c.index_count, 0u);
-    EXPECT_EQ(c.axis_size, A);
-    EXPECT_EQ(c.status_slot, 0u);
-    EXPECT_EQ(c.report_only, 0u);
-    EXPECT_EQ(check.indices.offset + 4 * c.indices_word_offset, indices.offset + checked * index_bytes);
-    EXPECT_GE(check.indices.offset + check.indices.size, indices.offset + (checked + c.index_count) * index_bytes);
-    EXPECT_EQ(check.groups, ceilDiv(c.index_count, device.workgroup_size));
-    checked += c.index_count;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const CheckStep& c = checks[i];
+    const abi::CheckParams& p = c.params;
+    SCOPED_TRACE("check step " + std::to_string(i) + ": " + str(c));
+    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, 0, 0}));
+    EXPECT_EQ(str(c.step.bindings), "indices " + str(c.window(Role::kIndices)) + ", status");
+    ok = validWindow(c.window(Role::kIndices), indices, device, "check indices") && ok;
+    EXPECT_EQ(p.status_slot, 0u);
+    EXPECT_EQ(p.position_base, checked);
+    EXPECT_GT(p.index_count, 0u);
+    EXPECT_EQ(p.index_count % k, 0u) << "a window of whole tuples";
+    EXPECT_LE(p.index_count, kMaxPassItems);
+    EXPECT_EQ(p.tuple_length, k);
+    for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
+      EXPECT_EQ(p.extents[e], e < k ? check.extents[e] : 0u) << "extent " << e;
+    }
+    const Window window = c.window(Role::kIndices);
+    EXPECT_EQ(window.offset + 4 * p.indices_word_offset, indices.offset + checked * index_bytes);
+    EXPECT_GE(window.offset + window.size, indices.offset + (checked + p.index_count) * index_bytes);
+    EXPECT_EQ(c.step.groups, ceilDiv(p.index_count, device.workgroup_size));
+    EXPECT_EQ(str(c.step.wait_for), "none");
+    checked += p.index_count;
   }
-  EXPECT_EQ(checked, N);
-  if (plan.passes.empty()) return ok && !::testing::Test::HasFailure();
-  const uint32_t U = plan.unit_bytes;
+  EXPECT_EQ(checked, check.tuple_count * k);
+  // Report steps: the check steps again, one invocation each, the first waiting for all the checks.
+  EXPECT_EQ(reports.size(), checks.size());
+  for (size_t i = 0; i < std::min(reports.size(), checks.size()); ++i) {
+    const Step& report = reports[i].step;
+    const Step& mirrored = checks[i].step;
+    SCOPED_TRACE("report step " + std::to_string(i) + ": " + str(reports[i]));
+    EXPECT_EQ(report.spec, mirrored.spec);
+    EXPECT_EQ(str(report.bindings), str(mirrored.bindings));
+    EXPECT_EQ(report.push, mirrored.push);
+    EXPECT_EQ(report.push_bytes, mirrored.push_bytes);
+    EXPECT_EQ(report.groups, 1u);
+    EXPECT_EQ(str(report.wait_for), i == 0 ? "status" : "none");
+  }
+  return ok && !::testing::Test::HasFailure();
+}
+
+bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& data, const Placement& indices,
+                    const Placement& output, const DeviceInfo& device) {
+  const uint64_t O = g.outer, A = axisRows(g), N = g.index_count, R = g.row_bytes, S = g.index_outer_stride;
+  const uint64_t k = g.check.extents.size(), index_bytes = g.check.index_type == DataType::kInt64 ? 8 : 4;
+  const uint64_t tuple_bytes = k * index_bytes;
+  EXPECT_TRUE(S == 0 || S == N) << "index_outer_stride " << S;
+  EXPECT_EQ(g.check.tuple_count, S == 0 ? N : O * N);
+  checkStepBasics(plan);
+  bool ok = checkIndexSteps(plan, g.check, indices, device);
+  const bool has_checks = !checkSteps(plan).empty();
+  const std::vector<RowsStep> passes = rowSteps(plan);
+  EXPECT_EQ(passes.empty(), O == 0 || N == 0 || R == 0 || A == 0);
+  if (passes.empty()) return ok && !::testing::Test::HasFailure();
+  const CopyShape shape = copyShape(plan);
+  const uint32_t U = shape.unit_bytes;
   uint32_t largest = 16;
   while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
+  EXPECT_EQ(shape.index_words, index_bytes / 4);
   // Copy passes run with the device's workgroup shape, or with the widest workgroup (halved down to
   // 32) whose blocks of the device's items make every row whole blocks; only copy units (not sub-word
   // rows) tile.
@@ -84,26 +154,43 @@ bool checkStructure(const GatherPlan& plan, const GatherShape& s, DataType index
       best_size = size;
     }
   }
-  EXPECT_EQ(plan.row_tiled, best_block != 0);
-  if (plan.row_tiled) {
-    EXPECT_EQ(uint64_t(plan.workgroup_size) * plan.items_per_invocation, best_block);
-    EXPECT_EQ(plan.workgroup_size, best_size);
+  EXPECT_EQ(shape.row_tiled, best_block != 0);
+  if (shape.row_tiled) {
+    EXPECT_EQ(uint64_t(shape.workgroup_size) * shape.items, best_block);
+    EXPECT_EQ(shape.workgroup_size, best_size);
   } else {
-    EXPECT_EQ(plan.workgroup_size, device.workgroup_size);
-    EXPECT_EQ(plan.items_per_invocation, device.items_per_invocation);
+    EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
+    EXPECT_EQ(shape.items, device.items_per_invocation);
   }
-  const uint64_t block = uint64_t(plan.workgroup_size) * plan.items_per_invocation;
+  const uint64_t block = uint64_t(shape.workgroup_size) * shape.items;
   std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>> reads;
-  for (const GatherPass& pass : plan.passes) {
-    const abi::GatherParams& p = pass.params;
-    ok = validWindow(pass.data, data, device, "data") && ok;
-    ok = validWindow(pass.indices, indices, device, "indices") && ok;
-    ok = validWindow(pass.output, output, device, "output") && ok;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const RowsStep& pass = passes[i];
+    const abi::GatherRowsParams& p = pass.params;
+    SCOPED_TRACE("gather_rows step " + std::to_string(i) + ": " + str(p));
+    const Window data_window = pass.window(Role::kData), index_window = pass.window(Role::kIndices);
+    const Window output_window = pass.window(Role::kOutput);
+    EXPECT_EQ(str(pass.step.bindings), "data " + str(data_window) + ", indices " + str(index_window) + ", output " +
+                                           str(output_window) + ", status");
+    ok = validWindow(data_window, data, device, "data") && ok;
+    ok = validWindow(index_window, indices, device, "indices") && ok;
+    ok = validWindow(output_window, output, device, "output") && ok;
+    // Barriers: the first copy waits for the checks; a sub-word copy shares output words with the
+    // previous one (atomics on disjoint bytes), so it waits for its output.
+    if (i == 0) {
+      EXPECT_EQ(str(pass.step.wait_for), has_checks ? "status" : "none");
+    } else {
+      EXPECT_EQ(str(pass.step.wait_for), U < 4 ? "output " + str(output_window) : "none");
+    }
     EXPECT_EQ(uint64_t(p.row_units) * U, R);
     EXPECT_EQ(p.index_count, N);
     EXPECT_EQ(p.axis_size, A);
     EXPECT_EQ(p.status_slot, 0u);
-    EXPECT_EQ(p.report_bad_index, plan.copy_passes_report ? 1u : 0u);
+    EXPECT_EQ(p.index_outer_stride, S);
+    EXPECT_EQ(p.tuple_length, k);
+    for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
+      EXPECT_EQ(p.extents[e], e < k ? g.check.extents[e] : 0u) << "extent " << e;
+    }
     expectExactDivision(p.row_units, p.row_units_multiplier, p.row_units_shift, "row_units");
     expectExactDivision(p.index_count, p.index_count_multiplier, p.index_count_shift, "index_count");
     // Output rows [q0, q1) from data rows [begin, end): the push constants must locate exactly those.
@@ -113,22 +200,24 @@ bool checkStructure(const GatherPlan& plan, const GatherShape& s, DataType index
     EXPECT_LE(q1, O * N);
     EXPECT_LT(p.data_row_begin, p.data_row_end);
     EXPECT_LE(p.data_row_end, O * A);
-    EXPECT_EQ(pass.output.offset + uint64_t(p.out_unit_offset) * U, output.offset + q0 * R);
-    EXPECT_GE(pass.output.offset + pass.output.size, output.offset + q1 * R);
-    EXPECT_EQ(pass.data.offset + uint64_t(p.data_unit_offset) * U, data.offset + p.data_row_begin * R);
-    EXPECT_GE(pass.data.offset + pass.data.size, data.offset + uint64_t(p.data_row_end) * R);
-    // Index positions the rows use: one run inside a slice, or all of them across a slice boundary.
+    EXPECT_EQ(output_window.offset + uint64_t(p.out_unit_offset) * U, output.offset + q0 * R);
+    EXPECT_GE(output_window.offset + output_window.size, output.offset + q1 * R);
+    EXPECT_EQ(data_window.offset + uint64_t(p.data_unit_offset) * U, data.offset + p.data_row_begin * R);
+    EXPECT_GE(data_window.offset + data_window.size, data.offset + uint64_t(p.data_row_end) * R);
+    // Tuple positions the rows use, (q / N) * S + q % N: with S == 0 one run inside a slice, or all N
+    // across a slice boundary; with S == N exactly [q0, q1).
     const bool one_slice = q0 / N == (q1 - 1) / N;
-    const uint64_t n_first = one_slice ? q0 % N : 0, n_last = one_slice ? (q1 - 1) % N : N - 1;
-    EXPECT_LE(p.index_window_begin, n_first);
-    EXPECT_EQ(pass.indices.offset + 4 * p.indices_word_offset, indices.offset + p.index_window_begin * index_bytes);
-    EXPECT_GE(pass.indices.offset + pass.indices.size, indices.offset + (n_last + 1) * index_bytes);
+    const uint64_t t_first = S != 0 ? q0 : one_slice ? q0 % N : 0;
+    const uint64_t t_last = S != 0 ? q1 - 1 : one_slice ? (q1 - 1) % N : N - 1;
+    EXPECT_LE(p.index_window_begin, t_first);
+    EXPECT_EQ(index_window.offset + 4 * p.indices_word_offset, indices.offset + p.index_window_begin * tuple_bytes);
+    EXPECT_GE(index_window.offset + index_window.size, indices.offset + (t_last + 1) * tuple_bytes);
     if (U < 4) {
-      EXPECT_EQ(p.out_word_count, pass.output.size / 4);
+      EXPECT_EQ(p.out_word_count, output_window.size / 4);
     }
     const uint64_t items = U < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units;
-    EXPECT_LE(items, uint64_t(1) << 30);  // the kernels count in 32 bits with headroom
-    EXPECT_EQ(pass.groups, ceilDiv(items, block));
+    EXPECT_LE(items, kMaxPassItems);  // the kernels count in 32 bits with headroom
+    EXPECT_EQ(pass.step.groups, ceilDiv(items, block));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }
   // The passes' output row ranges tile [0, O * N). For each range, the data row ranges bound for it
@@ -147,18 +236,39 @@ bool checkStructure(const GatherPlan& plan, const GatherShape& s, DataType index
   return ok && !::testing::Test::HasFailure();
 }
 
-// Plans a problem and checks the plan's structure (for problems too large to simulate).
-StatusOr<GatherPlan> checkedPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
-                                 DataType index_type, int64_t axis, const DeviceInfo& device, uint64_t data_offset,
-                                 uint64_t indices_offset, uint64_t output_offset) {
+void expectGatherReport(const OpPlan& plan, const GatherShape& shape) {
+  EXPECT_EQ(plan.report.op, "Gather");
+  EXPECT_EQ(plan.report.input, "indices");
+  EXPECT_EQ(plan.report.indices_shape, shape.indices_shape);
+  EXPECT_FALSE(plan.report.tuples);
+  EXPECT_EQ(plan.report.extents, std::vector<uint64_t>{shape.axis_size});
+  EXPECT_EQ(plan.report.data_dims, std::vector<int64_t>{shape.axis});
+}
+
+StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
+                             DataType index_type, int64_t axis, const DeviceInfo& device, uint64_t data_offset,
+                             uint64_t indices_offset, uint64_t output_offset) {
   StatusOr<GatherShape> shape = inferGatherShape(data_shape, data_type, indices_shape, index_type, axis);
   if (!shape.ok()) return shape.status();
   const uint64_t size = elementSize(data_type);
   const Placement data = placed(data_offset, *elementCount(data_shape) * size);
   const Placement indices = placed(indices_offset, shape->index_count * (index_type == DataType::kInt64 ? 8 : 4));
   const Placement output = placed(output_offset, *elementCount(shape->output_shape) * size);
-  StatusOr<GatherPlan> plan = planGather(*shape, index_type, data, indices, output, device);
-  if (plan.ok()) checkStructure(*plan, *shape, index_type, data, indices, output, device);
+  StatusOr<OpPlan> plan = planGather(*shape, index_type, data, indices, output, device);
+  if (plan.ok()) {
+    checkStructure(*plan, rowGatherOf(*shape, index_type), data, indices, output, device);
+    expectGatherReport(*plan, *shape);
+  }
+  return plan;
+}
+
+StatusOr<OpPlan> checkedRowPlan(const RowGather& gather, const DeviceInfo& device, uint64_t data_offset,
+                                uint64_t indices_offset, uint64_t output_offset) {
+  const Placement data = placed(data_offset, dataBytes(gather));
+  const Placement indices = placed(indices_offset, indicesBytes(gather));
+  const Placement output = placed(output_offset, outputBytes(gather));
+  StatusOr<OpPlan> plan = planRowGather(gather, data, indices, output, device);
+  if (plan.ok()) checkStructure(*plan, gather, data, indices, output, device);
   return plan;
 }
 

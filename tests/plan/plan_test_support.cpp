@@ -14,9 +14,9 @@ DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, ui
   return device;
 }
 
-StatusOr<GatherPlan> planFor(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
-                             DataType index_type, int64_t axis, const DeviceInfo& device, uint64_t data_offset,
-                             uint64_t indices_offset, uint64_t output_offset) {
+StatusOr<OpPlan> planFor(const Shape& data_shape, DataType data_type, const Shape& indices_shape, DataType index_type,
+                         int64_t axis, const DeviceInfo& device, uint64_t data_offset, uint64_t indices_offset,
+                         uint64_t output_offset) {
   StatusOr<GatherShape> shape = inferGatherShape(data_shape, data_type, indices_shape, index_type, axis);
   EXPECT_TRUE(shape.ok()) << shape.status().toString();
   if (!shape.ok()) return shape.status();
@@ -26,26 +26,179 @@ StatusOr<GatherPlan> planFor(const Shape& data_shape, DataType data_type, const 
                     placed(output_offset, *elementCount(shape->output_shape) * size), device);
 }
 
-std::string str(const Window& w) { return "{" + std::to_string(w.offset) + ", " + std::to_string(w.size) + "}"; }
-
-// Every GatherParams field, in header order, with the fast-division constants in parentheses.
-std::string str(const abi::GatherParams& p) {
-  const auto s = [](uint32_t value) { return std::to_string(value); };
-  return "row_units " + s(p.row_units) + " (" + s(p.row_units_multiplier) + ", " + s(p.row_units_shift) +
-         "), index_count " + s(p.index_count) + " (" + s(p.index_count_multiplier) + ", " + s(p.index_count_shift) +
-         "), axis_size " + s(p.axis_size) + ", pass_rows " + s(p.pass_rows) + ", first " + s(p.first_outer) + "/" +
-         s(p.first_index) + ", data rows [" + s(p.data_row_begin) + ", " + s(p.data_row_end) + ") at unit " +
-         s(p.data_unit_offset) + ", output at unit " + s(p.out_unit_offset) + " words " + s(p.out_word_count) +
-         ", indices at word " + s(p.indices_word_offset) + " from " + s(p.index_window_begin) + ", report " +
-         s(p.report_bad_index) + ", slot " + s(p.status_slot);
+RowGather rowGather(uint64_t outer, uint64_t count, uint64_t row_bytes, const std::vector<uint64_t>& extents,
+                    DataType index_type, bool batched) {
+  RowGather gather;
+  gather.op = "GatherND";
+  gather.row_name = "one slice after the indexed dims";
+  gather.outer = outer;
+  gather.index_count = count;
+  gather.row_bytes = row_bytes;
+  gather.index_outer_stride = batched ? count : 0;
+  gather.check = {index_type, batched ? outer * count : count, extents};
+  return gather;
 }
 
-std::string str(const CheckPass& c) {
-  const auto s = [](uint64_t value) { return std::to_string(value); };
-  return "index_count " + s(c.params.index_count) + ", position_base " + s(c.params.position_base) + ", axis_size " +
-         s(c.params.axis_size) + ", slot " + s(c.params.status_slot) + ", indices at word " +
-         s(c.params.indices_word_offset) + ", report_only " + s(c.params.report_only) + ", window " + str(c.indices) +
-         ", groups " + s(c.groups);
+RowGather rowGatherOf(const GatherShape& shape, DataType index_type) {
+  RowGather gather = rowGather(shape.outer, shape.index_count, shape.row_bytes, {shape.axis_size}, index_type, false);
+  gather.op = "Gather";
+  gather.row_name = "one slice after the axis";
+  return gather;
+}
+
+uint64_t axisRows(const RowGather& gather) {
+  uint64_t rows = 1;
+  for (uint64_t extent : gather.check.extents) rows *= extent;
+  return rows;
+}
+uint64_t dataBytes(const RowGather& gather) { return gather.outer * axisRows(gather) * gather.row_bytes; }
+uint64_t indicesBytes(const RowGather& gather) { return gather.check.tuple_count * tupleBytes(gather.check); }
+uint64_t outputBytes(const RowGather& gather) { return gather.outer * gather.index_count * gather.row_bytes; }
+
+// ---------------------------------------------------------------------------------------------
+// Reading plans back
+
+uint32_t pushBytesOf(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kCheckIndices:
+    case Kernel::kReportIndex: return sizeof(abi::CheckParams);
+    case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
+    default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
+  }
+}
+
+const char* kernelName(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kCheckIndices: return "check_indices";
+    case Kernel::kReportIndex: return "report_index";
+    case Kernel::kGatherRows: return "gather_rows";
+    case Kernel::kGatherElements: return "gather_elements";
+    case Kernel::kCopy: return "copy";
+    default: return "(no kernel)";
+  }
+}
+
+Window boundWindow(const Step& step, Role role) {
+  const Window* window = windowOf(step, role);
+  if (window == nullptr) {
+    ADD_FAILURE() << kernelName(step.kernel) << " step binds no role " << static_cast<uint32_t>(role);
+    return {};
+  }
+  return *window;
+}
+
+namespace {
+
+template <typename Params>
+std::vector<Decoded<Params>> stepsOf(const OpPlan& plan, Kernel kernel) {
+  std::vector<Decoded<Params>> steps;
+  for (const Step& step : plan.steps) {
+    if (step.kernel == kernel) steps.push_back({step, pushOf<Params>(step)});
+  }
+  return steps;
+}
+
+}  // namespace
+
+std::vector<CheckStep> checkSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kCheckIndices); }
+std::vector<CheckStep> reportSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kReportIndex); }
+std::vector<RowsStep> rowSteps(const OpPlan& plan) { return stepsOf<abi::GatherRowsParams>(plan, Kernel::kGatherRows); }
+
+CopyShape copyShapeOf(const Step& step) {
+  return {step.spec[kSpecWorkgroupSize], step.spec[kSpecIndexWords], step.spec[kSpecUnitBytes], step.spec[kSpecItems],
+          step.spec[kSpecRowTiled] != 0};
+}
+
+CopyShape copyShape(const OpPlan& plan) {
+  const std::vector<RowsStep> passes = rowSteps(plan);
+  if (passes.empty()) {
+    ADD_FAILURE() << "the plan has no gather_rows steps";
+    return {};
+  }
+  for (const RowsStep& pass : passes) {
+    EXPECT_EQ(pass.step.spec, passes.front().step.spec) << "gather_rows steps differ in their specialization";
+  }
+  return copyShapeOf(passes.front().step);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+namespace {
+
+std::string s(uint64_t value) { return std::to_string(value); }
+
+const char* roleName(Role role) {
+  switch (role) {
+    case Role::kData: return "data";
+    case Role::kIndices: return "indices";
+    case Role::kUpdates: return "updates";
+    case Role::kOutput: return "output";
+    case Role::kStatus: return "status";
+    case Role::kScratch: return "scratch";
+  }
+  return "(no role)";
+}
+
+// "(3, 5)": the first `k` extents.
+std::string tupleString(const uint32_t* extents, uint32_t k) {
+  std::string text = "(";
+  for (uint32_t c = 0; c < k && c < VKINDEX_MAX_TUPLE_LENGTH; ++c) text += (c > 0 ? ", " : "") + s(extents[c]);
+  return text + ")";
+}
+
+}  // namespace
+
+std::string str(const Window& w) { return "{" + s(w.offset) + ", " + s(w.size) + "}"; }
+
+std::string str(const std::vector<Binding>& bindings) {
+  if (bindings.empty()) return "none";
+  std::string text;
+  for (const Binding& binding : bindings) {
+    if (!text.empty()) text += ", ";
+    text += roleName(binding.role);
+    // A status binding names no window (the runner binds the op's slot): print one only if set.
+    if (binding.role != Role::kStatus || binding.window.offset != 0 || binding.window.size != 0) {
+      text += " " + str(binding.window);
+    }
+  }
+  return text;
+}
+
+std::string kernels(const OpPlan& plan) {
+  std::string text;
+  for (size_t i = 0; i < plan.steps.size();) {
+    size_t j = i;
+    while (j < plan.steps.size() && plan.steps[j].kernel == plan.steps[i].kernel) ++j;
+    if (!text.empty()) text += ", ";
+    text += std::string(kernelName(plan.steps[i].kernel)) + " x" + s(j - i);
+    i = j;
+  }
+  return text.empty() ? "none" : text;
+}
+
+std::string str(const abi::GatherRowsParams& p) {
+  return "slot " + s(p.status_slot) + ", row_units " + s(p.row_units) + " (" + s(p.row_units_multiplier) + ", " +
+         s(p.row_units_shift) + "), index_count " + s(p.index_count) + " (" + s(p.index_count_multiplier) + ", " +
+         s(p.index_count_shift) + "), axis_size " + s(p.axis_size) + ", pass_rows " + s(p.pass_rows) + ", first " +
+         s(p.first_outer) + "/" + s(p.first_index) + ", data rows [" + s(p.data_row_begin) + ", " + s(p.data_row_end) +
+         ") at unit " + s(p.data_unit_offset) + ", output at unit " + s(p.out_unit_offset) + " words " +
+         s(p.out_word_count) + ", indices at word " + s(p.indices_word_offset) + " from " + s(p.index_window_begin) +
+         ", outer stride " + s(p.index_outer_stride) + ", tuple " + tupleString(p.extents, p.tuple_length);
+}
+
+std::string str(const CheckStep& c) {
+  const abi::CheckParams& p = c.params;
+  return "slot " + s(p.status_slot) + ", index_count " + s(p.index_count) + ", position_base " + s(p.position_base) +
+         ", indices at word " + s(p.indices_word_offset) + ", tuple " + tupleString(p.extents, p.tuple_length) +
+         ", window " + str(c.window(Role::kIndices)) + ", groups " + s(c.step.groups);
+}
+
+std::string str(const Step& step) {
+  std::string spec;
+  for (uint32_t value : step.spec) spec += (spec.empty() ? "" : ", ") + s(value);
+  return std::string(kernelName(step.kernel)) + " spec {" + spec + "}, bindings " + str(step.bindings) + ", push " +
+         s(step.push_bytes) + ", groups " + s(step.groups) + ", waits " + str(step.wait_for);
 }
 
 void expectError(const Status& status, StatusCode code, const std::string& message) {

@@ -46,4 +46,17 @@ HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axi
   return indexTensor(index_type, tensor.shape, values);
 }
 
+HostTensor randomTuples(Rng& rng, DataType index_type, const Shape& index_shape, const Shape& data_shape,
+                        size_t batch_dims) {
+  const uint64_t k = static_cast<uint64_t>(index_shape.back());
+  uint64_t count = 1;
+  for (int64_t dim : index_shape) count *= static_cast<uint64_t>(dim);
+  std::vector<int64_t> values(count);
+  for (uint64_t e = 0; e < count; ++e) {
+    const int64_t s = data_shape[batch_dims + e % k];
+    values[e] = std::uniform_int_distribution<int64_t>(-s, s - 1)(rng);
+  }
+  return indexTensor(index_type, index_shape, values);
+}
+
 }  // namespace vkindex::test

@@ -19,4 +19,10 @@ Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements);
 // Random index values in [-s, s-1] (both signs) for an axis of size s > 0.
 HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axis_size);
 
+// Random GatherND index tuples of `index_shape` (last dim k) for data of `data_shape`: component c of
+// each tuple in [-s, s-1] (both signs) for s = data_shape[batch_dims + c]. Every such s must be > 0
+// unless the indices are empty.
+HostTensor randomTuples(Rng& rng, DataType index_type, const Shape& index_shape, const Shape& data_shape,
+                        size_t batch_dims);
+
 }  // namespace vkindex::test

@@ -1,5 +1,8 @@
 #include "support/reference_ops.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <cstddef>
 #include <cstring>
 
 namespace vkindex::test {
@@ -9,6 +12,51 @@ std::vector<uint64_t> rowMajorStrides(const Shape& shape) {
   std::vector<uint64_t> strides(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * static_cast<uint64_t>(shape[i]);
   return strides;
+}
+
+// Row-major coordinates of flat position `p` in `shape`.
+std::vector<int64_t> coordinatesOf(uint64_t p, const Shape& shape) {
+  std::vector<int64_t> coordinates(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    coordinates[d] = static_cast<int64_t>(p % static_cast<uint64_t>(shape[d]));
+    p /= static_cast<uint64_t>(shape[d]);
+  }
+  return coordinates;
+}
+
+// Flat row-major position of `coordinates` in `shape`.
+uint64_t positionOf(const std::vector<int64_t>& coordinates, const Shape& shape) {
+  uint64_t position = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    position = position * static_cast<uint64_t>(shape[d]) + static_cast<uint64_t>(coordinates[d]);
+  }
+  return position;
+}
+
+// ONNX's index range for an axis of size s: [-s, s-1] (empty when s = 0).
+bool inRange(int64_t value, int64_t s) { return value >= -s && value < s; }
+
+// An output of `shape` with data's type, zero bytes or empty strings, ready to be filled.
+HostTensor emptyOutput(const HostTensor& data, Shape shape) {
+  HostTensor out;
+  out.dtype = data.dtype;
+  out.shape = std::move(shape);
+  if (data.dtype == DataType::kString) {
+    out.strings.resize(out.elementCount());
+  } else {
+    out.bytes.resize(out.elementCount() * elementSize(data.dtype));
+  }
+  return out;
+}
+
+// out[to] = data[from], one element (bytes or string).
+void copyElement(const HostTensor& data, uint64_t from, HostTensor& out, uint64_t to) {
+  if (data.dtype == DataType::kString) {
+    out.strings[to] = data.strings[from];
+    return;
+  }
+  const size_t width = elementSize(data.dtype);
+  std::memcpy(out.bytes.data() + to * width, data.bytes.data() + from * width, width);
 }
 
 }  // namespace
@@ -67,6 +115,80 @@ ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indice
     } else {
       std::memcpy(out.bytes.data() + p * width, data.bytes.data() + data_position * width, width);
     }
+  }
+  return result;
+}
+
+ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis) {
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  assert(rank >= 1 && indices.shape.size() == data.shape.size() && axis >= -rank && axis < rank);
+  if (axis < 0) axis += rank;
+  const size_t a = static_cast<size_t>(axis);
+  const int64_t s = data.shape[a];
+
+  ReferenceResult result;
+  // Every index lies in [-s, s-1]; the first bad one in row-major order of indices is reported.
+  const uint64_t count = indices.elementCount();
+  for (uint64_t p = 0; p < count; ++p) {
+    if (!inRange(indexAt(indices, p), s)) {
+      result.bad_index_position = p;
+      return result;
+    }
+  }
+
+  // out[i_0, ..., i_{r-1}] = data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] (index at `axis`).
+  result.output = emptyOutput(data, indices.shape);
+  for (uint64_t p = 0; p < count; ++p) {
+    std::vector<int64_t> coordinates = coordinatesOf(p, indices.shape);
+    int64_t index = indexAt(indices, p);
+    coordinates[a] = index < 0 ? index + s : index;
+    copyElement(data, positionOf(coordinates, data.shape), result.output, p);
+  }
+  return result;
+}
+
+ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims) {
+  [[maybe_unused]] const size_t r = data.shape.size();  // only the preconditions use it
+  const size_t q = indices.shape.size();
+  assert(r >= 1 && q >= 1 && batch_dims >= 0 && static_cast<size_t>(batch_dims) < std::min(r, q));
+  const size_t b = static_cast<size_t>(batch_dims);
+  const size_t k = static_cast<size_t>(indices.shape[q - 1]);
+  assert(k >= 1 && k <= r - b);
+
+  ReferenceResult result;
+  // Component c of every tuple lies in [-s, s-1] for s = data.shape[b + c]; the first bad element of
+  // indices in row-major order (not the first bad tuple) is reported.
+  const uint64_t index_count = indices.elementCount();
+  for (uint64_t e = 0; e < index_count; ++e) {
+    const size_t component = static_cast<size_t>(e % k);
+    if (!inRange(indexAt(indices, e), data.shape[b + component])) {
+      result.bad_index_position = e;
+      return result;
+    }
+  }
+
+  // Output: indices.shape[:-1] (the tuples, batch dims first) + data.shape[b + k:] (the slice).
+  const Shape tuple_shape(indices.shape.begin(), indices.shape.end() - 1);
+  const Shape slice_shape(data.shape.begin() + static_cast<std::ptrdiff_t>(b + k), data.shape.end());
+  Shape out_shape = tuple_shape;
+  out_shape.insert(out_shape.end(), slice_shape.begin(), slice_shape.end());
+  result.output = emptyOutput(data, out_shape);
+
+  // out[t..., j...] = data[t_0..t_{b-1}, tuple(t...) normalized, j...].
+  const uint64_t count = result.output.elementCount();
+  for (uint64_t p = 0; p < count; ++p) {
+    const std::vector<int64_t> out_coordinates = coordinatesOf(p, out_shape);
+    const auto slice_begin = out_coordinates.begin() + static_cast<std::ptrdiff_t>(q - 1);
+    const std::vector<int64_t> tuple(out_coordinates.begin(), slice_begin);
+    const uint64_t tuple_start = positionOf(tuple, tuple_shape) * k;
+    std::vector<int64_t> data_coordinates(tuple.begin(), tuple.begin() + static_cast<std::ptrdiff_t>(b));
+    for (size_t c = 0; c < k; ++c) {
+      const int64_t s = data.shape[b + c];
+      const int64_t index = indexAt(indices, tuple_start + c);
+      data_coordinates.push_back(index < 0 ? index + s : index);
+    }
+    data_coordinates.insert(data_coordinates.end(), slice_begin, out_coordinates.end());
+    copyElement(data, positionOf(data_coordinates, data.shape), result.output, p);
   }
   return result;
 }

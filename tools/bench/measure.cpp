@@ -29,7 +29,7 @@ StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer
 
 StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source,
                                       const Tensor& target, bool clear_first) {
-  const vk::Device& device = *context.impl().device;
+  const vk::Device& device = *implOf(context).device;
   return timer.run([&](VkCommandBuffer cmd) {
     if (clear_first) recordClear(device, cmd, target.buffer(), target.byteSize());
     recordCopyBuffer(device, cmd, source.buffer(), target.buffer(), source.byteSize());
@@ -39,7 +39,7 @@ StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& tim
 
 StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& timer, const Tensor& source,
                                        const Tensor& target, bool clear_first) {
-  Context::Impl& impl = context.impl();
+  Context::Impl& impl = implOf(context);
   kernels::DescriptorPool descriptors;  // must outlive the commands: run() waits before returning
   return timer.run([&](VkCommandBuffer cmd) -> Status {
     if (clear_first) recordClear(*impl.device, cmd, target.buffer(), target.byteSize());

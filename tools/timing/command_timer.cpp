@@ -9,9 +9,9 @@
 namespace vkindex::tools {
 
 StatusOr<std::unique_ptr<CommandTimer>> CommandTimer::create(Context& context) {
-  const vk::Device& device = *context.impl().device;
+  const vk::Device& device = *implOf(context).device;
   std::unique_ptr<CommandTimer> timer(new CommandTimer(device));
-  VKINDEX_ASSIGN_OR_RETURN(timer->submitter_, Submitter::create(device));
+  VKINDEX_ASSIGN_OR_RETURN(timer->submitter_, vk::Submitter::create(device));
   if (device.info().timestamps) {
     VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;

@@ -37,7 +37,7 @@ class CommandTimer {
   StatusOr<double> readTimestamps() const;
 
   const vk::Device& device_;
-  std::unique_ptr<Submitter> submitter_;  // its own command buffer and fence, not the Context's
+  std::unique_ptr<vk::Submitter> submitter_;  // its own command buffer and fence, not the Context's
   VkQueryPool query_pool_ = VK_NULL_HANDLE;
 };
 

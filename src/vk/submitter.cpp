@@ -1,10 +1,10 @@
-#include "core/submitter.hpp"
+#include "vk/submitter.hpp"
 
 #include <cstdint>
 
-namespace vkindex {
+namespace vkindex::vk {
 
-StatusOr<std::unique_ptr<Submitter>> Submitter::create(const vk::Device& device) {
+StatusOr<std::unique_ptr<Submitter>> Submitter::create(const Device& device) {
   std::unique_ptr<Submitter> submitter(new Submitter(device));
   const VolkDeviceTable& fn = device.fn();
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -52,4 +52,4 @@ Status Submitter::submitAndWait() {
   return vk::checkResult(waited, "vkWaitForFences");
 }
 
-}  // namespace vkindex
+}  // namespace vkindex::vk

@@ -4,11 +4,11 @@
 
 #include "vk/device.hpp"
 
-namespace vkindex {
+namespace vkindex::vk {
 
 class Submitter {
  public:
-  static StatusOr<std::unique_ptr<Submitter>> create(const vk::Device& device);
+  static StatusOr<std::unique_ptr<Submitter>> create(const Device& device);
   ~Submitter();
   Submitter(const Submitter&) = delete;
   Submitter& operator=(const Submitter&) = delete;
@@ -20,12 +20,12 @@ class Submitter {
   Status submitAndWait();
 
  private:
-  explicit Submitter(const vk::Device& device) : device_(device) {}
+  explicit Submitter(const Device& device) : device_(device) {}
 
-  const vk::Device& device_;
+  const Device& device_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
   VkCommandBuffer command_buffer_ = VK_NULL_HANDLE;
   VkFence fence_ = VK_NULL_HANDLE;
 };
 
-}  // namespace vkindex
+}  // namespace vkindex::vk

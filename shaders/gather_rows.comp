@@ -1,0 +1,135 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Gather and GatherND, type-agnostic: output row (outer, n) is a copy of the data row the index tuple
+// of (outer, n) addresses (see common/gather_rows_params.h). Rows of whole words are copied in
+// uvec4/uvec2/uint units; rows that are not (e.g. int8 along the last axis) are assembled one owned
+// output word at a time (common/units.glsl).
+#include "common/gather_rows_params.h"
+
+layout(local_size_x_id = 0) in;
+// Units each invocation moves per workgroup block; a few in flight per thread hides memory latency
+// better than a long grid-stride loop (measured on lavapipe).
+layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+// 1: every row is a whole number of blocks (workgroup size x items), so a block never crosses a row and
+// its source is computed once per block instead of once per unit (copy units only). Chosen by the
+// planner; for outer-axis gathers such as embedding lookups this makes the pass a plain row copy.
+layout(constant_id = 4) const uint ROW_TILED = 0;
+
+#define VKINDEX_DATA_BINDING 0
+#define VKINDEX_OUT_BINDING 2
+#include "common/units.glsl"
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/fast_division.glsl"
+#include "common/indices.glsl"
+#include "common/status_gate.glsl"
+
+const uint kNotBound = 0xFFFFFFFFu;
+
+uint divideByRowUnits(uint n) { return fastDivide(n, pc.row_units, pc.row_units_multiplier, pc.row_units_shift); }
+
+// The row-major position within the addressed dims of the tuple at `position` of the bound window.
+uint tupleRow(uint position) {
+  uint first_word = pc.indices_word_offset + position * pc.tuple_length * INDEX_WORDS;
+  uint row = 0u;
+  for (uint c = 0u; c < pc.tuple_length; ++c) {
+    uint extent = pc.extents[c];
+    row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
+  }
+  return row;
+}
+
+// Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
+// bound data row, or kNotBound when that row lies in another pass's data window.
+uint boundDataRow(uint pass_row) {
+  uint index_row = pc.first_index + pass_row;
+  uint outer_step = fastDivide(index_row, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
+  uint outer = pc.first_outer + outer_step;
+  uint n = index_row - outer_step * pc.index_count;
+  uint row = outer * pc.axis_size + tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
+  if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
+  return row - pc.data_row_begin;
+}
+
+void copyRowUnit(uint unit) {
+  uint pass_row = divideByRowUnits(unit);
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return;
+  copyUnit(pc.out_unit_offset + unit, pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units));
+}
+
+// Sub-word rows, common case: all of output word `word` comes from one row of this pass, so it is
+// four consecutive source bytes.
+bool copyWholeWord(uint word, uint pass_units) {
+  uint first = word * kUnitsPerWord;
+  if (first < pc.out_unit_offset) return false;
+  uint unit = first - pc.out_unit_offset;
+  if (unit + kUnitsPerWord > pass_units) return false;
+  uint pass_row = divideByRowUnits(unit);
+  uint in_row = unit - pass_row * pc.row_units;
+  if (in_row + kUnitsPerWord > pc.row_units) return false;  // the word spans two rows
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return false;
+  out_words[word] = loadUnalignedWord((pc.data_unit_offset + data_row * pc.row_units + in_row) * UNIT_BYTES);
+  return true;
+}
+
+// Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it.
+void assembleWord(uint word) {
+  uint pass_units = pc.pass_rows * pc.row_units;
+  if (copyWholeWord(word, pass_units)) return;
+  uint value = 0u;
+  uint owned = 0u;
+  for (uint k = 0u; k < kUnitsPerWord; ++k) {
+    uint unit_in_binding = word * kUnitsPerWord + k;
+    if (unit_in_binding < pc.out_unit_offset) continue;  // belongs to an earlier row range
+    uint unit = unit_in_binding - pc.out_unit_offset;
+    if (unit >= pass_units) break;                      // belongs to a later row range or another tensor
+    uint pass_row = divideByRowUnits(unit);
+    uint data_row = boundDataRow(pass_row);
+    if (data_row == kNotBound) continue;
+    uint shift = k * 8u * UNIT_BYTES;
+    value |= loadSubUnit(pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units)) << shift;
+    owned |= kUnitMask << shift;
+  }
+  storeOwnedBits(word, value, owned);
+}
+
+// ROW_TILED: copies block `base` (a multiple of the block size, inside one row) unit by unit.
+void copyTiledBlock(uint base) {
+  uint pass_row = divideByRowUnits(base);
+  uint data_row = boundDataRow(pass_row);
+  if (data_row == kNotBound) return;
+  uint source = pc.data_unit_offset + data_row * pc.row_units + (base - pass_row * pc.row_units);
+  uint target = pc.out_unit_offset + base;
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+    uint offset = i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    copyUnit(target + offset, source + offset);
+  }
+}
+
+void main() {
+  if (badIndexFound()) return;
+  bool sub_word = UNIT_BYTES < 4u;
+  uint total = sub_word ? pc.out_word_count : pc.pass_rows * pc.row_units;
+  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
+  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
+  // Consecutive invocations take consecutive items, so every memory access is coalesced.
+  for (uint base = group * block; base < total; base += grid) {
+    if (ROW_TILED != 0u) {
+      copyTiledBlock(base);
+      continue;
+    }
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint item = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+      if (item >= total) break;
+      if (sub_word) {
+        assembleWord(item);
+      } else {
+        copyRowUnit(item);
+      }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+#include "ops/gather_family.hpp"
+
+#include <cctype>
+#include <cstring>
+#include <numeric>
+
+#include "plan/shape.hpp"
+
+namespace vkindex {
+namespace {
+
+Status checkContexts(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
+                     const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, indices, op.name, "indices"));
+  return checkTensorContext(context, output, op.name, "output");
+}
+
+// The output must have the expected shape, data's type, and no bytes in common with the inputs.
+Status validateOutput(const GatherFamilyOp& op, const Tensor& output, const Tensor& data, const Tensor& indices,
+                      const Shape& expected) {
+  if (output.dtype() != data.dtype()) {
+    return invalidArgument(std::string(op.name) + ": the output has type " + dataTypeName(output.dtype()) +
+                           " but input 'data' has type " + dataTypeName(data.dtype()));
+  }
+  if (output.shape() != expected) {
+    return invalidArgument(std::string(op.name) + ": the output has shape " + plan::shapeString(output.shape()) +
+                           ", expected " + plan::shapeString(expected));
+  }
+  VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, data, op.name, "data"));
+  return checkNoOverlap(output, indices, op.name, "indices");
+}
+
+// Checks the call and plans it.
+StatusOr<plan::OpPlan> prepare(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
+                               int64_t attribute, const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
+  VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
+  VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
+  return op.plan(data, indices, attribute, output, context.device());
+}
+
+// Strings stay on the host: run the operator on their positions (as 4-byte ids), then pick the strings.
+Status runOnStrings(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
+                    int64_t attribute, Tensor& output) {
+  std::vector<uint32_t> ids(data.elementCount());
+  std::iota(ids.begin(), ids.end(), 0u);
+  VKINDEX_ASSIGN_OR_RETURN(Tensor id_tensor, Tensor::fromHost(context, DataType::kUInt32, data.shape(), ids.data(),
+                                                              ids.size() * sizeof(uint32_t)));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor picked, runGatherFamily(context, op, id_tensor, indices, attribute));
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, picked.toHost());
+  std::vector<std::string>& strings = output.mutableStrings();
+  strings.resize(picked.elementCount());
+  for (size_t i = 0; i < strings.size(); ++i) {
+    uint32_t id;
+    std::memcpy(&id, bytes.data() + i * sizeof(id), sizeof(id));
+    strings[i] = data.strings()[id];
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
+                       int64_t attribute, Tensor& output) {
+  if (data.dtype() == DataType::kString) {
+    VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
+    VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
+    VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
+    return runOnStrings(context, op, data, indices, attribute, output);
+  }
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, prepare(context, op, data, indices, attribute, output));
+  return runPlan(context, plan, {&data, &indices, nullptr, &output});
+}
+
+StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
+                                 int64_t attribute) {
+  VKINDEX_ASSIGN_OR_RETURN(Shape shape, op.output_shape(data, indices, attribute));
+  Tensor output;
+  if (data.dtype() == DataType::kString) {
+    std::vector<std::string> empty(*plan::elementCount(shape));
+    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, shape, std::move(empty)));
+  } else {
+    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::create(context, data.dtype(), shape));
+  }
+  VKINDEX_RETURN_IF_ERROR(runGatherFamily(context, op, data, indices, attribute, output));
+  return output;
+}
+
+StatusOr<RecordedOp> recordGatherFamily(Context& context, const GatherFamilyOp& op, VkCommandBuffer command_buffer,
+                                        const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output) {
+  const std::string form = std::string("record") + op.name;
+  if (data.dtype() == DataType::kString) {
+    return unsupported(form + ": string tensors live on the host and cannot be recorded; use " +
+                       std::string(1, static_cast<char>(std::tolower(op.name[0]))) + (op.name + 1) + "()");
+  }
+  if (command_buffer == VK_NULL_HANDLE) return invalidArgument(form + ": the VkCommandBuffer is null");
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, prepare(context, op, data, indices, attribute, output));
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
+                           recordPlan(context, command_buffer, plan, {&data, &indices, nullptr, &output}));
+  return RecordedOpAccess::wrap(std::move(state));
+}
+
+}  // namespace vkindex

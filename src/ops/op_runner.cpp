@@ -1,0 +1,136 @@
+#include "ops/op_runner.hpp"
+
+#include <algorithm>
+
+#include "common/abi.h"
+#include "core/transfer.hpp"
+
+namespace vkindex {
+namespace {
+
+using kernels::BufferRange;
+using plan::Role;
+
+constexpr VkAccessFlags kReadWrite = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+
+// Whole-tensor range (rounded up to a word) for barriers.
+BufferRange tensorRange(const Tensor& tensor) {
+  return {tensor.buffer(), tensor.offset(), plan::alignUp(tensor.byteSize(), 4)};
+}
+
+const Tensor* tensorFor(const OpTensors& tensors, Role role) {
+  switch (role) {
+    case Role::kData: return tensors.data;
+    case Role::kIndices: return tensors.indices;
+    case Role::kUpdates: return tensors.updates;
+    case Role::kOutput: return tensors.output;
+    default: return nullptr;
+  }
+}
+
+// Resolves the plan's (role, window) bindings to buffer ranges.
+class Bindings {
+ public:
+  Bindings(const OpTensors& tensors, const StatusBinding& status, const vk::Buffer* scratch)
+      : tensors_(tensors), status_(status), scratch_(scratch) {}
+
+  // The range a dispatch binds.
+  StatusOr<BufferRange> bound(const plan::Binding& binding) const {
+    if (binding.role == Role::kStatus) return status_.binding;
+    if (binding.role == Role::kScratch) {
+      if (scratch_ == nullptr) return internalError("a plan binds scratch memory it did not ask for");
+      return BufferRange{scratch_->handle(), binding.window.offset, binding.window.size};
+    }
+    const Tensor* tensor = tensorFor(tensors_, binding.role);
+    if (tensor == nullptr) return internalError("a plan binds a tensor role the operation does not have");
+    return BufferRange{tensor->buffer(), binding.window.offset, binding.window.size};
+  }
+
+ private:
+  const OpTensors& tensors_;
+  const StatusBinding& status_;
+  const vk::Buffer* scratch_;
+};
+
+Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const plan::OpPlan& plan,
+                   const OpTensors& tensors, const RecordedOp::State& state) {
+  const StatusBinding status = statusBinding(context, *state.slot);
+  const Bindings bindings(tensors, status, state.scratch.get());
+  recorder.fillWord(status.slot.buffer, status.slot.offset, VKINDEX_NO_ERROR);
+  std::vector<BufferRange> ranges;
+  for (const plan::Step& step : plan.steps) {
+    for (const plan::Binding& wait : step.wait_for) {
+      // The whole bound range, also for the status slot: synchronization validation tracks the
+      // descriptor's range, not the 16 bytes a kernel touches.
+      VKINDEX_ASSIGN_OR_RETURN(BufferRange range, bindings.bound(wait));
+      recorder.barrier(range, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kReadWrite);
+    }
+    ranges.clear();
+    for (const plan::Binding& binding : step.bindings) {
+      VKINDEX_ASSIGN_OR_RETURN(BufferRange range, bindings.bound(binding));
+      ranges.push_back(range);
+    }
+    std::array<uint32_t, plan::kMaxPushWords> push = step.push;
+    push[0] = status.relative_slot;  // every push block starts with its status slot
+    auto [groups_x, groups_y] = kernels::groupGrid(step.groups, context.device->info());
+    VKINDEX_RETURN_IF_ERROR(
+        recorder.dispatch(step.kernel, step.spec, ranges, push.data(), step.push_bytes, groups_x, groups_y));
+  }
+  recorder.barrier(status.slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  return Status::Ok();
+}
+
+// The state one recording needs: descriptor sets for every step, a status slot, scratch memory.
+StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, const plan::OpPlan& plan) {
+  auto state = std::make_unique<RecordedOp::State>();
+  state->context = &context;
+  state->report = plan.report;
+  uint32_t buffers = 0;
+  for (const plan::Step& step : plan.steps) buffers += static_cast<uint32_t>(step.bindings.size());
+  VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(
+                                                   *context.device, static_cast<uint32_t>(plan.steps.size()), buffers));
+  if (plan.scratch_bytes > 0) {
+    VKINDEX_ASSIGN_OR_RETURN(vk::Buffer scratch,
+                             vk::Buffer::create(*context.device, plan.scratch_bytes, vk::Buffer::Kind::kDevice));
+    state->scratch = std::make_unique<vk::Buffer>(std::move(scratch));
+  }
+  VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
+  state->slot = slot;
+  return state;
+}
+
+}  // namespace
+
+StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,
+                                                        const plan::OpPlan& plan, const OpTensors& tensors) {
+  Context::Impl& impl = implOf(context);
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state, newState(impl, plan));
+  kernels::Recorder recorder(*impl.device, *impl.pipelines, state->descriptors, command_buffer);
+  VKINDEX_RETURN_IF_ERROR(recordSteps(impl, recorder, plan, tensors, *state));
+  return state;
+}
+
+Status runPlan(Context& context, const plan::OpPlan& plan, const OpTensors& tensors) {
+  Context::Impl& impl = implOf(context);
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state, newState(impl, plan));
+  VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, impl.submitter->begin());
+  kernels::Recorder recorder(*impl.device, *impl.pipelines, state->descriptors, cmd);
+  // Prologue: earlier transfers and kernels on these tensors complete before this op reads or writes.
+  const std::pair<const Tensor*, VkAccessFlags> accesses[] = {{tensors.data, VK_ACCESS_SHADER_READ_BIT},
+                                                              {tensors.indices, VK_ACCESS_SHADER_READ_BIT},
+                                                              {tensors.updates, VK_ACCESS_SHADER_READ_BIT},
+                                                              {tensors.output, kReadWrite}};
+  for (const auto& [tensor, access] : accesses) {
+    if (tensor != nullptr && tensor->byteSize() > 0) {
+      recorder.barrier(tensorRange(*tensor), kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       access);
+    }
+  }
+  VKINDEX_RETURN_IF_ERROR(recordSteps(impl, recorder, plan, tensors, *state));
+  VKINDEX_RETURN_IF_ERROR(impl.submitter->submitAndWait());
+  return state->result();
+}
+
+}  // namespace vkindex

@@ -1,0 +1,28 @@
+// The one runner every operator's plan goes through (src/plan/op_plan.hpp): it maps the plan's roles
+// to the call's tensors, its status slot and scratch memory, records the steps with their barriers,
+// and serves the three public forms: a new output, a caller's output (both submit and wait), and
+// recording into the application's command buffer.
+#pragma once
+
+#include "ops/op_state.hpp"
+
+namespace vkindex {
+
+// The tensors a plan's roles refer to (null where the operator has no such input).
+struct OpTensors {
+  const Tensor* data = nullptr;
+  const Tensor* indices = nullptr;
+  const Tensor* updates = nullptr;
+  Tensor* output = nullptr;
+};
+
+// Records `plan` into `command_buffer` and returns the state the commands refer to; the caller keeps
+// it alive until they completed. The application places the barriers around it (see ops.hpp).
+StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,
+                                                        const plan::OpPlan& plan, const OpTensors& tensors);
+
+// Records `plan` on vkindex's own command buffer behind barriers on every tensor, submits it and waits:
+// Ok, or the bad index the device found (nothing written then).
+Status runPlan(Context& context, const plan::OpPlan& plan, const OpTensors& tensors);
+
+}  // namespace vkindex

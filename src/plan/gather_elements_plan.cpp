@@ -1,0 +1,183 @@
+#include "plan/gather_elements_plan.hpp"
+
+#include <algorithm>
+
+#include "common/gather_elements_params.h"
+#include "plan/index_checks.hpp"
+
+namespace vkindex::plan {
+namespace {
+
+constexpr uint64_t kMax32 = 0xFFFFFFFFull;
+
+std::string str(int64_t value) { return std::to_string(value); }
+
+Status checkCall(const Shape& data_shape, const Shape& indices_shape, DataType index_type, int64_t axis) {
+  if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
+    return invalidArgument(std::string("GatherElements: input 'indices' has type ") + dataTypeName(index_type) +
+                           "; allowed types are int32 and int64");
+  }
+  const int64_t r = static_cast<int64_t>(data_shape.size());
+  if (r == 0) return invalidArgument("GatherElements: input 'data' must have rank >= 1, got a scalar (rank 0)");
+  if (indices_shape.size() != data_shape.size()) {
+    return invalidArgument("GatherElements: input 'indices' has rank " + str(int64_t(indices_shape.size())) +
+                           " but input 'data' has rank " + str(r) + "; they must be equal");
+  }
+  if (axis < -r || axis >= r) {
+    return invalidArgument("GatherElements: attribute 'axis' = " + str(axis) +
+                           " is out of range for input 'data' of rank " + str(r) + " (allowed [" + str(-r) + ", " +
+                           str(r - 1) + "])");
+  }
+  const int64_t a = axis < 0 ? axis + r : axis;
+  if (!elementCount(data_shape)) {
+    return invalidArgument("GatherElements: input 'data' has an invalid shape " + shapeString(data_shape));
+  }
+  if (!elementCount(indices_shape)) {
+    return invalidArgument("GatherElements: input 'indices' has an invalid shape " + shapeString(indices_shape));
+  }
+  for (int64_t d = 0; d < r; ++d) {
+    const size_t i = static_cast<size_t>(d);
+    if (d != a && indices_shape[i] > data_shape[i]) {
+      return invalidArgument("GatherElements: input 'indices' dim " + str(d) + " = " + str(indices_shape[i]) +
+                             " exceeds input 'data' dim " + str(d) + " = " + str(data_shape[i]) +
+                             " (dims other than axis " + str(a) + " allow at most data's)");
+    }
+  }
+  return Status::Ok();
+}
+
+// The largest power of two up to 16 dividing `value`.
+uint32_t largestUnit(uint64_t value) {
+  uint32_t unit = 16;
+  while (unit > 1 && value % unit != 0) unit /= 2;
+  return unit;
+}
+
+}  // namespace
+
+StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,
+                                                       const Shape& indices_shape, DataType index_type, int64_t axis) {
+  VKINDEX_RETURN_IF_ERROR(checkCall(data_shape, indices_shape, index_type, axis));
+  GatherElementsShape shape;
+  const size_t rank = data_shape.size();
+  shape.axis = axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
+  const size_t a = static_cast<size_t>(shape.axis);
+  shape.output_shape = indices_shape;
+  shape.axis_size = static_cast<uint64_t>(data_shape[a]);
+  shape.element_bytes = elementSize(data_type);
+  shape.data_elements = *elementCount(data_shape);
+  shape.output_elements = *elementCount(indices_shape);
+  // Coalesce: drop non-axis dims of extent 1 (their coordinate is always 0), and merge a non-axis dim
+  // into the non-axis dim before it when it spans its whole data dim and the two are contiguous in data.
+  std::vector<uint64_t> strides(rank);
+  uint64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    strides[d] = stride;
+    stride *= static_cast<uint64_t>(std::max<int64_t>(data_shape[d], 1));
+  }
+  bool previous_is_axis = true;  // nothing to merge into at the start
+  for (size_t d = 0; d < rank; ++d) {
+    const ElementDim dim{static_cast<uint64_t>(indices_shape[d]), static_cast<uint64_t>(data_shape[d]), strides[d]};
+    if (d == a) {
+      shape.axis_dim = static_cast<uint32_t>(shape.dims.size());
+      shape.dims.push_back(dim);
+      previous_is_axis = true;
+      continue;
+    }
+    if (dim.extent == 1) continue;
+    ElementDim* last = shape.dims.empty() ? nullptr : &shape.dims.back();
+    if (!previous_is_axis && last != nullptr && dim.extent == dim.data_extent &&
+        last->data_stride == dim.data_extent * dim.data_stride) {
+      last->extent *= dim.extent;
+      last->data_extent *= dim.data_extent;
+      last->data_stride = dim.data_stride;
+      continue;
+    }
+    shape.dims.push_back(dim);
+    previous_is_axis = false;
+  }
+  return shape;
+}
+
+StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
+                                    const Placement& indices, const Placement& output, const DeviceInfo& device) {
+  OpPlan plan;
+  plan.report = {"GatherElements", "indices", shape.output_shape, false, {shape.axis_size}, {shape.axis}};
+  const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}};
+  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, "GatherElements"));
+  if (shape.output_elements == 0 || shape.axis_size == 0) return plan;  // nothing to copy (or the check fails)
+  if (shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
+    return unsupported("GatherElements: the tensors coalesce to " + std::to_string(shape.dims.size()) +
+                       " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
+  }
+  if (shape.data_elements > kMax32 || shape.output_elements >= kMax32) {
+    return unsupported("GatherElements: tensors of more than 2^32-2 elements are not supported");
+  }
+  const uint64_t E = shape.element_bytes;
+  const uint32_t unit = largestUnit(E | data.offset | output.offset);
+  const uint64_t units_per_element = unit < 4 ? 1 : E / unit;
+  const uint64_t index_bytes = index_type == DataType::kInt64 ? 8 : 4;
+  const uint64_t capacity = windowCapacity(device);
+  // Output elements per pass: their output bytes and their indices must each fit one window.
+  const uint64_t per_pass = std::min({capacity / E, capacity / index_bytes, kMaxPassItems / units_per_element});
+  const uint64_t data_per_window = capacity / E;
+  if (per_pass == 0 || data_per_window == 0) {
+    return unsupported("GatherElements: this device's storage-buffer bindings are too small");
+  }
+  abi::GatherElementsParams base{};
+  base.units_per_element = static_cast<uint32_t>(units_per_element);
+  base.axis_size = static_cast<uint32_t>(shape.axis_size);
+  base.dim_count = static_cast<uint32_t>(shape.dims.size());
+  base.axis_dim = shape.axis_dim;
+  for (size_t j = 0; j < shape.dims.size(); ++j) {
+    base.extents[j] = static_cast<uint32_t>(shape.dims[j].extent);
+    base.data_strides[j] = static_cast<uint32_t>(shape.dims[j].data_stride);
+  }
+  const SpecValues spec{device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u, unit,
+                        device.items_per_invocation, 0};
+  for (uint64_t p0 = 0; p0 < shape.output_elements; p0 += per_pass) {
+    const uint64_t p1 = std::min(shape.output_elements, p0 + per_pass);
+    uint64_t out_lead = 0, index_lead = 0;
+    const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
+    const Window index_window =
+        windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
+    // Every data window: an element's source can lie anywhere in data (sources outside a pass's
+    // window are skipped by it and copied by the pass that binds them).
+    for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
+      const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
+      uint64_t data_lead = 0;
+      const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
+      abi::GatherElementsParams p = base;
+      p.pass_elements = static_cast<uint32_t>(p1 - p0);
+      p.first_element = static_cast<uint32_t>(p0);
+      p.data_element_begin = static_cast<uint32_t>(d0);
+      p.data_element_end = static_cast<uint32_t>(d1);
+      p.data_unit_offset = static_cast<uint32_t>(data_lead / unit);
+      p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
+      p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
+      p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
+      Step pass;
+      pass.kernel = Kernel::kGatherElements;
+      pass.spec = spec;
+      pass.bindings = {{Role::kData, data_window},
+                       {Role::kIndices, index_window},
+                       {Role::kOutput, output_window},
+                       {Role::kStatus, {}}};
+      setPush(pass, p);
+      const uint64_t items = unit < 4 ? p.out_word_count : uint64_t(p.pass_elements) * units_per_element;
+      const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
+      pass.groups = (items + block - 1) / block;
+      if (checked) {
+        waitForChecks(pass);
+        checked = false;
+      } else if (unit < 4 && plan.steps.back().kernel == Kernel::kGatherElements) {
+        // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
+        pass.wait_for.push_back({Role::kOutput, output_window});
+      }
+      plan.steps.push_back(pass);
+    }
+  }
+  return plan;
+}
+
+}  // namespace vkindex::plan

@@ -1,0 +1,40 @@
+// GatherElements planning: validates a GatherElements call (ONNX opsets 11, 13), coalesces its dims,
+// and turns it into index checks plus element passes of gather_elements.comp.
+#pragma once
+
+#include "plan/op_plan.hpp"
+#include "vkindex/data_type.hpp"
+#include "vkindex/device_info.hpp"
+#include "vkindex/status.hpp"
+
+namespace vkindex::plan {
+
+// One dim of the coalesced view: its extent in indices (= output) and its element stride in data.
+struct ElementDim {
+  uint64_t extent = 0;
+  uint64_t data_extent = 0;
+  uint64_t data_stride = 0;
+};
+
+struct GatherElementsShape {
+  Shape output_shape;      // = indices' shape
+  int64_t axis = 0;        // normalized
+  uint64_t axis_size = 0;  // data.shape[axis]
+  uint64_t element_bytes = 0;
+  uint64_t data_elements = 0;
+  uint64_t output_elements = 0;
+  // The coalesced view: dims of extent 1 dropped, neighbours contiguous in both tensors merged.
+  std::vector<ElementDim> dims;
+  uint32_t axis_dim = 0;  // which of `dims` the index replaces
+};
+
+// Checks the index type, ranks, axis and the non-axis extents, and coalesces dims. Errors name the
+// operator, the input or attribute, and the allowed values.
+StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,
+                                                       const Shape& indices_shape, DataType index_type, int64_t axis);
+
+// Plans the dispatches for `shape` given where each tensor lives and the device's limits.
+StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
+                                    const Placement& indices, const Placement& output, const DeviceInfo& device);
+
+}  // namespace vkindex::plan

@@ -1,0 +1,68 @@
+#include "plan/index_checks.hpp"
+
+#include <algorithm>
+
+#include "common/check_params.h"
+
+namespace vkindex::plan {
+
+uint64_t tupleBytes(const IndexCheck& check) {
+  const uint64_t index_bytes = check.index_type == DataType::kInt64 ? 8 : 4;
+  return index_bytes * check.extents.size();
+}
+
+uint64_t tuplesPerWindow(const IndexCheck& check, const DeviceInfo& device) {
+  const uint64_t k = check.extents.size();
+  return std::min(windowCapacity(device) / tupleBytes(check), kMaxPassItems / k);
+}
+
+StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Placement& indices,
+                                 const DeviceInfo& device, const std::string& op) {
+  const uint64_t k = check.extents.size();
+  if (k == 0 || k > VKINDEX_MAX_TUPLE_LENGTH) {
+    return unsupported(op + ": index tuples of " + std::to_string(k) +
+                       " components are not supported (vkindex reads at most " +
+                       std::to_string(VKINDEX_MAX_TUPLE_LENGTH) + ")");
+  }
+  if (check.tuple_count * k >= 0xFFFFFFFFull) {
+    return unsupported(op + ": more than 2^32-2 index elements are not supported");
+  }
+  for (uint64_t extent : check.extents) {
+    if (extent > 0xFFFFFFFFull) return unsupported(op + ": an indexed dim longer than 2^32-1 is not supported");
+  }
+  if (check.tuple_count == 0) return false;
+  const uint64_t per_window = tuplesPerWindow(check, device);
+  if (per_window == 0) return unsupported(op + ": this device's storage-buffer bindings are too small");
+  const uint64_t bytes = tupleBytes(check);
+
+  std::vector<Step> reports;
+  for (uint64_t t0 = 0; t0 < check.tuple_count; t0 += per_window) {
+    const uint64_t t1 = std::min(check.tuple_count, t0 + per_window);
+    uint64_t lead = 0;
+    const Window window = windowFor(indices.offset + t0 * bytes, indices.offset + t1 * bytes, device, &lead);
+    abi::CheckParams params{};
+    params.index_count = static_cast<uint32_t>((t1 - t0) * k);
+    params.position_base = static_cast<uint32_t>(t0 * k);
+    params.indices_word_offset = static_cast<uint32_t>(lead / 4);
+    params.tuple_length = static_cast<uint32_t>(k);
+    std::copy(check.extents.begin(), check.extents.end(), params.extents);
+    Step step;
+    step.kernel = Kernel::kCheckIndices;
+    step.spec = {device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, 0, 0};
+    step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
+    setPush(step, params);
+    step.groups = (params.index_count + device.workgroup_size - 1) / device.workgroup_size;
+    plan.steps.push_back(step);
+
+    step.kernel = Kernel::kReportIndex;
+    step.groups = 1;
+    reports.push_back(step);
+  }
+  waitForChecks(reports.front());
+  plan.steps.insert(plan.steps.end(), reports.begin(), reports.end());
+  return true;
+}
+
+void waitForChecks(Step& step) { step.wait_for.push_back({Role::kStatus, {}}); }
+
+}  // namespace vkindex::plan

@@ -1,0 +1,42 @@
+// Index-check planning shared by every indexing operator: check passes over the indices (a binding
+// window of whole tuples at a time) that record the first out-of-range position in the status slot,
+// then one report pass per window that copies that index's value next to it. The operator's own
+// steps come after and write nothing when the slot is set.
+#pragma once
+
+#include <vector>
+
+#include "plan/op_plan.hpp"
+#include "vkindex/data_type.hpp"
+#include "vkindex/device_info.hpp"
+#include "vkindex/status.hpp"
+
+namespace vkindex::plan {
+
+// Kernels count items in 32 bits and step grid-stride loops without overflow while every count stays
+// below 2^30.
+constexpr uint64_t kMaxPassItems = uint64_t(1) << 30;
+
+// The indices of one operation, as the check sees them.
+struct IndexCheck {
+  DataType index_type = DataType::kInt64;  // int32 or int64
+  uint64_t tuple_count = 0;                // tuples (index elements / tuple length)
+  std::vector<uint64_t> extents;           // one per tuple component: the size it addresses
+};
+
+// Bytes of one index tuple.
+uint64_t tupleBytes(const IndexCheck& check);
+
+// Appends the check and report steps for `check` to `plan`, indices placed at `indices`. Returns
+// whether any step was added (no indices, no checks); the operator's first writing step must then
+// wait for Role::kStatus.
+StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Placement& indices,
+                                 const DeviceInfo& device, const std::string& op);
+
+// The tuples one binding window of indices holds (also capped at kMaxPassItems elements).
+uint64_t tuplesPerWindow(const IndexCheck& check, const DeviceInfo& device);
+
+// Makes `step` wait for the check passes' result.
+void waitForChecks(Step& step);
+
+}  // namespace vkindex::plan

@@ -1,0 +1,102 @@
+// The plan every operator's planner returns and the one runner (src/ops/op_runner) records: a list of
+// dispatch steps, each naming its kernel, specialization values, bindings by tensor role and window,
+// push-constant words and workgroup count, plus the barriers it waits for. Plain data, no Vulkan: the
+// planners build and the unit tests inspect it without a device.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "plan/shape.hpp"
+#include "plan/windows.hpp"
+
+namespace vkindex::plan {
+
+// The compute kernels (one per shaders/*.comp that operators dispatch).
+enum class Kernel : uint32_t {
+  kCheckIndices,    // check_indices.comp: first out-of-range index (or tuple component) into the status slot
+  kReportIndex,     // report_index.comp: copies the first bad index's value next to its position
+  kGatherRows,      // gather_rows.comp: Gather and GatherND, rows addressed by k-component index tuples
+  kGatherElements,  // gather_elements.comp: GatherElements, one index per output element
+  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
+  kCount,
+};
+
+// Specialization constant ids shared by all shaders (see shaders/*.comp).
+enum SpecConstant : uint32_t {
+  kSpecWorkgroupSize = 0,  // local_size_x_id
+  kSpecIndexWords = 1,     // 1: int32 indices, 2: int64 indices
+  kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word assembly
+  kSpecItems = 3,          // units per invocation per block
+  kSpecRowTiled = 4,       // gather_rows.comp: 1 when rows are whole blocks
+  kSpecCount = 5,
+};
+using SpecValues = std::array<uint32_t, kSpecCount>;
+
+// What a binding refers to; the runner maps each role to the call's tensor (or its own status slot
+// and scratch buffer).
+enum class Role : uint32_t { kData, kIndices, kUpdates, kOutput, kStatus, kScratch };
+
+struct Binding {
+  Role role = Role::kData;
+  Window window;  // bytes of the role's buffer; ignored for kStatus (the runner binds the op's slot)
+};
+
+// 128 bytes: the minimum maxPushConstantsSize every Vulkan device guarantees.
+constexpr uint32_t kMaxPushWords = 32;
+
+// One dispatch. Word 0 of every kernel's push block is its status slot, which the runner fills.
+struct Step {
+  Kernel kernel = Kernel::kCount;
+  SpecValues spec{};
+  std::vector<Binding> bindings;  // binding i of the shader is bindings[i]
+  std::array<uint32_t, kMaxPushWords> push{};
+  uint32_t push_bytes = 0;
+  uint64_t groups = 0;  // workgroups needed; the runner spreads them over x and y
+  // Ranges written by earlier steps that this step reads or writes: the runner places a compute ->
+  // compute barrier on each before the dispatch (kStatus: the status slot).
+  std::vector<Binding> wait_for;
+};
+
+// Stores a push block (one of the abi:: structs shared with GLSL) into a step.
+template <typename Params>
+void setPush(Step& step, const Params& params) {
+  static_assert(std::is_trivially_copyable_v<Params> && sizeof(Params) <= kMaxPushWords * 4);
+  std::memcpy(step.push.data(), &params, sizeof(Params));
+  step.push_bytes = sizeof(Params);
+}
+
+// Reads a step's push block back (tests, simulators).
+template <typename Params>
+Params pushOf(const Step& step) {
+  Params params;
+  std::memcpy(&params, step.push.data(), sizeof(Params));
+  return params;
+}
+
+// How a bad index found on the device is described to the user.
+struct IndexReport {
+  std::string op;     // "GatherND"
+  std::string input;  // "indices"
+  Shape indices_shape;
+  // true: indices' last dim holds index tuples (GatherND, ScatterND), and messages name the tuple and
+  // its component; false: each element is one index into axis data_dims[0].
+  bool tuples = false;
+  std::vector<uint64_t> extents;   // the size each tuple component (or the single index) addresses
+  std::vector<int64_t> data_dims;  // the data dim each component addresses
+};
+
+struct OpPlan {
+  std::vector<Step> steps;
+  IndexReport report;
+  uint64_t scratch_bytes = 0;  // device scratch memory the steps bind as Role::kScratch
+};
+
+// The bindings of `step` with role `role` (tests and simulators).
+const Window* windowOf(const Step& step, Role role);
+
+}  // namespace vkindex::plan

@@ -1,0 +1,343 @@
+// Bad input to GatherElements: exact status codes and messages (the agreed wording), and proof that a
+// bad index value writes nothing. This binary also runs under GPU-assisted validation (see
+// tests/CMakeLists.txt): silence there shows that hostile indices never make a shader touch memory
+// outside its buffers.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/error_checks.hpp"
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+namespace {
+
+// The agreed device-side message for the bad value at `position` of `indices`.
+std::string outOfRangeMessage(const HostTensor& indices, uint64_t position, int64_t axis, int64_t s) {
+  return "GatherElements: indices[" + coordinateText(position, indices.shape) +
+         "] = " + std::to_string(indexAt(indices, position)) + " is out of range for axis " + std::to_string(axis) +
+         " of size " + std::to_string(s) + allowedRangeText(s);
+}
+
+class GatherElementsErrorsTest : public GpuTest {
+ protected:
+  // Runs GatherElements into an output (indices' shape) pre-filled with a canary pattern and returns
+  // the status; on an error the output must still hold only the canary.
+  Status intoCanary(const HostTensor& data, const HostTensor& indices, int64_t axis) {
+    return intoCanary(context(), data, indices, axis);
+  }
+  Status intoCanary(Context& ctx, const HostTensor& data, const HostTensor& indices, int64_t axis) {
+    StatusOr<Tensor> data_tensor = toDevice(ctx, data);
+    StatusOr<Tensor> index_tensor = toDevice(ctx, indices);
+    if (!data_tensor.ok()) return data_tensor.status();
+    if (!index_tensor.ok()) return index_tensor.status();
+    return runIntoCanary(ctx, data.dtype, indices.shape, [&](Tensor& output) {
+      return gatherElements(ctx, *data_tensor, *index_tensor, axis, output);
+    });
+  }
+
+  // A host-side error: the same code and message from the new-output and the caller's-output forms.
+  void expectInvalid(const HostTensor& data, const HostTensor& indices, int64_t axis, const std::string& message) {
+    SCOPED_TRACE(message);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    StatusOr<Tensor> result = gatherElements(context(), data_tensor, index_tensor, axis);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(result.status().message(), message);
+    Status status = intoCanary(data, indices, axis);
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(status.message(), message);
+  }
+
+  // A device-side error: kOutOfRange naming the reference's first bad position, nothing written.
+  void expectOutOfRange(Context& ctx, const HostTensor& data, const HostTensor& indices, int64_t axis) {
+    const int64_t r = static_cast<int64_t>(data.shape.size());
+    const int64_t a = axis < 0 ? axis + r : axis;
+    const ReferenceResult expected = referenceGatherElements(data, indices, axis);
+    ASSERT_TRUE(expected.bad_index_position.has_value());
+    const std::string message =
+        outOfRangeMessage(indices, *expected.bad_index_position, a, data.shape[static_cast<size_t>(a)]);
+    SCOPED_TRACE(message);
+    Status status = intoCanary(ctx, data, indices, axis);
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(status.message(), message);
+  }
+  void expectOutOfRange(const HostTensor& data, const HostTensor& indices, int64_t axis) {
+    expectOutOfRange(context(), data, indices, axis);
+  }
+
+  static HostTensor floats(Shape shape) {
+    Rng rng(7);
+    return randomTensor(rng, DataType::kFloat32, std::move(shape));
+  }
+};
+
+// --- Host-side checks, in the agreed order ----------------------------------------------------------
+
+TEST_F(GatherElementsErrorsTest, WrongIndexType) {
+  for (DataType bad : {DataType::kFloat32, DataType::kUInt32, DataType::kInt16, DataType::kUInt64, DataType::kInt8}) {
+    Rng rng(1);
+    expectInvalid(floats({4}), randomTensor(rng, bad, {2}), 0,
+                  std::string("GatherElements: input 'indices' has type ") + dataTypeName(bad) +
+                      "; allowed types are int32 and int64");
+  }
+  // The index type is checked first: before data's rank.
+  Rng rng(2);
+  expectInvalid(floats({}), randomTensor(rng, DataType::kFloat64, {}), 0,
+                "GatherElements: input 'indices' has type double; allowed types are int32 and int64");
+}
+
+TEST_F(GatherElementsErrorsTest, ScalarData) {
+  const std::string message = "GatherElements: input 'data' must have rank >= 1, got a scalar (rank 0)";
+  expectInvalid(floats({}), indexTensor(DataType::kInt64, {}, {0}), 0, message);
+  // Before the rank agreement check.
+  expectInvalid(floats({}), indexTensor(DataType::kInt32, {1}, {0}), 0, message);
+}
+
+TEST_F(GatherElementsErrorsTest, RanksDiffer) {
+  expectInvalid(floats({2, 3}), indexTensor(DataType::kInt64, {2}, {0, 1}), 0,
+                "GatherElements: input 'indices' has rank 1 but input 'data' has rank 2; they must be equal");
+  expectInvalid(floats({3}), indexTensor(DataType::kInt32, {}, {0}), 0,
+                "GatherElements: input 'indices' has rank 0 but input 'data' has rank 1; they must be equal");
+  expectInvalid(floats({2, 1, 2}), indexTensor(DataType::kInt64, {1, 1, 1, 1}, {0}), 0,
+                "GatherElements: input 'indices' has rank 4 but input 'data' has rank 3; they must be equal");
+  // Before the axis check.
+  expectInvalid(floats({2, 3}), indexTensor(DataType::kInt64, {2}, {0, 1}), 7,
+                "GatherElements: input 'indices' has rank 1 but input 'data' has rank 2; they must be equal");
+}
+
+TEST_F(GatherElementsErrorsTest, AxisOutOfRange) {
+  for (int64_t axis : {int64_t{2}, int64_t{-3}, int64_t{100}, INT64_MIN, INT64_MAX}) {
+    expectInvalid(floats({2, 3}), indexTensor(DataType::kInt64, {2, 3}, {0, 0, 0, 0, 0, 0}), axis,
+                  "GatherElements: attribute 'axis' = " + std::to_string(axis) +
+                      " is out of range for input 'data' of rank 2 (allowed [-2, 1])");
+  }
+  expectInvalid(floats({4}), indexTensor(DataType::kInt32, {1}, {0}), 1,
+                "GatherElements: attribute 'axis' = 1 is out of range for input 'data' of rank 1 (allowed [-1, 0])");
+}
+
+TEST_F(GatherElementsErrorsTest, IndicesDimExceedsDatasOutsideTheAxis) {
+  // dim 1 of indices (4) > data's (3); the axis (0, also given as -3) is printed normalized.
+  std::vector<int64_t> zeros(2 * 4 * 4, 0);
+  for (int64_t axis : {0, -3}) {
+    expectInvalid(floats({2, 3, 4}), indexTensor(DataType::kInt64, {2, 4, 4}, zeros), axis,
+                  "GatherElements: input 'indices' dim 1 = 4 exceeds input 'data' dim 1 = 3 (dims other than axis 0 "
+                  "allow at most data's)");
+  }
+  // The last dim, with the axis in the middle.
+  expectInvalid(floats({2, 3, 4}), indexTensor(DataType::kInt32, {2, 9, 5}, std::vector<int64_t>(90, 0)), -2,
+                "GatherElements: input 'indices' dim 2 = 5 exceeds input 'data' dim 2 = 4 (dims other than axis 1 "
+                "allow at most data's)");
+  // A zero-sized data dim admits only a zero-sized indices dim there.
+  expectInvalid(floats({2, 0}), indexTensor(DataType::kInt64, {1, 1}, {0}), 0,
+                "GatherElements: input 'indices' dim 1 = 1 exceeds input 'data' dim 1 = 0 (dims other than axis 0 "
+                "allow at most data's)");
+}
+
+// --- The caller's output ----------------------------------------------------------------------------
+
+TEST_F(GatherElementsErrorsTest, OutputOfWrongShapeOrTypeIsRejected) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), floats({4, 2})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices,
+                               toDevice(context(), indexTensor(DataType::kInt32, {3, 2}, {0, 1, 2, 3, -1, -4})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wrong_shape, Tensor::create(context(), DataType::kFloat32, {2, 3}));
+  Status status = gatherElements(context(), data, indices, 0, wrong_shape);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "GatherElements: the output has shape [2, 3], expected [3, 2]");
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wrong_type, Tensor::create(context(), DataType::kInt32, {3, 2}));
+  status = gatherElements(context(), data, indices, 0, wrong_type);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "GatherElements: the output has type int32 but input 'data' has type float");
+}
+
+TEST_F(GatherElementsErrorsTest, OutputOverlappingAnInputIsRejected) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor arena, Tensor::create(context(), DataType::kFloat32, {64}));
+  // Output inside data.
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, Tensor::view(context(), DataType::kFloat32, {8}, arena.buffer(), 0, 256));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt32, {4}, {0, 1, 2, 3})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output,
+                               Tensor::view(context(), DataType::kFloat32, {4}, arena.buffer(), 16, 256));
+  Status status = gatherElements(context(), data, indices, 0, output);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "GatherElements: the output overlaps input 'data' in the same VkBuffer");
+  // Output inside indices.
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor own_data, toDevice(context(), floats({8})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_view,
+                               Tensor::view(context(), DataType::kInt32, {4}, arena.buffer(), 128, 256));
+  VKINDEX_ASSERT_OK(index_view.upload(indexTensor(DataType::kInt32, {4}, {0, 1, 2, 3}).bytes.data(), 16));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor over_indices,
+                               Tensor::view(context(), DataType::kFloat32, {4}, arena.buffer(), 136, 256));
+  status = gatherElements(context(), own_data, index_view, 0, over_indices);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "GatherElements: the output overlaps input 'indices' in the same VkBuffer");
+}
+
+// --- Device-side checks: index values ----------------------------------------------------------------
+
+struct BadValueCase {
+  DataType index_type;
+  int64_t value;
+};
+
+TEST_F(GatherElementsErrorsTest, BadIndexValuesAreReportedAndNothingIsWritten) {
+  // One bad value planted at [1, 0] of 2x3 indices into data [5, 3], along axis 0 (size 5) and along
+  // axis -1 (size 3); the other values are valid for both.
+  const std::vector<BadValueCase> cases = {
+      {DataType::kInt64, 5},
+      {DataType::kInt64, -6},
+      {DataType::kInt32, 5},
+      {DataType::kInt32, -6},
+      {DataType::kInt64, 4294967297LL},   // 2^32 + 1: its low word alone (1) would look valid
+      {DataType::kInt64, -4294967295LL},  // -2^32 + 1: high word 0xFFFFFFFF, low word 1
+      {DataType::kInt64, 4294967296LL},   // 2^32: low word 0
+      {DataType::kInt64, INT64_MAX},
+      {DataType::kInt64, INT64_MIN},
+      {DataType::kInt32, INT32_MAX},
+      {DataType::kInt32, INT32_MIN},
+  };
+  for (const BadValueCase& c : cases) {
+    const HostTensor indices = indexTensor(c.index_type, {2, 3}, {2, -3, 0, c.value, 1, -1});
+    ASSERT_EQ(referenceGatherElements(floats({5, 3}), indices, 0).bad_index_position, 3u) << c.value;
+    ASSERT_NO_FATAL_FAILURE(expectOutOfRange(floats({5, 3}), indices, 0));
+    ASSERT_NO_FATAL_FAILURE(expectOutOfRange(floats({5, 3}), indices, -1));
+  }
+  // The example of the messages list, verbatim.
+  Status status = intoCanary(floats({2, 3}), indexTensor(DataType::kInt64, {2, 2}, {0, 2, 5, 0}), 1);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(),
+            "GatherElements: indices[1, 0] = 5 is out of range for axis 1 of size 3 (allowed [-3, 2])");
+  status = intoCanary(floats({2, 3}), indexTensor(DataType::kInt64, {2, 2}, {0, 2, 4294967297LL, 0}), 1);
+  EXPECT_EQ(status.message(),
+            "GatherElements: indices[1, 0] = 4294967297 is out of range for axis 1 of size 3 (allowed [-3, 2])");
+}
+
+TEST_F(GatherElementsErrorsTest, FirstBadPositionWins) {
+  // Several bad values across 3-D indices; the smallest flat position is reported, whatever the
+  // values (a later, "more wrong" value must not win).
+  std::vector<int64_t> values(3 * 4 * 5, 1);
+  values[1 * 20 + 2 * 5 + 3] = 7;
+  values[2 * 20 + 0 * 5 + 0] = INT32_MIN;
+  values[2 * 20 + 3 * 5 + 4] = -8;
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    Status status = intoCanary(floats({3, 6, 5}), indexTensor(index_type, {3, 4, 5}, values), 1);
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(status.message(),
+              "GatherElements: indices[1, 2, 3] = 7 is out of range for axis 1 of size 6 (allowed [-6, 5])");
+  }
+}
+
+TEST_F(GatherElementsErrorsTest, BadIndexInRankOneIndices) {
+  Status status = intoCanary(floats({4}), indexTensor(DataType::kInt32, {6}, {0, 3, -4, -5, 9, 0}), -1);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "GatherElements: indices[3] = -5 is out of range for axis 0 of size 4 (allowed [-4, 3])");
+}
+
+TEST_F(GatherElementsErrorsTest, EmptyAxisAdmitsNoIndex) {
+  // The axis dim of indices may exceed data's, even an empty one: then any value is out of range.
+  Status status = intoCanary(floats({2, 0}), indexTensor(DataType::kInt64, {1, 1}, {0}), 1);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(),
+            "GatherElements: indices[0, 0] = 0 is out of range for axis 1 of size 0 (an empty axis admits no index)");
+  status = intoCanary(floats({0, 3}), indexTensor(DataType::kInt32, {2, 3}, {-1, 0, 0, 0, 0, 0}), -2);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(),
+            "GatherElements: indices[0, 0] = -1 is out of range for axis 0 of size 0 (an empty axis admits no index)");
+}
+
+TEST_F(GatherElementsErrorsTest, BadIndexWithSubWordOutputsWritesNothing) {
+  // 1- and 2-byte elements: output words are assembled from several elements; none may be written.
+  Rng rng(3);
+  for (DataType dtype : {DataType::kUInt8, DataType::kBool, DataType::kFloat16}) {
+    const HostTensor data = randomTensor(rng, dtype, {6, 3});
+    ASSERT_NO_FATAL_FAILURE(expectOutOfRange(
+        data, indexTensor(DataType::kInt32, {5, 3}, {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 6, 0}), 0));
+  }
+}
+
+TEST_F(GatherElementsErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
+  // 4 KiB bindings split 3000 int64 indices into several windows; the first bad one is in a later
+  // window, and a second bad one after it must not win.
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
+  std::vector<int64_t> values(3000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 7 % 200) - 100;
+  values[2 * 1000 + 123] = -101;
+  values[2 * 1000 + 900] = 100;
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    Status status = intoCanary(*ctx, floats({100, 3}), indexTensor(index_type, {1000, 3}, values), 0);
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+    EXPECT_EQ(status.message(),
+              "GatherElements: indices[707, 2] = -101 is out of range for axis 0 of size 100 (allowed [-100, 99])");
+  }
+  EXPECT_EQ(ctx->validationMessageCount(), 0u) << ctx->firstValidationMessage();
+}
+
+TEST_F(GatherElementsErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, Tensor::fromStrings(context(), {3}, {"a", "b", "c"}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt64, {2}, {1, -4})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::fromStrings(context(), {2}, {"keep", "these"}));
+  Status status = gatherElements(context(), data, indices, 0, output);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "GatherElements: indices[1] = -4 is out of range for axis 0 of size 3 (allowed [-3, 2])");
+  EXPECT_EQ(output.strings(), (std::vector<std::string>{"keep", "these"}));
+}
+
+// Random shapes, types and axes with 1-3 bad values planted at random positions: the message names
+// the first one exactly (as the reference finds it) and the output keeps its canary. Half the cases
+// run with 4 KiB bindings, so bad values land in later windows too.
+TEST_F(GatherElementsErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
+  Rng rng(0xbade1);
+  const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128};
+  for (int round = 0; round < 24; ++round) {
+    Context& ctx = round % 2 ? *capped : context();
+    const DataType dtype = types[rng() % 4];
+    const DataType index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+    const size_t rank = 1 + rng() % 3;
+    Shape data_shape = randomShape(rng, rank, 600);
+    for (int64_t& dim : data_shape) dim = std::max<int64_t>(dim, 1);
+    const int64_t r = static_cast<int64_t>(rank);
+    const int64_t axis = static_cast<int64_t>(rng() % rank) - (rng() % 2 ? r : 0);
+    const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
+    const int64_t s = data_shape[a];
+    Shape index_shape = data_shape;
+    index_shape[a] = 1 + static_cast<int64_t>(rng() % 40);
+    const HostTensor valid = randomIndices(rng, DataType::kInt64, index_shape, s);
+    std::vector<int64_t> values;
+    for (uint64_t i = 0; i < valid.elementCount(); ++i) values.push_back(indexAt(valid, i));
+    const std::vector<int64_t> bad_values = hostileIndexValues(index_type, s);
+    for (int planted = 1 + static_cast<int>(rng() % 3); planted > 0; --planted) {
+      values[rng() % values.size()] = bad_values[rng() % bad_values.size()];
+    }
+    const HostTensor data = randomTensor(rng, dtype, data_shape);
+    const HostTensor indices = indexTensor(index_type, index_shape, values);
+    SCOPED_TRACE("round " + std::to_string(round) + ": " + describe(data) + ", " + describe(indices) + ", axis " +
+                 std::to_string(axis));
+    ASSERT_NO_FATAL_FAILURE(expectOutOfRange(ctx, data, indices, axis));
+  }
+  EXPECT_EQ(capped->validationMessageCount(), 0u) << capped->firstValidationMessage();
+}
+
+// Boundary values are valid and must be read from exactly the first and last elements of each line.
+TEST_F(GatherElementsErrorsTest, BoundaryIndicesAreValid) {
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    const HostTensor data = floats({5, 3});
+    const HostTensor indices = indexTensor(index_type, {4, 3}, {4, -5, 0, -1, 0, 4, -5, -1, 4, 0, -5, -1});
+    const ReferenceResult expected = referenceGatherElements(data, indices, 0);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, gatherElements(context(), data_tensor, index_tensor, 0));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+    EXPECT_EQ(actual.bytes, expected.output.bytes);
+  }
+}
+
+}  // namespace
+}  // namespace vkindex::test

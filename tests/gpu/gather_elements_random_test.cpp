@@ -1,0 +1,238 @@
+// Randomized GatherElements against the CPU reference: every data type x both index types, ranks 1-8
+// with every axis (negative too), indices narrower than data in the other dims and wider along the
+// axis, negative index values, zero-sized dims and empty indices, and views at unaligned offsets.
+// Fixed seeds; byte-exact comparison.
+#include <algorithm>
+
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+#include "support/unaligned_views.hpp"
+
+namespace vkindex::test {
+namespace {
+
+// Runs GatherElements (new-output form) and compares with the reference, byte for byte.
+void expectMatchesReference(Context& context, const HostTensor& data, const HostTensor& indices, int64_t axis) {
+  SCOPED_TRACE("data " + describe(data) + ", indices " + describe(indices) + ", axis " + std::to_string(axis));
+  ReferenceResult expected = referenceGatherElements(data, indices, axis);
+  ASSERT_FALSE(expected.bad_index_position.has_value());
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context, data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context, indices));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, gatherElements(context, data_tensor, index_tensor, axis));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+  ASSERT_EQ(actual.dtype, expected.output.dtype);
+  ASSERT_EQ(actual.shape, expected.output.shape);
+  ASSERT_EQ(actual.bytes, expected.output.bytes);
+  ASSERT_EQ(actual.strings, expected.output.strings);
+}
+
+// A random GatherElements call of `rank` and `axis` (any sign): data of at most `max_elements`;
+// indices with each dim other than the axis at most data's (often equal, sometimes smaller, rarely 0)
+// and an axis dim that may be smaller or larger than data's; valid values of both signs.
+struct ElementsCase {
+  HostTensor data;
+  HostTensor indices;
+  int64_t axis = 0;
+};
+
+ElementsCase randomElementsCase(Rng& rng, DataType dtype, DataType index_type, size_t rank, int64_t axis,
+                                uint64_t max_elements) {
+  ElementsCase c;
+  c.axis = axis;
+  const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+  c.data = randomTensor(rng, dtype, randomShape(rng, rank, max_elements));
+  const int64_t s = c.data.shape[a];
+  Shape index_shape(rank);
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t m = c.data.shape[d];
+    if (d == a) {
+      // An empty axis admits no index: the indices must be empty along it.
+      if (s == 0) continue;
+      // Smaller, equal or larger than data's axis dim (up to 2s + 3).
+      index_shape[d] = std::uniform_int_distribution<int64_t>(1, 2 * s + 3)(rng);
+    } else if (m == 0 || pick(rng) < 5) {
+      index_shape[d] = m;
+    } else {
+      index_shape[d] = std::uniform_int_distribution<int64_t>(pick(rng) == 0 ? 0 : 1, m)(rng);
+    }
+  }
+  // Keep the indices (and output) small: halve the largest dims until they fit.
+  auto count = [&] {
+    uint64_t n = 1;
+    for (int64_t dim : index_shape) n *= static_cast<uint64_t>(dim);
+    return n;
+  };
+  while (count() > max_elements) {
+    int64_t& largest = *std::max_element(index_shape.begin(), index_shape.end());
+    largest /= 2;
+  }
+  c.indices = randomIndices(rng, index_type, index_shape, std::max<int64_t>(s, 1));
+  return c;
+}
+
+class GatherElementsRandomTest : public GpuTest,
+                                 public ::testing::WithParamInterface<std::tuple<DataType, DataType>> {};
+
+TEST_P(GatherElementsRandomTest, MatchesReferenceByteExact) {
+  const auto [dtype, index_type] = GetParam();
+  Rng rng(0xe1e5 + 97 * static_cast<uint64_t>(dtype) + static_cast<uint64_t>(index_type));
+  for (int round = 0; round < 24; ++round) {
+    std::uniform_int_distribution<size_t> rank_pick(1, 8);
+    const size_t rank = std::min(rank_pick(rng), rank_pick(rng));  // favour low ranks, still reach 8
+    const int64_t r = static_cast<int64_t>(rank);
+    const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+    SCOPED_TRACE("round " + std::to_string(round));
+    ElementsCase c = randomElementsCase(rng, dtype, index_type, rank, axis, 2000);
+    ASSERT_NO_FATAL_FAILURE(expectMatchesReference(context(), c.data, c.indices, c.axis));
+  }
+}
+
+std::string caseName(const ::testing::TestParamInfo<std::tuple<DataType, DataType>>& info) {
+  return std::string(dataTypeName(std::get<0>(info.param))) + "_" + dataTypeName(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, GatherElementsRandomTest,
+                         ::testing::Combine(::testing::ValuesIn(kAllDataTypes),
+                                            ::testing::Values(DataType::kInt32, DataType::kInt64)),
+                         caseName);
+
+using GatherElementsShapesTest = GpuTest;
+
+// Every rank 1-8 with every axis in [-r, r-1], so no (rank, axis) pair is left to chance; the data
+// type rotates through all 16 and the index type alternates.
+TEST_F(GatherElementsShapesTest, EveryRankAndEveryAxis) {
+  Rng rng(0xa815);
+  size_t n = 0;
+  for (int64_t r = 1; r <= 8; ++r) {
+    for (int64_t axis = -r; axis < r; ++axis, ++n) {
+      const DataType dtype = kAllDataTypes[n % std::size(kAllDataTypes)];
+      const DataType index_type = n % 2 ? DataType::kInt64 : DataType::kInt32;
+      ElementsCase c = randomElementsCase(rng, dtype, index_type, static_cast<size_t>(r), axis, 600);
+      ASSERT_NO_FATAL_FAILURE(expectMatchesReference(context(), c.data, c.indices, c.axis));
+    }
+  }
+}
+
+HostTensor dataOf(DataType dtype, Shape shape) {
+  Rng rng(42);
+  return randomTensor(rng, dtype, std::move(shape));
+}
+
+TEST_F(GatherElementsShapesTest, OnnxDocExamples) {
+  // The two examples of the ONNX operator page, on int32 data.
+  HostTensor data = indexTensor(DataType::kInt32, {2, 2}, {1, 2, 3, 4});
+  expectMatchesReference(context(), data, indexTensor(DataType::kInt64, {2, 2}, {0, 0, 1, 0}), 1);
+  data = indexTensor(DataType::kInt32, {3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
+  expectMatchesReference(context(), data, indexTensor(DataType::kInt32, {2, 3}, {1, 2, 0, 2, 0, 0}), 0);
+  // The same with negative values and a negative axis.
+  expectMatchesReference(context(), data, indexTensor(DataType::kInt64, {2, 3}, {-2, -1, 0, -1, -3, -3}), -2);
+}
+
+TEST_F(GatherElementsShapesTest, AxisDimOfIndicesLargerThanDatas) {
+  // The axis dim of indices is unconstrained: many lookups per line, repeats included.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {2, 3}),
+                         indexTensor(DataType::kInt64, {5, 3}, {1, 0, -1, -2, 1, 0, 0, 0, 1, 1, -1, -2, -2, 1, 0}), 0);
+  expectMatchesReference(context(), dataOf(DataType::kUInt8, {3, 2}),
+                         indexTensor(DataType::kInt32, {2, 7}, {1, 0, -1, -2, 1, 0, 0, 0, 1, 1, -1, -2, -2, 1}), -1);
+  expectMatchesReference(context(), dataOf(DataType::kInt16, {1}),
+                         indexTensor(DataType::kInt32, {9}, {0, -1, 0, -1, 0, 0, 0, -1, 0}), 0);
+}
+
+TEST_F(GatherElementsShapesTest, IndicesSmallerThanDataInOtherDims) {
+  Rng rng(5);
+  const HostTensor data = dataOf(DataType::kFloat16, {5, 6, 7});
+  expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt64, {2, 9, 3}, 6), 1);
+  expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt32, {1, 1, 1}, 7), -1);
+  expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt32, {5, 1, 7}, 5), 0);
+  expectMatchesReference(context(), dataOf(DataType::kComplex128, {4, 3}),
+                         randomIndices(rng, DataType::kInt64, {4, 2}, 4), 0);
+}
+
+TEST_F(GatherElementsShapesTest, ZeroSizedDimsAndEmptyIndices) {
+  Rng rng(6);
+  // Empty indices on a non-empty axis, in every dim.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {3, 4}), indexTensor(DataType::kInt64, {0, 4}, {}), 0);
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {3, 4}), indexTensor(DataType::kInt64, {3, 0}, {}), 0);
+  expectMatchesReference(context(), dataOf(DataType::kUInt8, {3, 4}), indexTensor(DataType::kInt32, {0, 0}, {}), 1);
+  // An empty axis with indices empty along it, and with indices empty in another dim only.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {3, 0}), indexTensor(DataType::kInt64, {3, 0}, {}), 1);
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {3, 0}), indexTensor(DataType::kInt32, {0, 5}, {}), 1);
+  // A zero-sized dim other than the axis (indices must be empty there too).
+  expectMatchesReference(context(), dataOf(DataType::kInt16, {3, 0, 2}), indexTensor(DataType::kInt64, {5, 0, 2}, {}),
+                         0);
+  expectMatchesReference(context(), dataOf(DataType::kFloat64, {0}), indexTensor(DataType::kInt32, {0}, {}), -1);
+  // Empty data elsewhere does not matter when indices are non-empty along a non-empty axis.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {2, 3}), randomIndices(rng, DataType::kInt64, {1, 0}, 2),
+                         0);
+}
+
+TEST_F(GatherElementsShapesTest, SubWordOutputsAlongEveryAxis) {
+  // 1- and 2-byte elements whose output lines are not whole words: each output word holds elements
+  // taken from different data words.
+  Rng rng(7);
+  for (int64_t inner = 1; inner <= 9; ++inner) {
+    const HostTensor bytes = randomTensor(rng, DataType::kInt8, {5, inner});
+    expectMatchesReference(context(), bytes, randomIndices(rng, DataType::kInt32, {7, inner}, 5), 0);
+    expectMatchesReference(context(), bytes, randomIndices(rng, DataType::kInt64, {3, inner + 2}, inner), 1);
+    const HostTensor halves = randomTensor(rng, DataType::kBFloat16, {3, inner});
+    expectMatchesReference(context(), halves, randomIndices(rng, DataType::kInt64, {3, inner}, inner), -1);
+  }
+}
+
+TEST_F(GatherElementsShapesTest, RankOneAndRankEight) {
+  Rng rng(8);
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {13}), randomIndices(rng, DataType::kInt64, {29}, 13),
+                         0);
+  expectMatchesReference(context(), dataOf(DataType::kBool, {13}), randomIndices(rng, DataType::kInt32, {5}, 13), -1);
+  const HostTensor data = dataOf(DataType::kUInt16, {2, 1, 3, 2, 1, 2, 3, 2});
+  expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt64, {2, 1, 3, 2, 1, 2, 3, 2}, 3), 6);
+  expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt32, {1, 1, 2, 2, 1, 1, 3, 5}, 2), -1);
+}
+
+TEST_F(GatherElementsShapesTest, Strings) {
+  Rng rng(9);
+  const HostTensor words = randomTensor(rng, DataType::kString, {3, 4});
+  expectMatchesReference(context(), words, randomIndices(rng, DataType::kInt64, {2, 6}, 4), 1);
+  expectMatchesReference(context(), words, randomIndices(rng, DataType::kInt32, {5, 4}, 3), -2);
+}
+
+TEST_F(GatherElementsShapesTest, ManyElements) {
+  // More output elements than a single small dispatch covers (grid-stride loops).
+  Rng rng(10);
+  expectMatchesReference(context(), randomTensor(rng, DataType::kFloat32, {301, 257}),
+                         randomIndices(rng, DataType::kInt32, {301, 257}, 301), 0);
+  expectMatchesReference(context(), randomTensor(rng, DataType::kUInt8, {257, 301}),
+                         randomIndices(rng, DataType::kInt64, {257, 301}, 301), 1);
+}
+
+// Tensors viewing one shared buffer at offsets that are multiples of 4 but not 16; bytes around the
+// output, including the rest of its last word, must survive.
+TEST_F(GatherElementsShapesTest, ViewsAtUnalignedOffsetsPreserveNeighbouringBytes) {
+  Rng rng(11);
+  const HostTensor data = randomTensor(rng, DataType::kUInt8, {9, 7});
+  const HostTensor indices = randomIndices(rng, DataType::kInt64, {5, 7}, 9);
+  const ReferenceResult expected = referenceGatherElements(data, indices, 0);
+  ASSERT_EQ(expected.output.bytes.size() % 4, 3u);  // 35 bytes: 1 neighbouring byte in the last word
+  expectOutputThroughUnalignedViews(
+      context(), data, indices, expected.output,
+      [&](const Tensor& d, const Tensor& i, Tensor& output) { return gatherElements(context(), d, i, 0, output); });
+}
+
+// The caller's-output form writes exactly what the new-output form returns.
+TEST_F(GatherElementsShapesTest, CallersOutputForm) {
+  Rng rng(12);
+  const HostTensor data = randomTensor(rng, DataType::kFloat16, {4, 5, 3});
+  const HostTensor indices = randomIndices(rng, DataType::kInt32, {4, 2, 3}, 5);
+  const ReferenceResult expected = referenceGatherElements(data, indices, 1);
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::create(context(), DataType::kFloat16, indices.shape));
+  VKINDEX_ASSERT_OK(gatherElements(context(), data_tensor, index_tensor, 1, output));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+  EXPECT_EQ(actual.bytes, expected.output.bytes);
+}
+
+}  // namespace
+}  // namespace vkindex::test
