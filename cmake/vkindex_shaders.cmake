@@ -6,50 +6,89 @@ find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
 find_program(SPIRV_VAL spirv-val REQUIRED)
 find_program(SPIRV_DIS spirv-dis)
 
-# vkindex_embed_shaders(TARGET target SOURCES a.comp b.comp ... INCLUDE_DIR dir)
+# Compiles one module `name` from `source` with the preprocessor `defines` (NAME or NAME=VALUE),
+# validates it, disassembles it for review, and embeds it as `vkindex::shaders::<name>_words`. Sets
+# `out_cpp` in the caller to the generated source.
+function(_vkindex_embed_one name source defines include_dir out_dir out_cpp)
+  set(spv ${out_dir}/${name}.spv)
+  set(cpp ${out_dir}/${name}_spv.cpp)
+  set(validation_stamp ${out_dir}/${name}.validated)
+  set(define_flags "")
+  foreach(define ${defines})
+    list(APPEND define_flags -D${define})
+  endforeach()
+  # Depfile: editing any #included header (shaders/common/*) rebuilds the module.
+  add_custom_command(
+    OUTPUT ${spv}
+    COMMAND ${GLSLANG_VALIDATOR} --target-env vulkan1.1 -I${include_dir} ${define_flags}
+            --depfile ${spv}.d -o ${spv} ${source}
+    DEPENDS ${source}
+    DEPFILE ${spv}.d
+    COMMENT "glslang: ${name} (${source})"
+    VERBATIM)
+  set(disassemble "")
+  if(SPIRV_DIS)
+    # A readable disassembly beside each module, for review of what the compiler made of it.
+    set(disassemble COMMAND ${SPIRV_DIS} -o ${out_dir}/${name}.spvasm ${spv})
+  endif()
+  add_custom_command(
+    OUTPUT ${validation_stamp}
+    COMMAND ${SPIRV_VAL} --target-env vulkan1.1 ${spv}
+    ${disassemble}
+    COMMAND ${CMAKE_COMMAND} -E touch ${validation_stamp}
+    DEPENDS ${spv}
+    COMMENT "spirv-val: ${name}.spv"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT ${cpp}
+    COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DOUT=${cpp} -DNAME=${name}
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
+    DEPENDS ${spv} ${validation_stamp} ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
+    COMMENT "embed: ${name}.spv"
+    VERBATIM)
+  set(${out_cpp} ${cpp} PARENT_SCOPE)
+endfunction()
+
+# vkindex_embed_shaders(TARGET target SOURCES a.comp b.comp ... INCLUDE_DIR dir
+#                       [VARIANTS "name:source.comp:DEFINE=1,OTHER" ...])
 # Adds the generated sources to `target` and a header `embedded_shaders.hpp` (in the target's include
-# path) declaring `vkindex::shaders::<name>` spans, one per shader file stem.
+# path) declaring `vkindex::shaders::<name>` spans: one per SOURCES file stem, and one per VARIANTS
+# entry, which compiles `source.comp` (relative to INCLUDE_DIR) again with the listed defines (use it
+# where SPIR-V types differ, e.g. a reduction's arithmetic type; specialization constants cover the
+# rest).
 function(vkindex_embed_shaders)
-  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;VARIANTS" ${ARGN})
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
   file(MAKE_DIRECTORY ${out_dir})
-  set(declarations "")
-  set(generated "")
+  set(modules "")
   foreach(source ${ARG_SOURCES})
     get_filename_component(name ${source} NAME_WE)
     get_filename_component(source_abs ${source} ABSOLUTE)
-    set(spv ${out_dir}/${name}.spv)
-    set(cpp ${out_dir}/${name}_spv.cpp)
-    set(validation_stamp ${out_dir}/${name}.validated)
-    # Depfile: editing any #included header (shaders/common/*) rebuilds the module.
-    add_custom_command(
-      OUTPUT ${spv}
-      COMMAND ${GLSLANG_VALIDATOR} --target-env vulkan1.1 -I${ARG_INCLUDE_DIR}
-              --depfile ${spv}.d -o ${spv} ${source_abs}
-      DEPENDS ${source_abs}
-      DEPFILE ${spv}.d
-      COMMENT "glslang: ${name}.comp"
-      VERBATIM)
-    set(disassemble "")
-    if(SPIRV_DIS)
-      # A readable disassembly beside each module, for review of what the compiler made of it.
-      set(disassemble COMMAND ${SPIRV_DIS} -o ${out_dir}/${name}.spvasm ${spv})
+    list(APPEND modules "${name}|${source_abs}|")
+  endforeach()
+  foreach(variant ${ARG_VARIANTS})
+    string(REPLACE ":" ";" parts "${variant}")
+    list(LENGTH parts part_count)
+    if(part_count LESS 2)
+      message(FATAL_ERROR "shader variant '${variant}' is not name:source.comp[:DEFINES]")
     endif()
-    add_custom_command(
-      OUTPUT ${validation_stamp}
-      COMMAND ${SPIRV_VAL} --target-env vulkan1.1 ${spv}
-      ${disassemble}
-      COMMAND ${CMAKE_COMMAND} -E touch ${validation_stamp}
-      DEPENDS ${spv}
-      COMMENT "spirv-val: ${name}.spv"
-      VERBATIM)
-    add_custom_command(
-      OUTPUT ${cpp}
-      COMMAND ${CMAKE_COMMAND} -DSPV=${spv} -DOUT=${cpp} -DNAME=${name}
-              -P ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
-      DEPENDS ${spv} ${validation_stamp} ${PROJECT_SOURCE_DIR}/cmake/embed_spirv.cmake
-      COMMENT "embed: ${name}.spv"
-      VERBATIM)
+    list(GET parts 0 name)
+    list(GET parts 1 source)
+    set(defines "")
+    if(part_count GREATER 2)
+      list(GET parts 2 defines)
+    endif()
+    list(APPEND modules "${name}|${ARG_INCLUDE_DIR}/${source}|${defines}")
+  endforeach()
+  set(declarations "")
+  set(generated "")
+  foreach(module ${modules})
+    string(REPLACE "|" ";" fields "${module}")
+    list(GET fields 0 name)
+    list(GET fields 1 source)
+    list(GET fields 2 define_text)
+    string(REPLACE "," ";" defines "${define_text}")
+    _vkindex_embed_one(${name} ${source} "${defines}" ${ARG_INCLUDE_DIR} ${out_dir} cpp)
     list(APPEND generated ${cpp})
     string(APPEND declarations "extern const uint32_t ${name}_words[];\nextern const size_t ${name}_word_count;\n")
   endforeach()

@@ -9,6 +9,8 @@
 layout(local_size_x_id = 0) in;
 // Items each invocation handles per workgroup block (see gather_rows.comp).
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+// Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
+layout(constant_id = 5) const uint DIM_COUNT = 1;
 
 #define VKINDEX_DATA_BINDING 0
 #define VKINDEX_OUT_BINDING 2
@@ -26,7 +28,7 @@ const uint kNotBound = 0xFFFFFFFFu;
 uint boundSourceElement(uint element) {
   uint rest = pc.first_element + element;
   uint source = 0u;
-  for (uint j = pc.dim_count; j-- > 0u;) {
+  for (uint j = DIM_COUNT; j-- > 0u;) {
     uint extent = pc.extents[j];
     uint coordinate = rest % extent;
     rest /= extent;

@@ -14,6 +14,8 @@ layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 // its source is computed once per block instead of once per unit (copy units only). Chosen by the
 // planner; for outer-axis gathers such as embedding lookups this makes the pass a plain row copy.
 layout(constant_id = 4) const uint ROW_TILED = 0;
+// k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
 #define VKINDEX_DATA_BINDING 0
 #define VKINDEX_OUT_BINDING 2
@@ -31,9 +33,9 @@ uint divideByRowUnits(uint n) { return fastDivide(n, pc.row_units, pc.row_units_
 
 // The row-major position within the addressed dims of the tuple at `position` of the bound window.
 uint tupleRow(uint position) {
-  uint first_word = pc.indices_word_offset + position * pc.tuple_length * INDEX_WORDS;
+  uint first_word = pc.indices_word_offset + position * TUPLE_LENGTH * INDEX_WORDS;
   uint row = 0u;
-  for (uint c = 0u; c < pc.tuple_length; ++c) {
+  for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
     uint extent = pc.extents[c];
     row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
   }

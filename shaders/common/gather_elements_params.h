@@ -1,5 +1,5 @@
 // Push constants of gather_elements.comp. GatherElements' output (and its indices) are viewed through
-// `dim_count` coalesced dims (src/plan/gather_elements_plan.cpp merges dims that are contiguous in both
+// DIM_COUNT (a specialization constant) coalesced dims (src/plan/gather_elements_plan.cpp merges dims that are contiguous in both
 // tensors and drops dims of extent 1): output element p has row-major coordinates c_j over `extents`,
 // and copies data element sum_j c_j * data_strides[j], where coordinate `axis_dim` is replaced by the
 // (normalized) index at position p. One dispatch (a "pass") writes a range of output elements from a
@@ -24,7 +24,6 @@ VKINDEX_PUSH_BLOCK_BEGIN(GatherElementsParams)
   uint out_unit_offset;      // where the pass's first output element starts in its binding, in units
   uint out_word_count;       // sub-word units: output words this pass owns (from word 0 of the binding)
   uint indices_word_offset;  // where the pass's first index starts in its binding, in 32-bit words
-  uint dim_count;            // coalesced dims, at least 1
   uint axis_dim;             // the coalesced dim the index replaces
   uint extents[VKINDEX_MAX_ELEMENT_DIMS];       // output (= indices) extents, row-major
   uint data_strides[VKINDEX_MAX_ELEMENT_DIMS];  // data element strides of the same dims

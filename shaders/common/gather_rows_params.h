@@ -30,8 +30,8 @@ VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)
   uint indices_word_offset;  // where tuple `index_window_begin` starts in its binding, in 32-bit words
   uint index_window_begin;   // first tuple position bound in this pass
   uint index_outer_stride;   // 0: every outer slice reads the same N tuples (Gather); N: its own (GatherND)
-  uint tuple_length;         // k
-  uint extents[VKINDEX_MAX_TUPLE_LENGTH];  // sizes of the dims the tuple components address
+  uint extents[VKINDEX_MAX_TUPLE_LENGTH];  // sizes of the dims the k tuple components address (k: a
+                                           // specialization constant)
 VKINDEX_PUSH_BLOCK_END(GatherRowsParams)
 
 #endif

@@ -28,4 +28,39 @@ Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor&
 StatusOr<RecordedOp> recordGatherFamily(Context& context, const GatherFamilyOp& op, VkCommandBuffer command_buffer,
                                         const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output);
 
+// Adapts a planner pair from src/plan (Infer: shapes and types -> the operator's problem, with its
+// output_shape; Plan: problem + placements -> OpPlan) to the front.
+template <typename Problem, StatusOr<Problem> (*Infer)(const Shape&, DataType, const Shape&, DataType, int64_t),
+          StatusOr<plan::OpPlan> (*Plan)(const Problem&, DataType, const plan::Placement&, const plan::Placement&,
+                                         const plan::Placement&, const DeviceInfo&)>
+struct PlannedGather {
+  static StatusOr<Problem> infer(const Tensor& data, const Tensor& indices, int64_t attribute) {
+    return Infer(data.shape(), data.dtype(), indices.shape(), indices.dtype(), attribute);
+  }
+  static StatusOr<Shape> outputShape(const Tensor& data, const Tensor& indices, int64_t attribute) {
+    VKINDEX_ASSIGN_OR_RETURN(Problem problem, infer(data, indices, attribute));
+    return problem.output_shape;
+  }
+  static StatusOr<plan::OpPlan> plan(const Tensor& data, const Tensor& indices, int64_t attribute, const Tensor& output,
+                                     const DeviceInfo& device) {
+    VKINDEX_ASSIGN_OR_RETURN(Problem problem, infer(data, indices, attribute));
+    return Plan(problem, indices.dtype(), placementOf(data), placementOf(indices), placementOf(output), device);
+  }
+};
+
+// Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`. A
+// macro because the forms differ only in their names: one definition keeps every operator's forms
+// identical in behaviour.
+#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition)                                   \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute) {       \
+    return runGatherFamily(context, definition, data, indices, attribute);                                             \
+  }                                                                                                                    \
+  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output) { \
+    return runGatherFamily(context, definition, data, indices, attribute, output);                                     \
+  }                                                                                                                    \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,           \
+                                       const Tensor& indices, int64_t attribute, Tensor& output) {                     \
+    return recordGatherFamily(context, definition, command_buffer, data, indices, attribute, output);                  \
+  }
+
 }  // namespace vkindex

@@ -127,14 +127,17 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
   abi::GatherElementsParams base{};
   base.units_per_element = static_cast<uint32_t>(units_per_element);
   base.axis_size = static_cast<uint32_t>(shape.axis_size);
-  base.dim_count = static_cast<uint32_t>(shape.dims.size());
   base.axis_dim = shape.axis_dim;
   for (size_t j = 0; j < shape.dims.size(); ++j) {
     base.extents[j] = static_cast<uint32_t>(shape.dims[j].extent);
     base.data_strides[j] = static_cast<uint32_t>(shape.dims[j].data_stride);
   }
-  const SpecValues spec{device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u, unit,
-                        device.items_per_invocation, 0};
+  const SpecValues spec{device.workgroup_size,
+                        index_type == DataType::kInt64 ? 2u : 1u,
+                        unit,
+                        device.items_per_invocation,
+                        0,
+                        static_cast<uint32_t>(shape.dims.size())};
   for (uint64_t p0 = 0; p0 < shape.output_elements; p0 += per_pass) {
     const uint64_t p1 = std::min(shape.output_elements, p0 + per_pass);
     uint64_t out_lead = 0, index_lead = 0;

@@ -60,27 +60,24 @@ StatusOr<GatherNDShape> inferGatherNDShape(const Shape& data_shape, DataType dat
   shape.output_shape.assign(indices_shape.begin(), indices_shape.end() - 1);
   shape.output_shape.insert(shape.output_shape.end(), data_shape.begin() + static_cast<int64_t>(b + k),
                             data_shape.end());
-  std::optional<uint64_t> output_count = elementCount(shape.output_shape);
-  if (!output_count || *output_count > uint64_t(INT64_MAX) / 16) {
-    return invalidArgument("GatherND: the output shape " + shapeString(shape.output_shape) + " is too large");
-  }
+  VKINDEX_RETURN_IF_ERROR(checkOutputShape("GatherND", shape.output_shape));
   return shape;
 }
 
 StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,
                               const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  RowGather gather;
-  gather.op = "GatherND";
-  gather.row_name = "one slice after the indexed dims";
-  gather.outer = shape.batch;
-  gather.index_count = shape.tuples;
-  gather.row_bytes = shape.row_bytes;
-  gather.index_outer_stride = shape.tuples;  // each batch has its own tuples
-  gather.check = {index_type, shape.batch * shape.tuples, shape.extents};
-  VKINDEX_ASSIGN_OR_RETURN(OpPlan plan, planRowGather(gather, data, indices, output, device));
-  plan.report = {"GatherND", "indices", shape.indices_shape, true, shape.extents, {}};
-  for (size_t c = 0; c < shape.extents.size(); ++c) plan.report.data_dims.push_back(shape.batch_dims + int64_t(c));
-  return plan;
+  std::vector<int64_t> data_dims;  // the data dim each tuple component addresses
+  for (size_t c = 0; c < shape.extents.size(); ++c) data_dims.push_back(shape.batch_dims + int64_t(c));
+  // Each batch has its own tuples: index_outer_stride = tuples per batch.
+  const RowGather gather{"GatherND",
+                         "one slice after the indexed dims",
+                         shape.batch,
+                         shape.tuples,
+                         shape.row_bytes,
+                         shape.tuples,
+                         {index_type, shape.batch * shape.tuples, shape.extents},
+                         {"GatherND", "indices", shape.indices_shape, true, shape.extents, data_dims}};
+  return planRowGather(gather, data, indices, output, device);
 }
 
 }  // namespace vkindex::plan

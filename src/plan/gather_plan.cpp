@@ -43,26 +43,22 @@ StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_ty
   shape.output_shape.assign(data_shape.begin(), data_shape.begin() + shape.axis);
   shape.output_shape.insert(shape.output_shape.end(), indices_shape.begin(), indices_shape.end());
   shape.output_shape.insert(shape.output_shape.end(), data_shape.begin() + shape.axis + 1, data_shape.end());
-  std::optional<uint64_t> output_count = elementCount(shape.output_shape);
-  if (!output_count || *output_count > uint64_t(INT64_MAX) / 16) {
-    return invalidArgument("Gather: the output shape " + shapeString(shape.output_shape) + " is too large");
-  }
+  VKINDEX_RETURN_IF_ERROR(checkOutputShape("Gather", shape.output_shape));
   return shape;
 }
 
 StatusOr<OpPlan> planGather(const GatherShape& shape, DataType index_type, const Placement& data,
                             const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  RowGather gather;
-  gather.op = "Gather";
-  gather.row_name = "one slice after the axis";
-  gather.outer = shape.outer;
-  gather.index_count = shape.index_count;
-  gather.row_bytes = shape.row_bytes;
-  gather.index_outer_stride = 0;
-  gather.check = {index_type, shape.index_count, {shape.axis_size}};
-  VKINDEX_ASSIGN_OR_RETURN(OpPlan plan, planRowGather(gather, data, indices, output, device));
-  plan.report = {"Gather", "indices", shape.indices_shape, false, {shape.axis_size}, {shape.axis}};
-  return plan;
+  // One-component tuples shared by every outer slice (index_outer_stride 0).
+  const RowGather gather{"Gather",
+                         "one slice after the axis",
+                         shape.outer,
+                         shape.index_count,
+                         shape.row_bytes,
+                         0,
+                         {index_type, shape.index_count, {shape.axis_size}},
+                         {"Gather", "indices", shape.indices_shape, false, {shape.axis_size}, {shape.axis}}};
+  return planRowGather(gather, data, indices, output, device);
 }
 
 }  // namespace vkindex::plan

@@ -48,7 +48,7 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
     std::copy(check.extents.begin(), check.extents.end(), params.extents);
     Step step;
     step.kernel = Kernel::kCheckIndices;
-    step.spec = {device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, 0, 0};
+    step.spec = {device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, 0, 0, 0};
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
     setPush(step, params);
     step.groups = (params.index_count + device.workgroup_size - 1) / device.workgroup_size;

@@ -77,14 +77,14 @@ struct PassBuilder {
       p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
       p.index_window_begin = static_cast<uint32_t>(t_begin);
       p.index_outer_stride = static_cast<uint32_t>(gather.index_outer_stride);
-      p.tuple_length = static_cast<uint32_t>(gather.check.extents.size());
       for (size_t c = 0; c < gather.check.extents.size(); ++c) {
         p.extents[c] = static_cast<uint32_t>(gather.check.extents[c]);
       }
       Step pass;
       pass.kernel = Kernel::kGatherRows;
-      pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u, shape.unit_bytes,
-                   shape.items, shape.row_tiled ? 1u : 0u};
+      pass.spec = {shape.workgroup_size,      gather.check.index_type == DataType::kInt64 ? 2u : 1u,
+                   shape.unit_bytes,          shape.items,
+                   shape.row_tiled ? 1u : 0u, static_cast<uint32_t>(gather.check.extents.size())};
       pass.bindings = {{Role::kData, data_window},
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
@@ -111,6 +111,7 @@ struct PassBuilder {
 StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, const Placement& indices,
                                const Placement& output, const DeviceInfo& device) {
   OpPlan plan;
+  plan.report = gather.report;
   const uint64_t R = gather.row_bytes, O = gather.outer, N = gather.index_count;
   const uint64_t tuple_count = gather.index_outer_stride == 0 ? N : O * N;
   if (tuple_count != gather.check.tuple_count) return internalError(gather.op + ": inconsistent row-gather plan");

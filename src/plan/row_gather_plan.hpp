@@ -16,6 +16,7 @@ struct RowGather {
   uint64_t row_bytes = 0;           // R
   uint64_t index_outer_stride = 0;  // 0 (all outer slices share the tuples) or N (each has its own)
   IndexCheck check;                 // tuple extents; A = their product
+  IndexReport report;               // how a bad index is described
 };
 
 // Plans `gather` with the tensors at the given placements. Leaves status_slot words 0.

@@ -25,6 +25,14 @@ std::string shapeString(const Shape& dims) {
   return text + "]";
 }
 
+Status checkOutputShape(const std::string& op, const Shape& output) {
+  std::optional<uint64_t> count = elementCount(output);
+  if (!count || *count > uint64_t(INT64_MAX) / 16) {
+    return invalidArgument(op + ": the output shape " + shapeString(output) + " is too large");
+  }
+  return Status::Ok();
+}
+
 std::string coordinatesString(const Shape& dims, uint64_t position) {
   Shape coordinates(dims.size());
   for (size_t i = dims.size(); i-- > 0;) {

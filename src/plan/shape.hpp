@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "vkindex/status.hpp"
+
 namespace vkindex::plan {
 
 using Shape = std::vector<int64_t>;
@@ -13,6 +15,10 @@ using Shape = std::vector<int64_t>;
 // Product of dims[begin, end), or nullopt if a dim is negative or the product overflows 63 bits.
 std::optional<uint64_t> productOf(const Shape& dims, size_t begin, size_t end);
 inline std::optional<uint64_t> elementCount(const Shape& dims) { return productOf(dims, 0, dims.size()); }
+
+// Ok when `output` has a countable element count whose bytes (at up to 16 per element) fit 63 bits;
+// else "<op>: the output shape [..] is too large".
+Status checkOutputShape(const std::string& op, const Shape& output);
 
 // "[2, 3, 4]"; a scalar is "[]".
 std::string shapeString(const Shape& dims);

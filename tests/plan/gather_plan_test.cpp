@@ -29,12 +29,12 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   // mirroring it after the check, the copy's 32-word block waiting for both.
   ASSERT_EQ(plan->steps.size(), 3u);
   EXPECT_EQ(str(plan->steps[0]),
-            "check_indices spec {64, 1, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
+            "check_indices spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
   EXPECT_EQ(str(plan->steps[1]),
-            "report_index spec {64, 1, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
+            "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
-            "gather_rows spec {64, 1, 16, 4, 0}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
-            "push 128, groups 1, waits status");
+            "gather_rows spec {64, 1, 16, 4, 0, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
+            "push 124, groups 1, waits status");
   const std::vector<CheckStep> checks = checkSteps(*plan);
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(str(checks[0]),

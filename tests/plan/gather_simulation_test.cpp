@@ -7,7 +7,6 @@
 #include <limits>
 #include <optional>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -21,49 +20,27 @@ namespace {
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-constexpr uint64_t kRanges[] = {1024, 4096, 8192};
-constexpr uint64_t kAlignments[] = {16, 64, 256};
-constexpr uint64_t kOffsets[] = {0, 4, 12, 36};
+const std::vector<uint64_t> kRanges = {1024, 4096, 8192};
+const std::vector<uint64_t> kAlignments = {16, 64, 256};
+const std::vector<uint64_t> kOffsets = {0, 4, 12, 36};
 
 // Simulates one problem on every tiny device, at every combination of tensor offsets, with both index
 // widths. Problems are sized so that on the 1024-byte device the data, the indices and the output
 // each need several windows; that is checked, so a sweep cannot silently stop covering it.
 void sweep(const Shape& data_shape, DataType type, int64_t axis, const Shape& indices_shape, uint32_t seed) {
-  for (uint64_t range : kRanges) {
-    for (uint64_t alignment : kAlignments) {
-      for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
-        for (uint64_t data_offset : kOffsets) {
-          for (uint64_t indices_offset : kOffsets) {
-            for (uint64_t output_offset : kOffsets) {
-              const SimCase c{data_shape,
-                              type,
-                              indices_shape,
-                              index_type,
-                              axis,
-                              data_offset,
-                              indices_offset,
-                              output_offset,
-                              fakeDevice(range, alignment),
-                              {}};
-              std::optional<OpPlan> plan = simulate(c, seed++);
-              ASSERT_TRUE(plan) << describe(c);
-              if (range == 1024) {
-                std::set<uint64_t> data_windows, output_windows;
-                for (const RowsStep& pass : rowSteps(*plan)) {
-                  data_windows.insert(pass.window(Role::kData).offset);
-                  output_windows.insert(pass.window(Role::kOutput).offset);
-                }
-                EXPECT_GT(checkSteps(*plan).size(), 1u) << describe(c);
-                EXPECT_GT(data_windows.size(), 1u) << describe(c);
-                EXPECT_GT(output_windows.size(), 1u) << describe(c);
-              }
-              if (::testing::Test::HasFailure()) return;
-            }
-          }
-        }
-      }
+  forEachSweepPoint(kRanges, kAlignments, kOffsets, [&](const SweepPoint& at) {
+    const SimCase c{
+        data_shape,  type, indices_shape, at.index_type, axis, at.data_offset, at.indices_offset, at.output_offset,
+        at.device(), {}};
+    std::optional<OpPlan> plan = simulate(c, seed++);
+    EXPECT_TRUE(plan) << describe(c);
+    if (plan && at.range == 1024) {
+      EXPECT_GT(checkSteps(*plan).size(), 1u) << describe(c);
+      EXPECT_GT(distinctWindows(*plan, Kernel::kGatherRows, Role::kData), 1u) << describe(c);
+      EXPECT_GT(distinctWindows(*plan, Kernel::kGatherRows, Role::kOutput), 1u) << describe(c);
     }
-  }
+    return !::testing::Test::HasFailure();
+  });
 }
 
 TEST(GatherSimulationTest, SubWordRowsOnTinyDevicesAtEveryOffset) {

@@ -12,18 +12,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
 #include "plan/shape.hpp"
+#include "simulator_support.hpp"
 
 namespace vkindex::plan::test {
-
-// (flat index element position, value) pairs planted among random valid indices.
-using BadIndices = std::vector<std::pair<uint64_t, int64_t>>;
 
 // A Gather problem, planned with planGather.
 struct SimCase {

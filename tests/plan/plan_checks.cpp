@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -19,9 +18,14 @@ void expectExactDivision(uint32_t d, uint32_t multiplier, uint32_t shift, const 
   }
 }
 
-// A window starts at a multiple of max(16, minStorageBufferOffsetAlignment), is whole words, fits
-// maxStorageBufferRange, and lies within its tensor's bytes: from the tensor's offset rounded down
-// to the binding alignment to its end rounded up to a word.
+}  // namespace
+
+uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift) {
+  if (d == 1u) return n;
+  const uint32_t high = static_cast<uint32_t>((uint64_t(n) * multiplier) >> 32);
+  return (((n - high) >> 1) + high) >> shift;
+}
+
 bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& device, const char* what) {
   const uint64_t a = std::max<uint64_t>(16, device.min_storage_buffer_offset_alignment);
   const bool good = w.offset % a == 0 && w.size % 4 == 0 && w.size > 0 && w.size <= device.max_storage_buffer_range &&
@@ -33,24 +37,18 @@ bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& dev
   return good;
 }
 
-// The generic parts of every step: a kernel of the row gather, in the order checks, reports, copies;
-// the push block of that kernel's size with its status slot word left 0 and nothing after it; the
-// status slot named without a window; at least one workgroup.
-void checkStepBasics(const OpPlan& plan) {
-  const auto rank = [](Kernel kernel) {
-    switch (kernel) {
-      case Kernel::kCheckIndices: return 0;
-      case Kernel::kReportIndex: return 1;
-      case Kernel::kGatherRows: return 2;
-      default: return -1;
-    }
+void checkStepBasics(const OpPlan& plan, Kernel writer) {
+  const auto rank = [writer](Kernel kernel) {
+    if (kernel == Kernel::kCheckIndices) return 0;
+    if (kernel == Kernel::kReportIndex) return 1;
+    return kernel == writer ? 2 : -1;
   };
   EXPECT_EQ(plan.scratch_bytes, 0u);
   int last = 0;
   for (size_t i = 0; i < plan.steps.size(); ++i) {
     const Step& step = plan.steps[i];
     SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
-    EXPECT_NE(rank(step.kernel), -1) << "a row gather runs only check_indices, report_index and gather_rows";
+    EXPECT_NE(rank(step.kernel), -1) << "the plan runs only check_indices, report_index and " << kernelName(writer);
     EXPECT_GE(rank(step.kernel), last) << "steps out of order: " << kernels(plan);
     last = std::max(last, rank(step.kernel));
     EXPECT_EQ(step.push_bytes, pushBytesOf(step.kernel));
@@ -68,12 +66,22 @@ void checkStepBasics(const OpPlan& plan) {
   }
 }
 
-}  // namespace
-
-uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift) {
-  if (d == 1u) return n;
-  const uint32_t high = static_cast<uint32_t>((uint64_t(n) * multiplier) >> 32);
-  return (((n - high) >> 1) + high) >> shift;
+void expectTiledReads(PassReads reads, uint64_t total, const Reach& reach, const std::string& items) {
+  uint64_t next = 0;
+  for (auto& [range, data_ranges] : reads) {
+    const std::string output =
+        "output " + items + " [" + std::to_string(range.first) + ", " + std::to_string(range.second) + ")";
+    EXPECT_EQ(range.first, next) << output << " do not follow " << next;
+    next = range.second;
+    std::sort(data_ranges.begin(), data_ranges.end());
+    const auto [low, high] = reach(range.first, range.second);
+    EXPECT_LE(data_ranges.front().first, low) << output;
+    for (size_t i = 1; i < data_ranges.size(); ++i) {
+      EXPECT_EQ(data_ranges[i].first, data_ranges[i - 1].second) << output;
+    }
+    EXPECT_GE(data_ranges.back().second, high) << output;
+  }
+  EXPECT_EQ(next, total);
 }
 
 bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const DeviceInfo& device) {
@@ -87,7 +95,7 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     const CheckStep& c = checks[i];
     const abi::CheckParams& p = c.params;
     SCOPED_TRACE("check step " + std::to_string(i) + ": " + str(c));
-    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, 0, 0}));
+    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, 0, 0, 0}));
     EXPECT_EQ(str(c.step.bindings), "indices " + str(c.window(Role::kIndices)) + ", status");
     ok = validWindow(c.window(Role::kIndices), indices, device, "check indices") && ok;
     EXPECT_EQ(p.status_slot, 0u);
@@ -130,7 +138,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   const uint64_t tuple_bytes = k * index_bytes;
   EXPECT_TRUE(S == 0 || S == N) << "index_outer_stride " << S;
   EXPECT_EQ(g.check.tuple_count, S == 0 ? N : O * N);
-  checkStepBasics(plan);
+  checkStepBasics(plan, Kernel::kGatherRows);
   bool ok = checkIndexSteps(plan, g.check, indices, device);
   const bool has_checks = !checkSteps(plan).empty();
   const std::vector<RowsStep> passes = rowSteps(plan);
@@ -163,7 +171,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     EXPECT_EQ(shape.items, device.items_per_invocation);
   }
   const uint64_t block = uint64_t(shape.workgroup_size) * shape.items;
-  std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>> reads;
+  PassReads reads;
   for (size_t i = 0; i < passes.size(); ++i) {
     const RowsStep& pass = passes[i];
     const abi::GatherRowsParams& p = pass.params;
@@ -187,7 +195,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     EXPECT_EQ(p.axis_size, A);
     EXPECT_EQ(p.status_slot, 0u);
     EXPECT_EQ(p.index_outer_stride, S);
-    EXPECT_EQ(p.tuple_length, k);
+    EXPECT_EQ(pass.step.spec[kSpecDims], k) << "the tuple length is a specialization constant";
     for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
       EXPECT_EQ(p.extents[e], e < k ? g.check.extents[e] : 0u) << "extent " << e;
     }
@@ -220,29 +228,25 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     EXPECT_EQ(pass.step.groups, ceilDiv(items, block));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }
-  // The passes' output row ranges tile [0, O * N). For each range, the data row ranges bound for it
-  // tile (at least) every row its outer slices can read, so whatever the index values, every output
-  // row is copied by exactly one pass.
-  uint64_t next = 0;
-  for (auto& [rows, data_ranges] : reads) {
-    EXPECT_EQ(rows.first, next) << "output rows [" << rows.first << ", " << rows.second << ") do not follow " << next;
-    next = rows.second;
-    std::sort(data_ranges.begin(), data_ranges.end());
-    EXPECT_LE(data_ranges.front().first, rows.first / N * A);
-    for (size_t i = 1; i < data_ranges.size(); ++i) EXPECT_EQ(data_ranges[i].first, data_ranges[i - 1].second);
-    EXPECT_GE(data_ranges.back().second, ((rows.second - 1) / N + 1) * A);
-  }
-  EXPECT_EQ(next, O * N);
+  // Whatever the index values, an output row of outer slice o reads a row of slice o.
+  expectTiledReads(
+      std::move(reads), O * N,
+      [&](uint64_t q0, uint64_t q1) { return std::make_pair(q0 / N * A, ((q1 - 1) / N + 1) * A); }, "rows");
   return ok && !::testing::Test::HasFailure();
 }
 
-void expectGatherReport(const OpPlan& plan, const GatherShape& shape) {
-  EXPECT_EQ(plan.report.op, "Gather");
+void expectAxisReport(const OpPlan& plan, const std::string& op, const Shape& indices_shape, uint64_t axis_size,
+                      int64_t axis) {
+  EXPECT_EQ(plan.report.op, op);
   EXPECT_EQ(plan.report.input, "indices");
-  EXPECT_EQ(plan.report.indices_shape, shape.indices_shape);
+  EXPECT_EQ(plan.report.indices_shape, indices_shape);
   EXPECT_FALSE(plan.report.tuples);
-  EXPECT_EQ(plan.report.extents, std::vector<uint64_t>{shape.axis_size});
-  EXPECT_EQ(plan.report.data_dims, std::vector<int64_t>{shape.axis});
+  EXPECT_EQ(plan.report.extents, std::vector<uint64_t>{axis_size});
+  EXPECT_EQ(plan.report.data_dims, std::vector<int64_t>{axis});
+}
+
+void expectGatherReport(const OpPlan& plan, const GatherShape& shape) {
+  expectAxisReport(plan, "Gather", shape.indices_shape, shape.axis_size, shape.axis);
 }
 
 StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,

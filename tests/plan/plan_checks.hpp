@@ -4,10 +4,16 @@
 // constants locating exactly the rows and index tuples each step claims; check steps covering every
 // index position once with whole tuples, and report steps mirroring them; output rows partitioned
 // among copy passes, each row's possible source rows bound exactly once; exact fast-division
-// constants. Failures are reported through GoogleTest expectations.
+// constants. Failures are reported through GoogleTest expectations. The window, generic-step and
+// index-check parts serve every operator's checker (gather_elements_simulator.hpp too).
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
@@ -19,6 +25,28 @@ namespace vkindex::plan::test {
 // fast_division.glsl, word for word, with the plan's constants.
 uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift);
 
+// A window starts at a multiple of max(16, minStorageBufferOffsetAlignment), is whole words, fits
+// maxStorageBufferRange, and lies within its tensor's bytes: from the tensor's offset rounded down
+// to the binding alignment to its end rounded up to a word. `what` names it in the failure message.
+bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& device, const char* what);
+
+// The generic parts of every step of a plan whose writing kernel is `writer`: only check_indices,
+// report_index and `writer`, in that order; the push block of that kernel's size with its status
+// slot word left 0 and nothing after it; the status slot named without a window; at least one
+// workgroup; no scratch memory.
+void checkStepBasics(const OpPlan& plan, Kernel writer);
+
+// What the writing passes of a plan read: for each range [q0, q1) of output items (rows, elements)
+// a pass writes, the range of data items each pass writing it binds.
+using PassReads = std::map<std::pair<uint64_t, uint64_t>, std::vector<std::pair<uint64_t, uint64_t>>>;
+// The data items output items [q0, q1) can read, whatever their index values: [lowest, highest + 1).
+using Reach = std::function<std::pair<uint64_t, uint64_t>(uint64_t q0, uint64_t q1)>;
+
+// The output ranges tile [0, total), and each one's data ranges tile a run covering its reach: so
+// whatever the index values, every output item is copied by exactly one pass. `items` ("rows",
+// "elements") names them in failure messages.
+void expectTiledReads(PassReads reads, uint64_t total, const Reach& reach, const std::string& items);
+
 // The check and report steps of `plan` for indices `check` placed at `indices`: one check step per
 // window of whole tuples, together covering every index position once, then one report step per check
 // step with the same window and push block, the first waiting for the status slot.
@@ -28,6 +56,11 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
 // whether the plan is sound enough to run.
 bool checkStructure(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
                     const Placement& output, const DeviceInfo& device);
+
+// The plan of `op` describes its bad indices as one index per element of indices (of shape
+// `indices_shape`) into data dim `axis` of size `axis_size` (Gather, GatherElements).
+void expectAxisReport(const OpPlan& plan, const std::string& op, const Shape& indices_shape, uint64_t axis_size,
+                      int64_t axis);
 
 // Gather's plan describes its bad indices as one index per element into data dim `axis`.
 void expectGatherReport(const OpPlan& plan, const GatherShape& shape);

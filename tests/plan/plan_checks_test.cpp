@@ -2,7 +2,6 @@
 // generic ways a planner could break them (a missing barrier, a report step that no longer mirrors its
 // check, a push block of the wrong size, a lost check window, a misplaced tuple window) fail with a
 // message naming what broke. No GPU needed.
-#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -15,19 +14,6 @@
 
 namespace vkindex::plan::test {
 namespace {
-
-// The failures `check` reports, intercepted, joined into one text.
-std::string failuresOf(const std::function<void()>& check) {
-  ::testing::TestPartResultArray results;
-  {
-    ::testing::ScopedFakeTestPartResultReporter reporter(
-        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
-    check();
-  }
-  std::string text;
-  for (int i = 0; i < results.size(); ++i) text += results.GetTestPartResult(i).message() + std::string("\n");
-  return text;
-}
 
 // 2 batches of 50 int64 pairs over two check windows (see PlanRowGatherTest.BatchedPairsOverTwoIndexWindows):
 // check, check, report, report, copy, copy.

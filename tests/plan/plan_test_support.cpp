@@ -1,6 +1,9 @@
 #include "plan_test_support.hpp"
 
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace vkindex::plan::test {
 
@@ -55,6 +58,23 @@ uint64_t dataBytes(const RowGather& gather) { return gather.outer * axisRows(gat
 uint64_t indicesBytes(const RowGather& gather) { return gather.check.tuple_count * tupleBytes(gather.check); }
 uint64_t outputBytes(const RowGather& gather) { return gather.outer * gather.index_count * gather.row_bytes; }
 
+void forEachSweepPoint(const std::vector<uint64_t>& ranges, const std::vector<uint64_t>& alignments,
+                       const std::vector<uint64_t>& offsets, const std::function<bool(const SweepPoint&)>& visit) {
+  for (uint64_t range : ranges) {
+    for (uint64_t alignment : alignments) {
+      for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+        for (uint64_t data_offset : offsets) {
+          for (uint64_t indices_offset : offsets) {
+            for (uint64_t output_offset : offsets) {
+              if (!visit({range, alignment, index_type, data_offset, indices_offset, output_offset})) return;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reading plans back
 
@@ -63,6 +83,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kCheckIndices:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
     case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
+    case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
   }
 }
@@ -103,6 +124,18 @@ std::vector<Decoded<Params>> stepsOf(const OpPlan& plan, Kernel kernel) {
 std::vector<CheckStep> checkSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kCheckIndices); }
 std::vector<CheckStep> reportSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kReportIndex); }
 std::vector<RowsStep> rowSteps(const OpPlan& plan) { return stepsOf<abi::GatherRowsParams>(plan, Kernel::kGatherRows); }
+std::vector<ElementsStep> elementSteps(const OpPlan& plan) {
+  return stepsOf<abi::GatherElementsParams>(plan, Kernel::kGatherElements);
+}
+
+size_t distinctWindows(const OpPlan& plan, Kernel kernel, Role role) {
+  std::set<uint64_t> offsets;
+  for (const Step& step : plan.steps) {
+    const Window* window = step.kernel == kernel ? windowOf(step, role) : nullptr;
+    if (window != nullptr) offsets.insert(window->offset);
+  }
+  return offsets.size();
+}
 
 CopyShape copyShapeOf(const Step& step) {
   return {step.spec[kSpecWorkgroupSize], step.spec[kSpecIndexWords], step.spec[kSpecUnitBytes], step.spec[kSpecItems],
@@ -177,6 +210,14 @@ std::string kernels(const OpPlan& plan) {
   return text.empty() ? "none" : text;
 }
 
+// Components (or dims) in use: the leading non-zero extents (a planned pass never has an empty one; the
+// count itself travels as the kSpecDims specialization constant).
+uint32_t usedExtents(const uint32_t* extents, uint32_t capacity) {
+  uint32_t count = 0;
+  while (count < capacity && extents[count] != 0) ++count;
+  return count;
+}
+
 std::string str(const abi::GatherRowsParams& p) {
   return "slot " + s(p.status_slot) + ", row_units " + s(p.row_units) + " (" + s(p.row_units_multiplier) + ", " +
          s(p.row_units_shift) + "), index_count " + s(p.index_count) + " (" + s(p.index_count_multiplier) + ", " +
@@ -184,7 +225,22 @@ std::string str(const abi::GatherRowsParams& p) {
          s(p.first_outer) + "/" + s(p.first_index) + ", data rows [" + s(p.data_row_begin) + ", " + s(p.data_row_end) +
          ") at unit " + s(p.data_unit_offset) + ", output at unit " + s(p.out_unit_offset) + " words " +
          s(p.out_word_count) + ", indices at word " + s(p.indices_word_offset) + " from " + s(p.index_window_begin) +
-         ", outer stride " + s(p.index_outer_stride) + ", tuple " + tupleString(p.extents, p.tuple_length);
+         ", outer stride " + s(p.index_outer_stride) + ", tuple " +
+         tupleString(p.extents, usedExtents(p.extents, VKINDEX_MAX_TUPLE_LENGTH));
+}
+
+std::string str(const abi::GatherElementsParams& p) {
+  std::string dims;
+  const uint32_t dim_count = usedExtents(p.extents, VKINDEX_MAX_ELEMENT_DIMS);
+  for (uint32_t j = 0; j < VKINDEX_MAX_ELEMENT_DIMS; ++j) {
+    if (j >= dim_count && p.extents[j] == 0 && p.data_strides[j] == 0) continue;  // unused (and zero)
+    dims += (dims.empty() ? "" : ", ") + s(p.extents[j]) + (j == p.axis_dim ? "*" : "") + ": " + s(p.data_strides[j]);
+  }
+  return "slot " + s(p.status_slot) + ", units_per_element " + s(p.units_per_element) + ", pass_elements " +
+         s(p.pass_elements) + ", first " + s(p.first_element) + ", axis_size " + s(p.axis_size) + ", data [" +
+         s(p.data_element_begin) + ", " + s(p.data_element_end) + ") at unit " + s(p.data_unit_offset) +
+         ", output at unit " + s(p.out_unit_offset) + " words " + s(p.out_word_count) + ", indices at word " +
+         s(p.indices_word_offset) + ", dims " + s(dim_count) + " (" + dims + ")";
 }
 
 std::string str(const CheckStep& c) {
@@ -199,6 +255,18 @@ std::string str(const Step& step) {
   for (uint32_t value : step.spec) spec += (spec.empty() ? "" : ", ") + s(value);
   return std::string(kernelName(step.kernel)) + " spec {" + spec + "}, bindings " + str(step.bindings) + ", push " +
          s(step.push_bytes) + ", groups " + s(step.groups) + ", waits " + str(step.wait_for);
+}
+
+std::string failuresOf(const std::function<void()>& check) {
+  ::testing::TestPartResultArray results;
+  {
+    ::testing::ScopedFakeTestPartResultReporter reporter(
+        ::testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &results);
+    check();
+  }
+  std::string text;
+  for (int i = 0; i < results.size(); ++i) text += results.GetTestPartResult(i).message() + std::string("\n");
+  return text;
 }
 
 void expectError(const Status& status, StatusCode code, const std::string& message) {

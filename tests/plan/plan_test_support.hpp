@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "common/check_params.h"
+#include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
@@ -44,6 +46,19 @@ uint64_t indicesBytes(const RowGather& gather);
 uint64_t outputBytes(const RowGather& gather);
 uint64_t axisRows(const RowGather& gather);  // A: the product of the tuple extents
 
+// One point of a simulation sweep: a tiny fake device, an index type and the three tensors' offsets.
+struct SweepPoint {
+  uint64_t range = 0, alignment = 0;
+  DataType index_type = DataType::kInt32;
+  uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
+  DeviceInfo device() const { return fakeDevice(range, alignment); }
+};
+
+// Calls `visit` on every combination of range, alignment, index type (int32, int64) and data, indices
+// and output offset, nested in that order, until it returns false.
+void forEachSweepPoint(const std::vector<uint64_t>& ranges, const std::vector<uint64_t>& alignments,
+                       const std::vector<uint64_t>& offsets, const std::function<bool(const SweepPoint&)>& visit);
+
 // ---------------------------------------------------------------------------------------------
 // Reading plans back
 
@@ -61,12 +76,17 @@ struct Decoded {
   Params params{};
   Window window(Role role) const { return boundWindow(step, role); }
 };
-using CheckStep = Decoded<abi::CheckParams>;      // kCheckIndices and kReportIndex
-using RowsStep = Decoded<abi::GatherRowsParams>;  // kGatherRows
+using CheckStep = Decoded<abi::CheckParams>;              // kCheckIndices and kReportIndex
+using RowsStep = Decoded<abi::GatherRowsParams>;          // kGatherRows
+using ElementsStep = Decoded<abi::GatherElementsParams>;  // kGatherElements
 
-std::vector<CheckStep> checkSteps(const OpPlan& plan);   // kCheckIndices, in plan order
-std::vector<CheckStep> reportSteps(const OpPlan& plan);  // kReportIndex
-std::vector<RowsStep> rowSteps(const OpPlan& plan);      // kGatherRows: the copy passes
+std::vector<CheckStep> checkSteps(const OpPlan& plan);       // kCheckIndices, in plan order
+std::vector<CheckStep> reportSteps(const OpPlan& plan);      // kReportIndex
+std::vector<RowsStep> rowSteps(const OpPlan& plan);          // kGatherRows: the copy passes
+std::vector<ElementsStep> elementSteps(const OpPlan& plan);  // kGatherElements: the element passes
+
+// How many windows, told apart by where they start, the plan's `kernel` steps bind for `role`.
+size_t distinctWindows(const OpPlan& plan, Kernel kernel, Role role);
 
 // The copy passes' specialization values, named.
 struct CopyShape {
@@ -90,10 +110,17 @@ std::string str(const std::vector<Binding>& bindings);
 std::string kernels(const OpPlan& plan);
 // Every GatherRowsParams field, in header order, with the fast-division constants in parentheses.
 std::string str(const abi::GatherRowsParams& p);
+// Every GatherElementsParams field in header order, the dims as "(extent: stride, ...)" with the
+// axis dim starred.
+std::string str(const abi::GatherElementsParams& p);
 // Every CheckParams field in header order, then the indices window and the workgroup count.
 std::string str(const CheckStep& c);
 // A step's generic parts: kernel, specialization values, bindings, push bytes, groups and waits.
 std::string str(const Step& step);
+
+// The GoogleTest failures `check` reports, intercepted (they do not fail the calling test), joined
+// into one text, one message a line: for tests of the checkers and simulators themselves.
+std::string failuresOf(const std::function<void()>& check);
 
 // Expects exactly this code and message.
 void expectError(const Status& status, StatusCode code, const std::string& message);

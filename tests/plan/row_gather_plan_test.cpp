@@ -53,10 +53,12 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
   EXPECT_EQ(str(checks[1]),
             "slot 0, index_count 76, position_base 124, indices at word 3, tuple (3, 5), window {992, 620}, groups 2");
   ASSERT_EQ(reports.size(), 2u);
-  EXPECT_EQ(str(reports[0].step),
-            "report_index spec {64, 2, 0, 0, 0}, bindings indices {0, 1004}, status, push 68, groups 1, waits status");
-  EXPECT_EQ(str(reports[1].step),
-            "report_index spec {64, 2, 0, 0, 0}, bindings indices {992, 620}, status, push 68, groups 1, waits none");
+  EXPECT_EQ(
+      str(reports[0].step),
+      "report_index spec {64, 2, 0, 0, 0, 0}, bindings indices {0, 1004}, status, push 68, groups 1, waits status");
+  EXPECT_EQ(
+      str(reports[1].step),
+      "report_index spec {64, 2, 0, 0, 0, 0}, bindings indices {992, 620}, status, push 68, groups 1, waits none");
   const std::vector<RowsStep> passes = rowSteps(*planned);
   ASSERT_EQ(passes.size(), 2u);
   // 50: l = 6, m = floor(2^32 * 14 / 50) + 1, shift 5.
@@ -69,11 +71,11 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
             "data rows [15, 30) at unit 0, output at unit 0 words 200, indices at word 3 from 50, outer stride 50, "
             "tuple (3, 5)");
   EXPECT_EQ(str(passes[0].step),
-            "gather_rows spec {64, 2, 16, 4, 0}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
-            "push 128, groups 1, waits status");
+            "gather_rows spec {64, 2, 16, 4, 0, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
+            "push 124, groups 1, waits status");
   EXPECT_EQ(str(passes[1].step),
-            "gather_rows spec {64, 2, 16, 4, 0}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
-            "status, push 128, groups 1, waits none");
+            "gather_rows spec {64, 2, 16, 4, 0, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
+            "status, push 124, groups 1, waits none");
 }
 
 TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
@@ -93,8 +95,8 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
             "slot 0, row_units 1 (0, 0), index_count 4 (1, 1), axis_size 24, pass_rows 12, first 0/0, data rows "
             "[0, 72) at unit 0, output at unit 0 words 24, indices at word 0 from 0, outer stride 4, tuple (2, 3, 4)");
   EXPECT_EQ(str(passes[0].step),
-            "gather_rows spec {64, 1, 8, 4, 0}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
-            "push 128, groups 1, waits status");
+            "gather_rows spec {64, 1, 8, 4, 0, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
+            "push 124, groups 1, waits status");
   // Shared tuples (stride 0): the same pass reads the 4 tuples for every batch.
   planned = checkedRowPlan(rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, false), fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();

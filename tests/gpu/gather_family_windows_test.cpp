@@ -1,0 +1,112 @@
+// GatherElements and GatherND over tensors larger than one storage-buffer binding (a 4 KiB cap, and
+// the device's real maxStorageBufferRange) and with more workgroups than one grid dimension allows.
+#include <numeric>
+
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+namespace {
+
+enum class Op { kGatherElements, kGatherND };
+
+class GatherFamilyWindowsTest : public GpuTest {
+ protected:
+  // Runs the op on `ctx` and compares with the reference, byte for byte.
+  void expectMatches(Context& ctx, Op op, const HostTensor& data, const HostTensor& indices, int64_t attribute) {
+    SCOPED_TRACE(std::string(op == Op::kGatherND ? "GatherND" : "GatherElements") + ": data " + describe(data) +
+                 ", indices " + describe(indices) + ", attribute " + std::to_string(attribute));
+    ReferenceResult expected = op == Op::kGatherND ? referenceGatherND(data, indices, attribute)
+                                                   : referenceGatherElements(data, indices, attribute);
+    ASSERT_FALSE(expected.bad_index_position);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(ctx, data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(ctx, indices));
+    StatusOr<Tensor> output = op == Op::kGatherND ? gatherND(ctx, data_tensor, index_tensor, attribute)
+                                                  : gatherElements(ctx, data_tensor, index_tensor, attribute);
+    ASSERT_TRUE(output.ok()) << output.status().toString();
+    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(*output));
+    ASSERT_EQ(actual.shape, expected.output.shape);
+    ASSERT_TRUE(actual.bytes == expected.output.bytes) << "output bytes differ from the reference";
+    EXPECT_EQ(ctx.validationMessageCount(), 0u) << ctx.firstValidationMessage();
+  }
+
+  static std::unique_ptr<Context> contextWith(ContextOptions options) {
+    StatusOr<std::unique_ptr<Context>> ctx = makeContext(options);
+    EXPECT_TRUE(ctx.ok()) << ctx.status().toString();
+    return ctx.ok() ? std::move(ctx).value() : nullptr;
+  }
+};
+
+TEST_F(GatherFamilyWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWindows) {
+  // 4 KiB bindings: data, indices and output each need several windows.
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  std::unique_ptr<Context> ctx = contextWith(options);
+  ASSERT_TRUE(ctx);
+  Rng rng(21);
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    for (DataType type : {DataType::kFloat32, DataType::kUInt8, DataType::kInt16, DataType::kComplex128}) {
+      // Elements: sources anywhere in data, output split into chunks that each visit every data window.
+      expectMatches(*ctx, Op::kGatherElements, randomTensor(rng, type, {60, 50}),
+                    randomIndices(rng, index_type, {70, 40}, 60), 0);
+      expectMatches(*ctx, Op::kGatherElements, randomTensor(rng, type, {9, 40, 11}),
+                    randomIndices(rng, index_type, {7, 45, 11}, 40), -2);
+      // Tuples: batched pairs over small slices, and single components over rows.
+      expectMatches(*ctx, Op::kGatherND, randomTensor(rng, type, {4, 30, 20, 3}),
+                    randomTuples(rng, index_type, {4, 50, 2}, {4, 30, 20, 3}, 1), 1);
+      expectMatches(*ctx, Op::kGatherND, randomTensor(rng, type, {300, 13}),
+                    randomTuples(rng, index_type, {400, 1}, {300, 13}, 0), 0);
+    }
+  }
+}
+
+TEST_F(GatherFamilyWindowsTest, DataLargerThanMaxStorageBufferRange) {
+  // The device's real limit where it is small (lavapipe: 128 MiB), else a 128 MiB cap (SwiftShader's
+  // 1 GiB would cost too much memory): data and output exceed one binding either way.
+  const uint64_t kCap = uint64_t(128) << 20;
+  std::unique_ptr<Context> capped;
+  Context* ctx = &context();
+  if (context().device().max_storage_buffer_range > 2 * kCap) {
+    ContextOptions options;
+    options.max_binding_bytes = kCap;
+    capped = contextWith(options);
+    ASSERT_TRUE(capped);
+    ctx = capped.get();
+  }
+  const uint64_t limit = ctx->device().max_storage_buffer_range;
+  const int64_t row_floats = 1024;
+  const int64_t rows = static_cast<int64_t>((limit + (8 << 20)) / (row_floats * 4));
+  Rng rng(22);
+  HostTensor data = randomTensor(rng, DataType::kFloat32, {rows, row_floats});
+  ASSERT_GT(data.bytes.size(), limit);
+  // GatherND: every row once, reversed (some negative), so rows past the limit are read and written.
+  std::vector<int64_t> order(static_cast<size_t>(rows));
+  std::iota(order.rbegin(), order.rend(), 0);
+  for (size_t i = 0; i < order.size(); i += 3) order[i] -= rows;
+  expectMatches(*ctx, Op::kGatherND, data, indexTensor(DataType::kInt64, {rows, 1}, order), 0);
+  // GatherElements along axis 0: each output element reads a random row, across data windows (the
+  // output stays small; the 4 KiB-cap test splits outputs).
+  expectMatches(*ctx, Op::kGatherElements, data, randomIndices(rng, DataType::kInt32, {rows, 8}, rows), 0);
+}
+
+TEST_F(GatherFamilyWindowsTest, MoreWorkgroupsThanOneGridDimension) {
+  // 32-wide groups, one item each: 2.2M output elements need more than 65535 groups in the check and
+  // copy passes, so the kernels must use the 2-D grid (and grid strides).
+  ContextOptions options;
+  options.workgroup_size = 32;
+  options.items_per_invocation = 1;
+  std::unique_ptr<Context> ctx = contextWith(options);
+  ASSERT_TRUE(ctx);
+  const int64_t count = 2200000;
+  ASSERT_GT(uint64_t(count) / 32, uint64_t(ctx->device().max_workgroup_count[0]))
+      << "the test no longer needs more groups than one grid dimension holds";
+  Rng rng(23);
+  expectMatches(*ctx, Op::kGatherElements, randomTensor(rng, DataType::kFloat32, {1000, 3}),
+                randomIndices(rng, DataType::kInt32, {count, 3}, 1000), 0);
+  expectMatches(*ctx, Op::kGatherND, randomTensor(rng, DataType::kUInt8, {1000}),
+                randomTuples(rng, DataType::kInt32, {count * 4, 1}, {1000}, 0), 0);
+}
+
+}  // namespace
+}  // namespace vkindex::test

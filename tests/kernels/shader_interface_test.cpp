@@ -1,0 +1,106 @@
+// The kernels' interface contract, without a device: every embedded module's storage-buffer bindings
+// (read from its SPIR-V, the only place the count lives) are contiguous, and every step any planner
+// emits binds exactly that many buffers and pushes exactly its kernel's block.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/shader_registry.hpp"
+#include "plan/gather_elements_plan.hpp"
+#include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
+
+namespace vkindex::kernels {
+namespace {
+
+using plan::Kernel;
+using plan::OpPlan;
+using plan::Placement;
+
+DeviceInfo smallDevice() {
+  DeviceInfo device;
+  device.max_storage_buffer_range = 4096;  // several windows for a few KiB
+  device.min_storage_buffer_offset_alignment = 256;
+  device.workgroup_size = 64;
+  device.items_per_invocation = 4;
+  device.max_workgroup_count = {65535, 65535, 65535};
+  return device;
+}
+
+Placement placed(uint64_t offset, uint64_t bytes) { return {offset, bytes}; }
+
+// Plans of every planner over shapes that produce every kernel and several windows.
+std::vector<OpPlan> samplePlans() {
+  const DeviceInfo device = smallDevice();
+  std::vector<OpPlan> plans;
+  for (DataType type : {DataType::kUInt8, DataType::kFloat32, DataType::kComplex128}) {
+    const uint64_t e = elementSize(type);
+    StatusOr<plan::GatherShape> gather = plan::inferGatherShape({600, 7}, type, {500}, DataType::kInt64, 0);
+    EXPECT_TRUE(gather.ok());
+    StatusOr<OpPlan> gather_plan = plan::planGather(*gather, DataType::kInt64, placed(4, 600 * 7 * e),
+                                                    placed(0, 500 * 8), placed(8, 500 * 7 * e), device);
+    EXPECT_TRUE(gather_plan.ok()) << gather_plan.status().toString();
+    if (gather_plan.ok()) plans.push_back(*gather_plan);
+
+    StatusOr<plan::GatherNDShape> nd = plan::inferGatherNDShape({4, 30, 20, 3}, type, {4, 50, 2}, DataType::kInt32, 1);
+    EXPECT_TRUE(nd.ok());
+    StatusOr<OpPlan> nd_plan = plan::planGatherND(*nd, DataType::kInt32, placed(0, 4 * 30 * 20 * 3 * e),
+                                                  placed(4, 4 * 50 * 2 * 4), placed(0, 4 * 50 * 3 * e), device);
+    EXPECT_TRUE(nd_plan.ok()) << nd_plan.status().toString();
+    if (nd_plan.ok()) plans.push_back(*nd_plan);
+
+    StatusOr<plan::GatherElementsShape> elements =
+        plan::inferGatherElementsShape({40, 30}, type, {50, 20}, DataType::kInt64, 0);
+    EXPECT_TRUE(elements.ok());
+    StatusOr<OpPlan> elements_plan = plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e),
+                                                              placed(4, 50 * 20 * 8), placed(4, 50 * 20 * e), device);
+    EXPECT_TRUE(elements_plan.ok()) << elements_plan.status().toString();
+    if (elements_plan.ok()) plans.push_back(*elements_plan);
+  }
+  return plans;
+}
+
+TEST(ShaderInterfaceTest, EveryModuleBindsContiguousStorageBuffers) {
+  for (uint32_t id = 0; id < static_cast<uint32_t>(Kernel::kCount); ++id) {
+    const ShaderInfo& info = shaderInfo(static_cast<Kernel>(id));
+    SCOPED_TRACE(info.name);
+    bool contiguous = false;
+    EXPECT_EQ(spirvBindingCount(info.words, info.word_count, &contiguous), info.binding_count);
+    EXPECT_TRUE(contiguous);
+    EXPECT_GE(info.binding_count, 2u);
+    EXPECT_LE(info.push_bytes, 128u) << "the 128-byte push budget every device guarantees";
+  }
+}
+
+TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
+  std::vector<bool> seen(static_cast<size_t>(Kernel::kCount));
+  for (const OpPlan& plan : samplePlans()) {
+    for (const plan::Step& step : plan.steps) {
+      const ShaderInfo& info = shaderInfo(step.kernel);
+      SCOPED_TRACE(info.name);
+      EXPECT_EQ(step.bindings.size(), info.binding_count);
+      EXPECT_EQ(step.push_bytes, info.push_bytes);
+      seen[static_cast<size_t>(step.kernel)] = true;
+    }
+  }
+  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements}) {
+    EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
+  }
+}
+
+TEST(ShaderInterfaceTest, BindingCountReadsDecorationsAndStopsAtMalformedInstructions) {
+  // Header, then OpDecorate %10 Binding 0, OpDecorate %11 Binding 2, OpDecorate %12 DescriptorSet 0.
+  std::vector<uint32_t> words = {0x07230203, 0x00010300,       0,  20, 0, (4u << 16) | 71u, 10, 33,
+                                 0,          (4u << 16) | 71u, 11, 33, 2, (4u << 16) | 71u, 12, 34,
+                                 0};
+  bool contiguous = true;
+  EXPECT_EQ(spirvBindingCount(words.data(), words.size(), &contiguous), 3u);
+  EXPECT_FALSE(contiguous) << "binding 1 is missing";
+  words[9] = 0;  // a zero-length instruction: stop instead of looping or reading past the end
+  EXPECT_EQ(spirvBindingCount(words.data(), words.size(), &contiguous), 1u);
+  words[9] = (60u << 16) | 71u;  // longer than the module
+  EXPECT_EQ(spirvBindingCount(words.data(), words.size(), &contiguous), 1u);
+}
+
+}  // namespace
+}  // namespace vkindex::kernels

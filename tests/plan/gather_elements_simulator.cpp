@@ -1,0 +1,356 @@
+#include "gather_elements_simulator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "plan/index_checks.hpp"
+#include "plan_checks.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+constexpr uint32_t kNotBound = 0xFFFFFFFFu;  // gather_elements.comp's kNotBound
+
+uint64_t indexBytes(DataType index_type) { return index_type == DataType::kInt64 ? 8 : 4; }
+
+// The data element coalesced output position `position` reads with axis coordinate `a`, in 64 bits.
+uint64_t sourceOf(const GatherElementsShape& shape, uint64_t position, uint64_t a) {
+  uint64_t source = 0;
+  for (size_t j = shape.dims.size(); j-- > 0;) {
+    const uint64_t extent = shape.dims[j].extent;
+    const uint64_t coordinate = j == shape.axis_dim ? a : position % extent;
+    position /= extent;
+    source += coordinate * shape.dims[j].data_stride;
+  }
+  return source;
+}
+
+// The data elements output elements [q0, q1) can read whatever their indices: [lowest, highest + 1).
+// Walks the elements of short ranges; a long one gets the whole reachable span of data.
+std::pair<uint64_t, uint64_t> reachable(const GatherElementsShape& shape, uint64_t q0, uint64_t q1) {
+  const uint64_t axis_top = (shape.axis_size - 1) * shape.dims[shape.axis_dim].data_stride;
+  if (q1 - q0 > (uint64_t(1) << 16)) return {0, sourceOf(shape, shape.output_elements - 1, 0) + axis_top + 1};
+  uint64_t low = ~uint64_t(0), high = 0;
+  for (uint64_t q = q0; q < q1; ++q) {
+    const uint64_t base = sourceOf(shape, q, 0);
+    low = std::min(low, base);
+    high = std::max(high, base + axis_top);
+  }
+  return {low, high + 1};
+}
+
+// The tensors, the status slot and the record of what the steps did to them.
+class Machine {
+ public:
+  Machine(const ElementsCase& c, const GatherElementsShape& shape, const ElementsPlacements& at, uint32_t seed)
+      : case_(c),
+        shape_(shape),
+        at_(at),
+        check_{c.index_type, shape.output_elements, {shape.axis_size}},
+        rng_(seed),
+        data_buf_(randomBuffer(at.data, rng_)),
+        idx_buf_(randomBuffer(at.indices, rng_)),
+        out_(randomBuffer(at.output, rng_)),
+        index_(check_, at.indices, idx_buf_, randomIndices(check_, c.bad, rng_), ok_) {}
+
+  // Runs every step of `plan` in order. Returns false once a kernel went out of bounds.
+  bool run(const OpPlan& plan, ElementsRun& run) {
+    for (size_t i = 0; i < plan.steps.size() && ok_; ++i) {
+      const Step& step = plan.steps[i];
+      SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
+      switch (step.kernel) {
+        case Kernel::kCheckIndices: index_.checkIndices(step); break;
+        case Kernel::kReportIndex: index_.reportIndex(step, i); break;
+        case Kernel::kGatherElements: gatherElements(step, run); break;
+        default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
+      }
+    }
+    return ok_;
+  }
+
+  // Compares the status slot and the output buffer with what the indices call for. Returns whether a
+  // bad index was found.
+  bool expectResult(const OpPlan& plan) {
+    if (index_.expectStatus(plan)) {
+      out_.expectUntouched();
+      return true;
+    }
+    // The reference, from the ONNX definition over the uncoalesced shapes: output[i_0, ..., i_{r-1}] =
+    // data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}], the index taken modulo the axis size
+    // when negative.
+    const Shape& ds = case_.data_shape;
+    const Shape& is = case_.indices_shape;
+    const size_t rank = ds.size(), axis = static_cast<size_t>(shape_.axis);
+    const uint64_t E = shape_.element_bytes;
+    const int64_t s = static_cast<int64_t>(shape_.axis_size);
+    std::vector<uint8_t> expected = out_.before();
+    for (uint64_t p = 0; p < shape_.output_elements; ++p) {
+      uint64_t rest = p, source = 0, stride = 1;
+      for (size_t d = rank; d-- > 0;) {
+        const uint64_t coordinate = rest % static_cast<uint64_t>(is[d]);
+        rest /= static_cast<uint64_t>(is[d]);
+        const int64_t value = index_.values()[p];
+        source += (d == axis ? static_cast<uint64_t>(value < 0 ? value + s : value) : coordinate) * stride;
+        stride *= static_cast<uint64_t>(ds[d]);
+      }
+      std::memcpy(&expected[at_.output.offset + p * E], &data_buf_[at_.data.offset + source * E], E);
+    }
+    out_.expectWrittenOnce(expected, at_.output);
+    return false;
+  }
+
+ private:
+  // gather_elements.comp, counting the writes to every output byte.
+  void gatherElements(const Step& step, ElementsRun& run) {
+    const abi::GatherElementsParams p = pushOf<abi::GatherElementsParams>(step);
+    const CopyShape shape = copyShapeOf(step);
+    const uint32_t U = shape.unit_bytes, W = shape.index_words;
+    if (index_.badIndexFound(p.status_slot)) return;
+    bool& ok = ok_;
+    BufferBinding in(data_buf_, boundWindow(step, Role::kData), "data", ok);
+    BufferBinding ix(idx_buf_, boundWindow(step, Role::kIndices), "indices", ok);
+    BufferBinding out(out_.buffer(), boundWindow(step, Role::kOutput), "output", ok);
+    const uint32_t dim_count = step.spec[kSpecDims];  // DIM_COUNT
+    if (dim_count > VKINDEX_MAX_ELEMENT_DIMS) {
+      ADD_FAILURE() << "dim count " << dim_count << " overruns the push block";
+      ok = false;
+      return;
+    }
+    // boundSourceElement: output element `element` of the pass, relative to the first bound data element.
+    const auto boundSourceElement = [&](uint32_t element) {
+      uint32_t rest = p.first_element + element;
+      uint32_t source = 0u;
+      for (uint32_t j = dim_count; j-- > 0u;) {
+        const uint32_t extent = p.extents[j];
+        if (extent == 0u) {
+          if (ok) ADD_FAILURE() << "division by extent 0 of dim " << j;
+          ok = false;
+          return kNotBound;
+        }
+        uint32_t coordinate = rest % extent;
+        rest /= extent;
+        if (j == p.axis_dim) coordinate = normalizeIndex(loadIndex(ix, p.indices_word_offset, element, W), p.axis_size);
+        source += coordinate * p.data_strides[j];
+      }
+      if (source < p.data_element_begin || source >= p.data_element_end) return kNotBound;
+      return source - p.data_element_begin;
+    };
+    const auto wrote = [&](uint64_t byte) { out_.wrote(out.absolute(byte)); };
+    if (U >= 4) {  // copyElementUnit
+      const uint32_t total = p.pass_elements * p.units_per_element;
+      uint32_t cached_element = kNotBound, source = kNotBound;  // boundSourceElement depends on the element only
+      for (uint32_t unit = 0; unit < total && ok; ++unit) {
+        const uint32_t element = unit / p.units_per_element;
+        if (element != cached_element) source = boundSourceElement(cached_element = element);
+        if (source == kNotBound) continue;
+        const uint32_t part = unit - element * p.units_per_element;
+        const uint32_t target = p.out_unit_offset + unit;
+        const uint32_t from = p.data_unit_offset + source * p.units_per_element + part;
+        if (!in.inside(uint64_t(from) * U, U) || !out.inside(uint64_t(target) * U, U)) break;
+        std::memcpy(out.at(uint64_t(target) * U), in.at(uint64_t(from) * U), U);
+        for (uint32_t b = 0; b < U; ++b) wrote(uint64_t(target) * U + b);
+        ++run.whole_stores;
+      }
+      return;
+    }
+    // assembleWord: each word of the binding from the elements this pass owns in it.
+    const uint32_t units_per_word = 4u / U, unit_mask = U == 1 ? 0xFFu : 0xFFFFu;
+    const auto loadSubUnit = [&](uint32_t source) {
+      const uint32_t shift = (source % units_per_word) * 8u * U;
+      return (in.word(source / units_per_word) >> shift) & unit_mask;
+    };
+    for (uint32_t word = 0; word < p.out_word_count && ok; ++word) {
+      uint32_t value = 0u, owned = 0u;
+      for (uint32_t k = 0u; k < units_per_word; ++k) {
+        const uint32_t unit_in_binding = word * units_per_word + k;
+        if (unit_in_binding < p.out_unit_offset) continue;
+        const uint32_t element = unit_in_binding - p.out_unit_offset;
+        if (element >= p.pass_elements) break;
+        const uint32_t source = boundSourceElement(element);
+        if (source == kNotBound) continue;
+        const uint32_t shift = k * 8u * U;
+        value |= loadSubUnit(p.data_unit_offset + source) << shift;
+        owned |= unit_mask << shift;
+      }
+      // storeOwnedBits
+      if (owned == 0xFFFFFFFFu) {
+        out.setWord(word, value);
+        ++run.whole_stores;
+      } else if (owned != 0u) {
+        out.setWord(word, out.word(word) & ~owned);           // atomicAnd
+        out.setWord(word, out.word(word) | (value & owned));  // atomicOr
+        ++run.masked_stores;
+      }
+      for (uint32_t b = 0; b < 4; ++b) {
+        if (((owned >> (8 * b)) & 0xFFu) != 0) wrote(uint64_t(word) * 4 + b);
+      }
+    }
+  }
+
+  const ElementsCase& case_;
+  const GatherElementsShape& shape_;
+  ElementsPlacements at_;
+  IndexCheck check_;
+  bool ok_ = true;  // declared before the members that bind it
+  std::mt19937 rng_;
+  std::vector<uint8_t> data_buf_, idx_buf_;
+  OutputRecord out_;
+  IndexSimulator index_;
+};
+
+}  // namespace
+
+std::string dimsString(const GatherElementsShape& shape) {
+  std::string text;
+  for (size_t j = 0; j < shape.dims.size(); ++j) {
+    const ElementDim& d = shape.dims[j];
+    text += (text.empty() ? "" : ", ") + std::to_string(d.extent) + "/" + std::to_string(d.data_extent) +
+            (j == shape.axis_dim ? "*" : "") + ": " + std::to_string(d.data_stride);
+  }
+  return "(" + text + ")";
+}
+
+std::string describe(const ElementsCase& c) {
+  const auto s = [](auto value) { return std::to_string(value); };
+  return "GatherElements data " + shapeString(c.data_shape) + " " + dataTypeName(c.data_type) + " at " +
+         s(c.data_offset) + ", indices " + shapeString(c.indices_shape) + " " + dataTypeName(c.index_type) + " at " +
+         s(c.indices_offset) + ", output at " + s(c.output_offset) + ", axis " + s(c.axis) + ", " +
+         deviceString(c.device) + badString(c.bad);
+}
+
+ElementsPlacements placementsOf(const GatherElementsShape& shape, DataType index_type, uint64_t data_offset,
+                                uint64_t indices_offset, uint64_t output_offset) {
+  return {placed(data_offset, shape.data_elements * shape.element_bytes),
+          placed(indices_offset, shape.output_elements * indexBytes(index_type)),
+          placed(output_offset, shape.output_elements * shape.element_bytes)};
+}
+
+bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape, DataType index_type,
+                            const ElementsPlacements& at, const DeviceInfo& device) {
+  SCOPED_TRACE("coalesced dims " + dimsString(shape));
+  const uint64_t E = shape.element_bytes, N = shape.output_elements, D = shape.data_elements, S = shape.axis_size;
+  const uint64_t index_bytes = indexBytes(index_type);
+  checkStepBasics(plan, Kernel::kGatherElements);
+  bool ok = checkIndexSteps(plan, IndexCheck{index_type, N, {S}}, at.indices, device);
+  const bool has_checks = !checkSteps(plan).empty();
+  EXPECT_EQ(has_checks, N > 0);
+  const std::vector<ElementsStep> passes = elementSteps(plan);
+  EXPECT_EQ(passes.empty(), N == 0 || S == 0);
+  if (passes.empty()) return ok && !::testing::Test::HasFailure();
+  EXPECT_GE(shape.dims.size(), 1u);
+  EXPECT_LE(shape.dims.size(), size_t{VKINDEX_MAX_ELEMENT_DIMS});
+  EXPECT_LT(shape.axis_dim, shape.dims.size());
+  if (shape.dims.empty() || shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS || shape.axis_dim >= shape.dims.size()) {
+    return false;
+  }
+  // The unit: the widest power of two up to 16 dividing the element size and both tensors' offsets;
+  // sub-word units only for 1- and 2-byte elements, one unit each.
+  uint32_t U = 16;
+  while (U > 1 && (E % U != 0 || at.data.offset % U != 0 || at.output.offset % U != 0)) U /= 2;
+  if (U < 4) {
+    EXPECT_EQ(E, U);
+  }
+  const uint64_t units_per_element = U < 4 ? 1 : E / U;
+  const SpecValues spec{device.workgroup_size,      uint32_t(index_bytes / 4), U, device.items_per_invocation, 0,
+                        uint32_t(shape.dims.size())};
+  const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
+  PassReads reads;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    const ElementsStep& pass = passes[i];
+    const abi::GatherElementsParams& p = pass.params;
+    SCOPED_TRACE("gather_elements step " + std::to_string(i) + ": " + str(p));
+    EXPECT_EQ(pass.step.spec, spec);
+    const Window data_window = pass.window(Role::kData), index_window = pass.window(Role::kIndices);
+    const Window output_window = pass.window(Role::kOutput);
+    EXPECT_EQ(str(pass.step.bindings), "data " + str(data_window) + ", indices " + str(index_window) + ", output " +
+                                           str(output_window) + ", status");
+    ok = validWindow(data_window, at.data, device, "data") && ok;
+    ok = validWindow(index_window, at.indices, device, "indices") && ok;
+    ok = validWindow(output_window, at.output, device, "output") && ok;
+    // Barriers: the first pass waits for the checks; a later sub-word pass may share output words with
+    // the previous one (atomics on disjoint bytes), so it waits for its output.
+    if (i == 0) {
+      EXPECT_EQ(str(pass.step.wait_for), has_checks ? "status" : "none");
+    } else {
+      EXPECT_EQ(str(pass.step.wait_for), U < 4 ? "output " + str(output_window) : "none");
+    }
+    EXPECT_EQ(p.status_slot, 0u);
+    EXPECT_EQ(p.units_per_element, units_per_element);
+    EXPECT_EQ(p.axis_size, S);
+    EXPECT_EQ(p.axis_dim, shape.axis_dim);
+    for (size_t j = 0; j < VKINDEX_MAX_ELEMENT_DIMS; ++j) {
+      const bool used = j < shape.dims.size();
+      EXPECT_EQ(p.extents[j], used ? shape.dims[j].extent : 0u) << "dim " << j;
+      EXPECT_EQ(p.data_strides[j], used ? shape.dims[j].data_stride : 0u) << "dim " << j;
+    }
+    // Output elements [q0, q1) from data elements [begin, end): the push constants locate exactly those.
+    const uint64_t q0 = p.first_element, q1 = q0 + p.pass_elements;
+    EXPECT_GT(p.pass_elements, 0u);
+    EXPECT_LE(q1, N);
+    EXPECT_LT(p.data_element_begin, p.data_element_end);
+    EXPECT_LE(p.data_element_end, D);
+    EXPECT_EQ(output_window.offset + uint64_t(p.out_unit_offset) * U, at.output.offset + q0 * E);
+    EXPECT_GE(output_window.offset + output_window.size, at.output.offset + q1 * E);
+    EXPECT_EQ(index_window.offset + 4 * uint64_t(p.indices_word_offset), at.indices.offset + q0 * index_bytes);
+    EXPECT_GE(index_window.offset + index_window.size, at.indices.offset + q1 * index_bytes);
+    EXPECT_EQ(data_window.offset + uint64_t(p.data_unit_offset) * U, at.data.offset + p.data_element_begin * E);
+    EXPECT_GE(data_window.offset + data_window.size, at.data.offset + uint64_t(p.data_element_end) * E);
+    if (U < 4) {
+      EXPECT_EQ(p.out_word_count, output_window.size / 4);
+    }
+    const uint64_t items = U < 4 ? p.out_word_count : uint64_t(p.pass_elements) * p.units_per_element;
+    EXPECT_LE(items, kMaxPassItems);  // the kernel counts in 32 bits with headroom
+    EXPECT_EQ(pass.step.groups, ceilDiv(items, block));
+    reads[{q0, q1}].push_back({p.data_element_begin, p.data_element_end});
+  }
+  expectTiledReads(
+      std::move(reads), N, [&](uint64_t q0, uint64_t q1) { return reachable(shape, q0, q1); }, "elements");
+  return ok && !::testing::Test::HasFailure();
+}
+
+void expectElementsReport(const OpPlan& plan, const GatherElementsShape& shape) {
+  expectAxisReport(plan, "GatherElements", shape.output_shape, shape.axis_size, shape.axis);
+}
+
+std::optional<ElementsRun> simulate(const ElementsCase& c, uint32_t seed) {
+  SCOPED_TRACE(describe(c));
+  StatusOr<GatherElementsShape> shape =
+      inferGatherElementsShape(c.data_shape, c.data_type, c.indices_shape, c.index_type, c.axis);
+  EXPECT_TRUE(shape.ok()) << shape.status().toString();
+  if (!shape.ok()) return std::nullopt;
+  EXPECT_EQ(shape->output_elements, *elementCount(c.indices_shape));
+  EXPECT_EQ(shape->data_elements, *elementCount(c.data_shape));
+  EXPECT_EQ(shape->element_bytes, elementSize(c.data_type));
+  const ElementsPlacements at = placementsOf(*shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
+  StatusOr<OpPlan> plan = planGatherElements(*shape, c.index_type, at.data, at.indices, at.output, c.device);
+  if (!plan.ok()) {
+    EXPECT_GT(shape->dims.size(), size_t{VKINDEX_MAX_ELEMENT_DIMS}) << plan.status().toString();
+    expectError(plan.status(), StatusCode::kUnsupported,
+                "GatherElements: the tensors coalesce to " + std::to_string(shape->dims.size()) +
+                    " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
+    return std::nullopt;
+  }
+  expectElementsReport(*plan, *shape);
+  if (!checkElementsStructure(*plan, *shape, c.index_type, at, c.device)) return ElementsRun{std::move(*plan)};
+  return runElementsPlan(std::move(*plan), c, seed);
+}
+
+ElementsRun runElementsPlan(OpPlan plan, const ElementsCase& c, uint32_t seed) {
+  ElementsRun run{std::move(plan)};
+  StatusOr<GatherElementsShape> shape =
+      inferGatherElementsShape(c.data_shape, c.data_type, c.indices_shape, c.index_type, c.axis);
+  EXPECT_TRUE(shape.ok()) << shape.status().toString();
+  if (!shape.ok()) return run;
+  const ElementsPlacements at = placementsOf(*shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
+  Machine machine(c, *shape, at, seed);
+  if (machine.run(run.plan, run)) run.bad_found = machine.expectResult(run.plan);
+  return run;
+}
+
+}  // namespace vkindex::plan::test
