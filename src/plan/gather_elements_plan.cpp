@@ -110,8 +110,10 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
     return unsupported("GatherElements: the tensors coalesce to " + std::to_string(shape.dims.size()) +
                        " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
   }
-  if (shape.data_elements > kMax32 || shape.output_elements >= kMax32) {
-    return unsupported("GatherElements: tensors of more than 2^32-2 elements are not supported");
+  // Output elements (= index elements) are bounded by appendIndexChecks above.
+  if (shape.data_elements > kMax32) {
+    return unsupported("GatherElements: input 'data' has " + std::to_string(shape.data_elements) +
+                       " elements; more than 2^32-1 are not supported");
   }
   const uint64_t E = shape.element_bytes;
   const uint32_t unit = largestUnit(E | data.offset | output.offset);

@@ -249,9 +249,9 @@ TEST(PlanGatherElementsTest, UnsupportedDimsAndSizes) {
   EXPECT_TRUE(plan(nine_data, empty, 0).ok());
   // 2^32 data elements.
   expectError(plan({65536, 65536}, {1, 1}, 0), StatusCode::kUnsupported,
-              "GatherElements: tensors of more than 2^32-2 elements are not supported");
+              "GatherElements: input 'data' has 4294967296 elements; more than 2^32-1 are not supported");
   expectError(plan({2, 65536, 32768}, {1, 1, 1}, 2), StatusCode::kUnsupported,
-              "GatherElements: tensors of more than 2^32-2 elements are not supported");
+              "GatherElements: input 'data' has 4294967296 elements; more than 2^32-1 are not supported");
   // 2^32 - 1 and 2^32 output elements (indices): the index check refuses them first.
   expectError(plan({1, 65537}, {65535, 65537}, 0), StatusCode::kUnsupported,
               "GatherElements: more than 2^32-2 index elements are not supported");

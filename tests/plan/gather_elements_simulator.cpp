@@ -133,8 +133,16 @@ class Machine {
           ok = false;
           return kNotBound;
         }
-        uint32_t coordinate = rest % extent;
-        rest /= extent;
+        // The kernel takes what is left as the outermost coordinate without dividing.
+        uint32_t coordinate = rest;
+        if (j > 0u) {
+          coordinate = rest % extent;
+          rest /= extent;
+        } else if (rest >= extent) {
+          if (ok) ADD_FAILURE() << "outermost coordinate " << rest << " exceeds its extent " << extent;
+          ok = false;
+          return kNotBound;
+        }
         if (j == p.axis_dim) coordinate = normalizeIndex(loadIndex(ix, p.indices_word_offset, element, W), p.axis_size);
         source += coordinate * p.data_strides[j];
       }
