@@ -48,10 +48,10 @@ struct PlannedGather {
   }
 };
 
-// Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`. A
-// macro because the forms differ only in their names: one definition keeps every operator's forms
-// identical in behaviour.
-#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition)                                   \
+// Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`, whose
+// attribute parameter is named `attribute` as in the public declarations. A macro because the forms
+// differ only in their names: one definition keeps every operator's forms identical in behaviour.
+#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition, attribute)                        \
   StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute) {       \
     return runGatherFamily(context, definition, data, indices, attribute);                                             \
   }                                                                                                                    \

@@ -23,8 +23,8 @@ constexpr GatherFamilyOp kGatherND{"GatherND", GatherNDPlanner::outputShape, Gat
 
 }  // namespace
 
-VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gather, recordGather, kGather)
-VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gatherElements, recordGatherElements, kGatherElements)
-VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gatherND, recordGatherND, kGatherND)
+VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gather, recordGather, kGather, axis)
+VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gatherElements, recordGatherElements, kGatherElements, axis)
+VKINDEX_DEFINE_GATHER_FAMILY_FORMS(gatherND, recordGatherND, kGatherND, batch_dims)
 
 }  // namespace vkindex
