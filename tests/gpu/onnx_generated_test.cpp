@@ -1,6 +1,6 @@
 // Generated ONNX node tests: Gather, GatherElements and GatherND models and data sets for every element
 // type, stored both as raw_data and in the typed TensorProto fields, importing every opset that defines
-// the operator, with expected outputs from CPU oracles. Each directory must PASS through the same runner
+// the operator, with expected outputs from the CPU references. Each directory must PASS through the same runner
 // `vkindex onnx-test` uses; what an opset does not define must be refused with a clear error.
 #include <filesystem>
 #include <fstream>
@@ -125,89 +125,6 @@ void writeNodeTest(const fs::path& dir, const NodeSpec& spec, const HostTensor& 
 void writeGatherTest(const fs::path& dir, int64_t opset, int64_t axis, const HostTensor& data,
                      const HostTensor& indices, const HostTensor& expected, bool raw) {
   writeNodeTest(dir, {"Gather", opset, {{"axis", axis}}}, data, indices, expected, raw);
-}
-
-// Small local oracles for GatherElements and GatherND, straight from the ONNX operator docs (the shared
-// CPU references live in support/reference_ops; these only serve the generated directories).
-
-std::vector<uint64_t> rowMajorStrides(const Shape& shape) {
-  std::vector<uint64_t> strides(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * static_cast<uint64_t>(shape[i]);
-  return strides;
-}
-
-HostTensor allocate(DataType dtype, Shape shape) {
-  HostTensor tensor;
-  tensor.dtype = dtype;
-  tensor.shape = std::move(shape);
-  if (dtype == DataType::kString) {
-    tensor.strings.resize(tensor.elementCount());
-  } else {
-    tensor.bytes.resize(tensor.elementCount() * elementSize(dtype));
-  }
-  return tensor;
-}
-
-void copyElement(const HostTensor& from, uint64_t source, HostTensor& into, uint64_t target) {
-  if (from.dtype == DataType::kString) {
-    into.strings[target] = from.strings[source];
-    return;
-  }
-  const size_t width = elementSize(from.dtype);
-  std::memcpy(into.bytes.data() + target * width, from.bytes.data() + source * width, width);
-}
-
-// output[i_0..i_{r-1}] = data[i_0.., indices[i_0..i_{r-1}], ..i_{r-1}] (index at `axis`). Indices valid.
-HostTensor oracleGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis) {
-  const size_t rank = data.shape.size();
-  const auto a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-  HostTensor out = allocate(data.dtype, indices.shape);
-  const std::vector<uint64_t> strides = rowMajorStrides(data.shape);
-  Shape coordinate(rank, 0);
-  for (uint64_t i = 0; i < out.elementCount(); ++i) {
-    int64_t index = indexAt(indices, i);
-    if (index < 0) index += data.shape[a];
-    uint64_t source = 0;
-    for (size_t d = 0; d < rank; ++d) source += static_cast<uint64_t>(d == a ? index : coordinate[d]) * strides[d];
-    copyElement(data, source, out, i);
-    for (size_t d = rank; d-- > 0;) {
-      if (++coordinate[d] < indices.shape[d]) break;
-      coordinate[d] = 0;
-    }
-  }
-  return out;
-}
-
-// output[batch, tuple, ...] = data[batch, indices[batch, tuple, :], ...]. Indices valid.
-HostTensor oracleGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims) {
-  const auto b = static_cast<size_t>(batch_dims);
-  const auto k = static_cast<size_t>(indices.shape.back());
-  Shape out_shape(indices.shape.begin(), indices.shape.end() - 1);
-  out_shape.insert(out_shape.end(), data.shape.begin() + static_cast<int64_t>(b + k), data.shape.end());
-  HostTensor out = allocate(data.dtype, out_shape);
-  auto product = [](auto first, auto last) {
-    uint64_t count = 1;
-    for (; first != last; ++first) count *= static_cast<uint64_t>(*first);
-    return count;
-  };
-  const uint64_t batches = product(data.shape.begin(), data.shape.begin() + static_cast<int64_t>(b));
-  const uint64_t batch_size = product(data.shape.begin() + static_cast<int64_t>(b), data.shape.end());
-  const uint64_t tuples = product(indices.shape.begin() + static_cast<int64_t>(b), indices.shape.end() - 1);
-  const uint64_t slice = product(data.shape.begin() + static_cast<int64_t>(b + k), data.shape.end());
-  const std::vector<uint64_t> strides = rowMajorStrides(data.shape);
-  uint64_t target = 0;
-  for (uint64_t batch = 0; batch < batches; ++batch) {
-    for (uint64_t t = 0; t < tuples; ++t) {
-      uint64_t source = batch * batch_size;
-      for (size_t c = 0; c < k; ++c) {
-        int64_t index = indexAt(indices, (batch * tuples + t) * k + c);
-        if (index < 0) index += data.shape[b + c];
-        source += static_cast<uint64_t>(index) * strides[b + c];
-      }
-      for (uint64_t e = 0; e < slice; ++e) copyElement(data, source + e, out, target++);
-    }
-  }
-  return out;
 }
 
 // Random GatherND index tuples of `shape` (last dim k): component c in [-s, s-1] for s = sizes[c].
@@ -338,7 +255,7 @@ TEST_F(OnnxGeneratedTest, GatherElementsEveryTypeAndStorageFormPasses) {
       HostTensor indices = randomIndices(rng, raw ? DataType::kInt64 : DataType::kInt32, indices_shape, data_shape[a]);
       const fs::path dir = root / (std::string(dataTypeName(dtype)) + (raw ? "_raw" : "_typed"));
       expectPass(dir, {"GatherElements", opset, {{"axis", axis}}}, data, indices,
-                 oracleGatherElements(data, indices, axis), raw);
+                 referenceGatherElements(data, indices, axis).output, raw);
       ++written;
     }
   }
@@ -369,7 +286,7 @@ TEST_F(OnnxGeneratedTest, GatherNDEveryTypeAndStorageFormPasses) {
       HostTensor data = randomTensor(rng, dtype, data_shape);
       HostTensor indices = randomTuples(rng, raw ? DataType::kInt64 : DataType::kInt32, indices_shape, sizes);
       const fs::path dir = root / (std::string(dataTypeName(dtype)) + (raw ? "_raw" : "_typed"));
-      expectPass(dir, spec, data, indices, oracleGatherND(data, indices, batch_dims), raw);
+      expectPass(dir, spec, data, indices, referenceGatherND(data, indices, batch_dims).output, raw);
       ++written;
       batched += batch_dims > 0 ? 1 : 0;
     }
@@ -388,17 +305,17 @@ TEST_F(OnnxGeneratedTest, GatherElementsAndGatherNDPassAtEveryOpset) {
     HostTensor data = randomTensor(rng, DataType::kFloat32, {2, 3});
     HostTensor indices = indexTensor(DataType::kInt64, {2, 2}, {-1, -3, 2, -2});
     expectPass(root / ("elements" + suffix), {"GatherElements", opset, {{"axis", -1}}}, data, indices,
-               oracleGatherElements(data, indices, -1), opset % 2 == 0, 1);
+               referenceGatherElements(data, indices, -1).output, opset % 2 == 0, 1);
     if (opset == 11) {
       // No batch_dims at opset 11. Rank-1 indices: one whole tuple, a scalar output.
       HostTensor nd_indices = indexTensor(DataType::kInt64, {2}, {-2, -1});
-      expectPass(root / ("nd" + suffix), {"GatherND", opset, {}}, data, nd_indices, oracleGatherND(data, nd_indices, 0),
-                 false, 1);
+      expectPass(root / ("nd" + suffix), {"GatherND", opset, {}}, data, nd_indices,
+                 referenceGatherND(data, nd_indices, 0).output, false, 1);
     } else {
       HostTensor batched = randomTensor(rng, DataType::kFloat32, {2, 3, 2});
       HostTensor nd_indices = indexTensor(DataType::kInt64, {2, 1}, {-1, -3});
       expectPass(root / ("nd" + suffix), {"GatherND", opset, {{"batch_dims", 1}}}, batched, nd_indices,
-                 oracleGatherND(batched, nd_indices, 1), opset % 2 == 0, 1);
+                 referenceGatherND(batched, nd_indices, 1).output, opset % 2 == 0, 1);
     }
   }
 }
@@ -409,7 +326,7 @@ TEST_F(OnnxGeneratedTest, AttributesAndOpsetsTheOperatorLacksAreErrors) {
   Rng rng(81);
   HostTensor data = randomTensor(rng, DataType::kFloat32, {2, 2, 2});
   HostTensor indices = indexTensor(DataType::kInt64, {2, 1}, {1, 0});
-  HostTensor expected = oracleGatherND(data, indices, 1);
+  HostTensor expected = referenceGatherND(data, indices, 1).output;
   expectError(root / "nd_batch_dims_at_11", {"GatherND", 11, {{"batch_dims", 1}}}, data, indices, expected,
               "GatherND: attribute 'batch_dims' is not defined at opset 11 (GatherND has it from opset 12 on)");
   expectError(root / "nd_zero_batch_dims_at_11", {"GatherND", 11, {{"batch_dims", 0}}}, data, indices, expected,
@@ -419,7 +336,7 @@ TEST_F(OnnxGeneratedTest, AttributesAndOpsetsTheOperatorLacksAreErrors) {
   expectError(root / "nd_at_10", {"GatherND", 10, {}}, data, indices, expected,
               "GatherND: the model imports opset 10, but GatherND exists from opset 11 on");
   HostTensor element_indices = indexTensor(DataType::kInt64, {2, 2, 2}, {0, 1, 1, 0, 0, 0, 1, 1});
-  HostTensor element_expected = oracleGatherElements(data, element_indices, 0);
+  HostTensor element_expected = referenceGatherElements(data, element_indices, 0).output;
   expectError(root / "elements_batch_dims", {"GatherElements", 13, {{"batch_dims", 1}}}, data, element_indices,
               element_expected, "GatherElements: unknown attribute 'batch_dims'");
   expectError(root / "elements_at_9", {"GatherElements", 9, {{"axis", 0}}}, data, element_indices, element_expected,
