@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "vkindex/reduction.hpp"
 #include "vkindex/tensor.hpp"
 
 namespace vkindex {
@@ -77,5 +78,39 @@ Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
 StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                     const Tensor& indices, int64_t batch_dims, Tensor& output);
+
+// ScatterElements (ONNX opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with kNone): output = data,
+// then for every position p of indices, output[p with coordinate `axis` replaced by indices[p]] is
+// combined with updates[p]. data, indices and updates have the same rank r >= 1; updates has indices'
+// shape; every dim of indices other than `axis` is at most data's. Index values in [-s, s-1] for
+// s = data.shape[axis]. Every type with kNone (strings on the host side); reductions need a numeric
+// type (see the README for which types each reduction supports on which devices).
+// On a bad index nothing is written: a caller's output keeps its previous bytes, in-place data is
+// unchanged.
+StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                 int64_t axis = 0, Reduction reduction = Reduction::kNone);
+// The same into `output` (data's shape and type, no overlap with the inputs).
+Status scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates, int64_t axis,
+                       Reduction reduction, Tensor& output);
+// The same in place: `data` becomes the output; only the updated elements are written.
+Status scatterElementsInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                              int64_t axis, Reduction reduction);
+// The same recorded into `command_buffer`; `output` may be `data` itself (in place). Not for strings.
+StatusOr<RecordedOp> recordScatterElements(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                           const Tensor& indices, const Tensor& updates, int64_t axis,
+                                           Reduction reduction, Tensor& output);
+
+// ScatterND (ONNX opsets 11, 13, 16, 18): output = data, then for every index tuple (indices' last dim
+// k, 1 <= k <= r) the data slice it addresses is combined with the matching slice of updates, whose
+// shape must be indices.shape[:-1] + data.shape[k:]. Component c of a tuple lies in [-s, s-1] for
+// s = data.shape[c]. Forms and error behaviour as scatterElements.
+StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                           Reduction reduction = Reduction::kNone);
+Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                 Reduction reduction, Tensor& output);
+Status scatterNDInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                        Reduction reduction);
+StatusOr<RecordedOp> recordScatterND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                     const Tensor& indices, const Tensor& updates, Reduction reduction, Tensor& output);
 
 }  // namespace vkindex

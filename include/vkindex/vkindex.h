@@ -44,6 +44,17 @@ typedef enum VkindexDataType {
   VKINDEX_COMPLEX128
 } VkindexDataType;
 
+/* How a scatter combines an update with the value at its target, in the order of vkindex::Reduction.
+ * NONE (the update replaces it) works for every type; ADD, MUL (ONNX opset 16+), MAX and MIN (opset
+ * 18+) need a numeric type, see the README. Duplicate targets combine one by one in index order. */
+typedef enum VkindexReduction {
+  VKINDEX_REDUCTION_NONE = 0,
+  VKINDEX_REDUCTION_ADD,
+  VKINDEX_REDUCTION_MUL,
+  VKINDEX_REDUCTION_MAX,
+  VKINDEX_REDUCTION_MIN
+} VkindexReduction;
+
 /* The message of the calling thread's last failed call ("" if none). Valid until its next call. */
 const char* vkindexLastErrorMessage(void);
 
@@ -75,6 +86,27 @@ VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, 
  * with vkindexTensorDestroy). */
 VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
                               VkindexTensor* output);
+
+/* ONNX ScatterElements (opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with NONE) into a new tensor
+ * `output` (destroy it with vkindexTensorDestroy): a copy of `data` in which, for every position p of
+ * `indices`, the element at p with coordinate `axis` replaced by indices[p] is combined with updates[p].
+ * `updates` has indices' shape. On an error nothing is created. */
+VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                     VkindexTensor updates, int64_t axis, VkindexReduction reduction,
+                                     VkindexTensor* output);
+/* The same in place: `data` becomes the output (only the updated elements are written). On an error,
+ * including a bad index, `data` is unchanged. */
+VkindexStatus vkindexScatterElementsInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                            VkindexTensor updates, int64_t axis, VkindexReduction reduction);
+/* ONNX ScatterND (opsets 11, 13, 16, 18) into a new tensor `output` (destroy it with
+ * vkindexTensorDestroy): a copy of `data` in which the slice each index tuple (indices' last dim k)
+ * addresses is combined with the matching slice of `updates`, of shape indices.shape[:-1] +
+ * data.shape[k:]. On an error nothing is created. */
+VkindexStatus vkindexScatterND(VkindexContext context, VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                               VkindexReduction reduction, VkindexTensor* output);
+/* The same in place: `data` becomes the output; on an error it is unchanged. */
+VkindexStatus vkindexScatterNDInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                      VkindexTensor updates, VkindexReduction reduction);
 
 #ifdef __cplusplus
 }

@@ -31,4 +31,8 @@
 // push constants, and 12 words is what gather_rows.comp's block has left of the 128-byte budget.
 #define VKINDEX_MAX_TUPLE_LENGTH 12
 
+// Coalesced dims an element kernel (GatherElements, ScatterElements) can describe: rank 8 always fits,
+// higher ranks when they coalesce.
+#define VKINDEX_MAX_ELEMENT_DIMS 8
+
 #endif

@@ -9,9 +9,6 @@
 #define VKINDEX_GATHER_ELEMENTS_PARAMS_H
 #include "abi.h"
 
-// Coalesced dims a dispatch can describe: rank 8 always fits, higher ranks when they coalesce.
-#define VKINDEX_MAX_ELEMENT_DIMS 8
-
 VKINDEX_PUSH_BLOCK_BEGIN(GatherElementsParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
   uint units_per_element;    // element bytes / UNIT_BYTES (1 for sub-word elements)

@@ -4,6 +4,8 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "vkindex/vkindex.hpp"
 
@@ -54,10 +56,47 @@ VkindexStatus runGatherOp(const char* function, GatherOp op, VkindexContext cont
   return VKINDEX_OK;
 }
 
+// The C enum mirrors vkindex::Reduction; anything else is rejected.
+bool toReduction(VkindexReduction reduction, vkindex::Reduction* out) {
+  if (reduction < VKINDEX_REDUCTION_NONE || reduction > VKINDEX_REDUCTION_MIN) return false;
+  *out = static_cast<vkindex::Reduction>(reduction);
+  return true;
+}
+
+// Checks the handles and the reduction `function` received, then runs `op`: (context, data, indices,
+// updates, reduction) -> a new tensor, wrapped in `*output` (which must then be non-NULL), or a Status
+// for the in-place forms (which pass `output` NULL).
+template <typename Op>
+VkindexStatus runScatterOp(const char* function, VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                           VkindexTensor updates, VkindexReduction reduction, VkindexTensor* output, Op op) {
+  using Result = decltype(op(std::declval<vkindex::Context&>(), std::declval<vkindex::Tensor&>(),
+                             std::declval<const vkindex::Tensor&>(), std::declval<const vkindex::Tensor&>(),
+                             vkindex::Reduction::kNone));
+  constexpr bool kInPlace = std::is_same_v<Result, vkindex::Status>;
+  if (context == nullptr) return nullArgument(function, "context");
+  if (data == nullptr) return nullArgument(function, "data");
+  if (indices == nullptr) return nullArgument(function, "indices");
+  if (updates == nullptr) return nullArgument(function, "updates");
+  if (!kInPlace && output == nullptr) return nullArgument(function, "output");
+  vkindex::Reduction converted;
+  if (!toReduction(reduction, &converted)) {
+    return fail(vkindex::invalidArgument(std::string(function) + ": unknown reduction " + std::to_string(reduction)));
+  }
+  Result result = op(*context->context, data->tensor, indices->tensor, updates->tensor, converted);
+  if constexpr (kInPlace) {
+    return result.ok() ? VKINDEX_OK : fail(result);
+  } else {
+    if (!result.ok()) return fail(result.status());
+    *output = wrap(std::move(result).value());
+    return VKINDEX_OK;
+  }
+}
+
 }  // namespace
 
 static_assert(static_cast<int>(vkindex::StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
 static_assert(static_cast<int>(vkindex::DataType::kComplex128) == VKINDEX_COMPLEX128, "data types drifted");
+static_assert(static_cast<int>(vkindex::Reduction::kMin) == VKINDEX_REDUCTION_MIN, "reductions drifted");
 
 extern "C" {
 
@@ -124,6 +163,39 @@ VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, 
 VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
                               VkindexTensor* output) {
   return runGatherOp("vkindexGatherND", vkindex::gatherND, context, data, indices, batch_dims, output);
+}
+
+VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                     VkindexTensor updates, int64_t axis, VkindexReduction reduction,
+                                     VkindexTensor* output) {
+  return runScatterOp(
+      "vkindexScatterElements", context, data, indices, updates, reduction, output,
+      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
+             vkindex::Reduction how) { return vkindex::scatterElements(ctx, in, ids, ups, axis, how); });
+}
+
+VkindexStatus vkindexScatterElementsInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                            VkindexTensor updates, int64_t axis, VkindexReduction reduction) {
+  return runScatterOp(
+      "vkindexScatterElementsInPlace", context, data, indices, updates, reduction, nullptr,
+      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
+             vkindex::Reduction how) { return vkindex::scatterElementsInPlace(ctx, in, ids, ups, axis, how); });
+}
+
+VkindexStatus vkindexScatterND(VkindexContext context, VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                               VkindexReduction reduction, VkindexTensor* output) {
+  return runScatterOp(
+      "vkindexScatterND", context, data, indices, updates, reduction, output,
+      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
+         vkindex::Reduction how) { return vkindex::scatterND(ctx, in, ids, ups, how); });
+}
+
+VkindexStatus vkindexScatterNDInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                      VkindexTensor updates, VkindexReduction reduction) {
+  return runScatterOp(
+      "vkindexScatterNDInPlace", context, data, indices, updates, reduction, nullptr,
+      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
+         vkindex::Reduction how) { return vkindex::scatterNDInPlace(ctx, in, ids, ups, how); });
 }
 
 }  // extern "C"

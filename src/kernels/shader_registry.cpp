@@ -3,8 +3,11 @@
 #include <set>
 
 #include "common/check_params.h"
+#include "common/copy_words_params.h"
 #include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
+#include "common/scatter_elements_params.h"
+#include "common/scatter_nd_params.h"
 #include "embedded_shaders.hpp"
 
 namespace vkindex::kernels {
@@ -41,6 +44,10 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("report_index", report_index_words, report_index_word_count, sizeof(abi::CheckParams)),
       describe("gather_rows", gather_rows_words, gather_rows_word_count, sizeof(abi::GatherRowsParams)),
       describe("gather_elements", gather_elements_words, gather_elements_word_count, sizeof(abi::GatherElementsParams)),
+      describe("scatter_elements", scatter_elements_words, scatter_elements_word_count,
+               sizeof(abi::ScatterElementsParams)),
+      describe("scatter_nd", scatter_nd_words, scatter_nd_word_count, sizeof(abi::ScatterNDParams)),
+      describe("copy_words", copy_words_words, copy_words_word_count, sizeof(abi::CopyWordsParams)),
       describe("copy", copy_words, copy_word_count, sizeof(uint32_t)),
   };
   static_assert(sizeof(kShaders) / sizeof(kShaders[0]) == static_cast<size_t>(ShaderId::kCount));

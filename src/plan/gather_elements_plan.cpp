@@ -12,39 +12,47 @@ constexpr uint64_t kMax32 = 0xFFFFFFFFull;
 
 std::string str(int64_t value) { return std::to_string(value); }
 
-Status checkCall(const Shape& data_shape, const Shape& indices_shape, DataType index_type, int64_t axis) {
+}  // namespace
+
+Status checkElementRanksAndAxis(const std::string& op, const Shape& data_shape, const Shape& indices_shape,
+                                DataType index_type, int64_t axis) {
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
-    return invalidArgument(std::string("GatherElements: input 'indices' has type ") + dataTypeName(index_type) +
+    return invalidArgument(op + ": input 'indices' has type " + dataTypeName(index_type) +
                            "; allowed types are int32 and int64");
   }
   const int64_t r = static_cast<int64_t>(data_shape.size());
-  if (r == 0) return invalidArgument("GatherElements: input 'data' must have rank >= 1, got a scalar (rank 0)");
+  if (r == 0) return invalidArgument(op + ": input 'data' must have rank >= 1, got a scalar (rank 0)");
   if (indices_shape.size() != data_shape.size()) {
-    return invalidArgument("GatherElements: input 'indices' has rank " + str(int64_t(indices_shape.size())) +
+    return invalidArgument(op + ": input 'indices' has rank " + str(int64_t(indices_shape.size())) +
                            " but input 'data' has rank " + str(r) + "; they must be equal");
   }
   if (axis < -r || axis >= r) {
-    return invalidArgument("GatherElements: attribute 'axis' = " + str(axis) +
-                           " is out of range for input 'data' of rank " + str(r) + " (allowed [" + str(-r) + ", " +
-                           str(r - 1) + "])");
+    return invalidArgument(op + ": attribute 'axis' = " + str(axis) + " is out of range for input 'data' of rank " +
+                           str(r) + " (allowed [" + str(-r) + ", " + str(r - 1) + "])");
   }
+  return Status::Ok();
+}
+
+Status checkElementExtents(const std::string& op, const Shape& data_shape, const Shape& indices_shape, int64_t axis) {
+  const int64_t r = static_cast<int64_t>(data_shape.size());
   const int64_t a = axis < 0 ? axis + r : axis;
-  if (!elementCount(data_shape)) {
-    return invalidArgument("GatherElements: input 'data' has an invalid shape " + shapeString(data_shape));
-  }
+  if (!elementCount(data_shape))
+    return invalidArgument(op + ": input 'data' has an invalid shape " + shapeString(data_shape));
   if (!elementCount(indices_shape)) {
-    return invalidArgument("GatherElements: input 'indices' has an invalid shape " + shapeString(indices_shape));
+    return invalidArgument(op + ": input 'indices' has an invalid shape " + shapeString(indices_shape));
   }
   for (int64_t d = 0; d < r; ++d) {
     const size_t i = static_cast<size_t>(d);
     if (d != a && indices_shape[i] > data_shape[i]) {
-      return invalidArgument("GatherElements: input 'indices' dim " + str(d) + " = " + str(indices_shape[i]) +
+      return invalidArgument(op + ": input 'indices' dim " + str(d) + " = " + str(indices_shape[i]) +
                              " exceeds input 'data' dim " + str(d) + " = " + str(data_shape[i]) +
                              " (dims other than axis " + str(a) + " allow at most data's)");
     }
   }
   return Status::Ok();
 }
+
+namespace {
 
 // The largest power of two up to 16 dividing `value`.
 uint32_t largestUnit(uint64_t value) {
@@ -55,9 +63,44 @@ uint32_t largestUnit(uint64_t value) {
 
 }  // namespace
 
+std::vector<ElementDim> coalesceElementDims(const Shape& data_shape, const Shape& indices_shape, size_t axis,
+                                            uint32_t* axis_dim) {
+  const size_t rank = data_shape.size();
+  std::vector<uint64_t> strides(rank);
+  uint64_t stride = 1;
+  for (size_t d = rank; d-- > 0;) {
+    strides[d] = stride;
+    stride *= static_cast<uint64_t>(std::max<int64_t>(data_shape[d], 1));
+  }
+  std::vector<ElementDim> dims;
+  bool previous_is_axis = true;  // nothing to merge into at the start
+  for (size_t d = 0; d < rank; ++d) {
+    const ElementDim dim{static_cast<uint64_t>(indices_shape[d]), static_cast<uint64_t>(data_shape[d]), strides[d]};
+    if (d == axis) {
+      *axis_dim = static_cast<uint32_t>(dims.size());
+      dims.push_back(dim);
+      previous_is_axis = true;
+      continue;
+    }
+    if (dim.extent == 1) continue;  // its coordinate is always 0
+    ElementDim* last = dims.empty() ? nullptr : &dims.back();
+    if (!previous_is_axis && last != nullptr && dim.extent == dim.data_extent &&
+        last->data_stride == dim.data_extent * dim.data_stride) {
+      last->extent *= dim.extent;
+      last->data_extent *= dim.data_extent;
+      last->data_stride = dim.data_stride;
+      continue;
+    }
+    dims.push_back(dim);
+    previous_is_axis = false;
+  }
+  return dims;
+}
+
 StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,
                                                        const Shape& indices_shape, DataType index_type, int64_t axis) {
-  VKINDEX_RETURN_IF_ERROR(checkCall(data_shape, indices_shape, index_type, axis));
+  VKINDEX_RETURN_IF_ERROR(checkElementRanksAndAxis("GatherElements", data_shape, indices_shape, index_type, axis));
+  VKINDEX_RETURN_IF_ERROR(checkElementExtents("GatherElements", data_shape, indices_shape, axis));
   GatherElementsShape shape;
   const size_t rank = data_shape.size();
   shape.axis = axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
@@ -67,35 +110,7 @@ StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, 
   shape.element_bytes = elementSize(data_type);
   shape.data_elements = *elementCount(data_shape);
   shape.output_elements = *elementCount(indices_shape);
-  // Coalesce: drop non-axis dims of extent 1 (their coordinate is always 0), and merge a non-axis dim
-  // into the non-axis dim before it when it spans its whole data dim and the two are contiguous in data.
-  std::vector<uint64_t> strides(rank);
-  uint64_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    strides[d] = stride;
-    stride *= static_cast<uint64_t>(std::max<int64_t>(data_shape[d], 1));
-  }
-  bool previous_is_axis = true;  // nothing to merge into at the start
-  for (size_t d = 0; d < rank; ++d) {
-    const ElementDim dim{static_cast<uint64_t>(indices_shape[d]), static_cast<uint64_t>(data_shape[d]), strides[d]};
-    if (d == a) {
-      shape.axis_dim = static_cast<uint32_t>(shape.dims.size());
-      shape.dims.push_back(dim);
-      previous_is_axis = true;
-      continue;
-    }
-    if (dim.extent == 1) continue;
-    ElementDim* last = shape.dims.empty() ? nullptr : &shape.dims.back();
-    if (!previous_is_axis && last != nullptr && dim.extent == dim.data_extent &&
-        last->data_stride == dim.data_extent * dim.data_stride) {
-      last->extent *= dim.extent;
-      last->data_extent *= dim.data_extent;
-      last->data_stride = dim.data_stride;
-      continue;
-    }
-    shape.dims.push_back(dim);
-    previous_is_axis = false;
-  }
+  shape.dims = coalesceElementDims(data_shape, indices_shape, a, &shape.axis_dim);
   return shape;
 }
 

@@ -28,6 +28,20 @@ struct GatherElementsShape {
   uint32_t axis_dim = 0;  // which of `dims` the index replaces
 };
 
+// The coalesced view of indices (any extents) over data along the normalized `axis`: non-axis dims of
+// extent 1 dropped, a non-axis dim merged into the non-axis dim before it when it spans its whole data
+// dim and the two are contiguous in data. Sets `axis_dim` to the axis' place in the result. Shared by
+// GatherElements and ScatterElements.
+std::vector<ElementDim> coalesceElementDims(const Shape& data_shape, const Shape& indices_shape, size_t axis,
+                                            uint32_t* axis_dim);
+
+// The element operators' checks, shared by GatherElements and ScatterElements (`op` names the
+// operator in messages): the index type, data's rank, indices' rank, and the axis; then that every
+// non-axis dim of indices is at most data's.
+Status checkElementRanksAndAxis(const std::string& op, const Shape& data_shape, const Shape& indices_shape,
+                                DataType index_type, int64_t axis);
+Status checkElementExtents(const std::string& op, const Shape& data_shape, const Shape& indices_shape, int64_t axis);
+
 // Checks the index type, ranks, axis and the non-axis extents, and coalesces dims. Errors name the
 // operator, the input or attribute, and the allowed values.
 StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,

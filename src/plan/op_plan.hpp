@@ -18,11 +18,14 @@ namespace vkindex::plan {
 
 // The compute kernels (one per shaders/*.comp that operators dispatch).
 enum class Kernel : uint32_t {
-  kCheckIndices,    // check_indices.comp: first out-of-range index (or tuple component) into the status slot
-  kReportIndex,     // report_index.comp: copies the first bad index's value next to its position
-  kGatherRows,      // gather_rows.comp: Gather and GatherND, rows addressed by k-component index tuples
-  kGatherElements,  // gather_elements.comp: GatherElements, one index per output element
-  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
+  kCheckIndices,     // check_indices.comp: first out-of-range index (or tuple component) into the status slot
+  kReportIndex,      // report_index.comp: copies the first bad index's value next to its position
+  kGatherRows,       // gather_rows.comp: Gather and GatherND, rows addressed by k-component index tuples
+  kGatherElements,   // gather_elements.comp: GatherElements, one index per output element
+  kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
+  kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
+  kCopyWords,        // copy_words.comp: gated copy of data into an out-of-place scatter output
+  kCopy,             // copy.comp: the benchmark's compute-copy ceiling
   kCount,
 };
 
@@ -33,6 +36,10 @@ enum SpecConstant : uint32_t {
   kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word assembly
   kSpecItems = 3,          // units per invocation per block
   kSpecRowTiled = 4,       // gather_rows.comp: 1 when rows are whole blocks
+  // The scatter kernels reuse ids 2-4 (shaders/common/scatter_apply.glsl): 2 is the element size in
+  // bytes, 3 the reduction, 4 the element kind of its arithmetic.
+  kSpecReduction = 3,
+  kSpecElementKind = 4,
   // gather_rows.comp: index tuple length k; gather_elements.comp: coalesced dim count. A constant so
   // that the per-component loop unrolls with constant push-array indices (measured on lavapipe: a
   // loop bounded by a push constant made Gather's uint8 rows 2.6x and middle-axis rows 2.4x slower).

@@ -1,11 +1,12 @@
-# Runs `vkindex onnx-test --json` on every indexing node test and checks each line: Gather,
-# GatherElements and GatherND tests (test_gather*) must pass; the other operators must be reported as
-# not implemented yet (an error, never a fail).
+# Runs `vkindex onnx-test --json` on every indexing node test (test_gather*, test_scatter*) and checks
+# each line: every directory must pass (Gather, GatherElements, GatherND, Scatter, ScatterElements and
+# ScatterND are all implemented), with one line per directory and no validation message.
 # Inputs: CLI (the vkindex binary), DIRS (the directories).
 execute_process(COMMAND ${CLI} onnx-test --json ${DIRS} OUTPUT_VARIABLE output ERROR_VARIABLE errors
                 RESULT_VARIABLE exit_code)
 string(REPLACE "\n" ";" lines "${output}")
 set(passes 0)
+set(scatter_passes 0)
 set(checked 0)
 foreach(line ${lines})
   if(line STREQUAL "")
@@ -15,17 +16,24 @@ foreach(line ${lines})
   string(JSON status GET "${line}" status)
   string(JSON test GET "${line}" test)
   string(JSON message GET "${line}" message)
-  if(status STREQUAL "pass")
-    math(EXPR passes "${passes} + 1")
-  elseif(NOT (status STREQUAL "error" AND message MATCHES "is not implemented yet" AND NOT test MATCHES "/test_gather"))
+  if(NOT status STREQUAL "pass")
     message(FATAL_ERROR "unexpected result for ${test}: ${status}: ${message}")
+  endif()
+  math(EXPR passes "${passes} + 1")
+  if(test MATCHES "/test_scatter")
+    math(EXPR scatter_passes "${scatter_passes} + 1")
   endif()
 endforeach()
 list(LENGTH DIRS expected)
-if(NOT checked EQUAL expected OR passes LESS 10)
-  message(FATAL_ERROR "expected ${expected} result lines with at least 10 passes, got ${checked} lines, ${passes} passes\n${errors}")
+# libonnx-testdata 1.12: 10 gather-family and 9 scatter-family directories.
+if(NOT checked EQUAL expected OR passes LESS 19 OR scatter_passes LESS 9)
+  message(FATAL_ERROR "expected ${expected} passing result lines, at least 19 (9 scatter), got ${checked} lines, "
+                      "${passes} passes (${scatter_passes} scatter)\n${errors}")
+endif()
+if(NOT exit_code EQUAL 0)
+  message(FATAL_ERROR "onnx-test exited with ${exit_code}\n${errors}")
 endif()
 if(errors MATCHES "validation")
   message(FATAL_ERROR "validation messages:\n${errors}")
 endif()
-message(STATUS "${checked} directories: ${passes} pass, the rest not implemented yet")
+message(STATUS "${checked} directories: all pass (${scatter_passes} scatter)")

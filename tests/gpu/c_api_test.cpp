@@ -67,6 +67,70 @@ TEST_F(CApiTest, GatherNDFromC) {
               "GatherND: indices[1] (component 0) = 2 is out of range for data dim 1 of size 2 (allowed [-2, 1])");
 }
 
+// ONNX's ScatterElements example: data [[1, 2, 3, 4, 5]], indices [[1, 3]], updates [[1.1, 2.1]], axis 1.
+TEST_F(CApiTest, ScatterElementsFromC) {
+  const std::array<float, 5> data = {1.f, 2.f, 3.f, 4.f, 5.f};
+  for (int in_place : {0, 1}) {
+    SCOPED_TRACE(in_place ? "in place" : "out of place");
+    std::array<float, 5> values{};
+    char message[256] = {};
+    ASSERT_EQ(scatterElementsFromC(device().c_str(), 3, VKINDEX_REDUCTION_NONE, in_place, values.data(), message,
+                                   sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    const std::array<float, 5> example = {1.f, 1.1f, 3.f, 2.1f, 5.f};
+    EXPECT_EQ(std::memcmp(values.data(), example.data(), sizeof(values)), 0);
+    // -1 is the last column; add combines with the value there.
+    ASSERT_EQ(scatterElementsFromC(device().c_str(), -1, VKINDEX_REDUCTION_ADD, in_place, values.data(), message,
+                                   sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    const std::array<float, 5> added = {1.f, 2.f + 1.1f, 3.f, 4.f, 5.f + 2.1f};
+    EXPECT_EQ(std::memcmp(values.data(), added.data(), sizeof(values)), 0);
+    // A bad index: nothing is written (in place, data keeps its values).
+    values.fill(-1.f);
+    EXPECT_EQ(scatterElementsFromC(device().c_str(), 5, VKINDEX_REDUCTION_NONE, in_place, values.data(), message,
+                                   sizeof(message)),
+              VKINDEX_OUT_OF_RANGE);
+    EXPECT_STREQ(message, "ScatterElements: indices[0, 1] = 5 is out of range for axis 1 of size 5 (allowed [-5, 4])");
+    if (in_place) {
+      EXPECT_EQ(std::memcmp(values.data(), data.data(), sizeof(values)), 0);
+    }
+  }
+}
+
+// ONNX's ScatterND example: data [1..8], indices [[4], [3], [1], [7]], updates [9, 10, 11, 12].
+TEST_F(CApiTest, ScatterNDFromC) {
+  const std::array<float, 8> data = {1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f};
+  for (int in_place : {0, 1}) {
+    SCOPED_TRACE(in_place ? "in place" : "out of place");
+    std::array<float, 8> values{};
+    char message[256] = {};
+    ASSERT_EQ(
+        scatterNDFromC(device().c_str(), 7, VKINDEX_REDUCTION_NONE, in_place, values.data(), message, sizeof(message)),
+        VKINDEX_OK)
+        << message;
+    const std::array<float, 8> example = {1.f, 11.f, 3.f, 10.f, 9.f, 6.f, 7.f, 12.f};
+    EXPECT_EQ(std::memcmp(values.data(), example.data(), sizeof(values)), 0);
+    // Index 1 twice (-7 is 1): mul folds both updates into it in index order.
+    ASSERT_EQ(
+        scatterNDFromC(device().c_str(), -7, VKINDEX_REDUCTION_MUL, in_place, values.data(), message, sizeof(message)),
+        VKINDEX_OK)
+        << message;
+    const std::array<float, 8> multiplied = {1.f, 2.f * 11.f * 12.f, 3.f, 40.f, 45.f, 6.f, 7.f, 8.f};
+    EXPECT_EQ(std::memcmp(values.data(), multiplied.data(), sizeof(values)), 0);
+    values.fill(-1.f);
+    EXPECT_EQ(
+        scatterNDFromC(device().c_str(), 8, VKINDEX_REDUCTION_MAX, in_place, values.data(), message, sizeof(message)),
+        VKINDEX_OUT_OF_RANGE);
+    EXPECT_STREQ(message,
+                 "ScatterND: indices[3] (component 0) = 8 is out of range for data dim 0 of size 8 (allowed [-8, 7])");
+    if (in_place) {
+      EXPECT_EQ(std::memcmp(values.data(), data.data(), sizeof(values)), 0);
+    }
+  }
+}
+
 TEST_F(CApiTest, NullArgumentsAndUnknownTypesAreInvalidArguments) {
   EXPECT_EQ(vkindexContextCreate(nullptr, 0, nullptr), VKINDEX_INVALID_ARGUMENT);
   EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexContextCreate: 'context' is NULL");
@@ -85,6 +149,32 @@ TEST_F(CApiTest, NullArgumentsAndUnknownTypesAreInvalidArguments) {
   EXPECT_EQ(vkindexTensorCreate(ctx, static_cast<VkindexDataType>(15), nullptr, 0, nullptr, 0, &tensor),
             VKINDEX_INVALID_ARGUMENT);
   EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexTensorCreate: unknown data type 15");
+  EXPECT_EQ(vkindexScatterElements(nullptr, nullptr, nullptr, nullptr, 0, VKINDEX_REDUCTION_NONE, &tensor),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexScatterElements: 'context' is NULL");
+  EXPECT_EQ(vkindexScatterNDInPlace(ctx, nullptr, nullptr, nullptr, VKINDEX_REDUCTION_NONE), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexScatterNDInPlace: 'data' is NULL");
+  // Unknown reductions and a missing output, with valid tensors.
+  const float values[2] = {1.f, 2.f};
+  const int64_t ids[1] = {1};
+  const int64_t shape[1] = {2};
+  const int64_t update_shape[1] = {1};
+  const int64_t index_shape[2] = {1, 1};
+  VkindexTensor data = nullptr, indices = nullptr, updates = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, shape, 1, values, sizeof(values), &data), VKINDEX_OK);
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_INT64, index_shape, 2, ids, sizeof(ids), &indices), VKINDEX_OK);
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, update_shape, 1, values, sizeof(float), &updates), VKINDEX_OK);
+  EXPECT_EQ(vkindexScatterND(ctx, data, indices, updates, VKINDEX_REDUCTION_NONE, nullptr), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexScatterND: 'output' is NULL");
+  EXPECT_EQ(vkindexScatterElementsInPlace(ctx, data, indices, updates, 0, static_cast<VkindexReduction>(5)),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexScatterElementsInPlace: unknown reduction 5");
+  EXPECT_EQ(vkindexScatterND(ctx, data, indices, updates, static_cast<VkindexReduction>(7), &tensor),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexScatterND: unknown reduction 7");
+  vkindexTensorDestroy(updates);
+  vkindexTensorDestroy(indices);
+  vkindexTensorDestroy(data);
   vkindexContextDestroy(ctx);
   EXPECT_EQ(vkindexContextCreate("no such device", 0, &ctx), VKINDEX_INVALID_ARGUMENT);
   EXPECT_NE(std::string(vkindexLastErrorMessage()).find("no Vulkan device matches 'no such device'"),

@@ -1,6 +1,6 @@
 // ONNX's official node tests (Debian's libonnx-testdata) through the node-test runner: every Gather,
-// GatherElements and GatherND directory passes byte-exact; indexing operators not implemented yet
-// report exactly that; broken and hostile test directories give clean errors.
+// GatherElements, GatherND, Scatter, ScatterElements and ScatterND directory passes byte-exact, through
+// the submitting and the recorded path; broken and hostile test directories give clean errors.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -48,43 +48,44 @@ class OnnxConformanceTest : public GpuTest {
   }
 };
 
-// The operators the runner binds to vkindex, with how many official directories libonnx-testdata 1.12
-// ships for each: test_gather_0, _1, _2d_indices, _negative_indices; test_gather_elements_0, _1,
-// _negative_indices; test_gathernd_example_float32, _int32, _int32_batch_dim1.
-const std::pair<const char*, int> kImplementedOps[] = {{"Gather", 4}, {"GatherElements", 3}, {"GatherND", 3}};
+// Every indexing operator, with how many official directories libonnx-testdata 1.12 ships for each:
+// test_gather_0, _1, _2d_indices, _negative_indices; test_gather_elements_0, _1, _negative_indices;
+// test_gathernd_example_float32, _int32, _int32_batch_dim1; test_scatter_with_axis, _without_axis
+// (opset 10); test_scatter_elements_with_axis, _without_axis, _with_negative_indices,
+// _with_duplicate_indices (reduction add); test_scatternd, _add, _multiply (opset 16).
+const std::pair<const char*, int> kIndexingOps[] = {{"Gather", 4},  {"GatherElements", 3},  {"GatherND", 3},
+                                                    {"Scatter", 2}, {"ScatterElements", 4}, {"ScatterND", 3}};
 
-bool isImplemented(const std::string& op) {
-  for (const auto& [name, count] : kImplementedOps) {
-    if (op == name) return true;
-  }
-  return false;
-}
-
-TEST_F(OnnxConformanceTest, EveryGatherFamilyNodeTestPasses) {
-  for (const auto& [name, minimum] : kImplementedOps) {
+TEST_F(OnnxConformanceTest, EveryIndexingNodeTestPasses) {
+  const auto tests = indexingTests();
+  int total = 0;
+  for (const auto& [name, minimum] : kIndexingOps) {
     int found = 0;
-    for (const auto& [dir, op] : indexingTests()) {
+    for (const auto& [dir, op] : tests) {
       if (op != name) continue;
       ++found;
       NodeTestResult result = run(dir);
       EXPECT_STREQ(tools::outcomeName(result.outcome), "pass") << dir << ": " << result.message;
     }
     EXPECT_GE(found, minimum) << "too few " << name << " node tests found under " << kNodeTests;
+    total += found;
   }
+  // Every directory named test_gather* or test_scatter* holds one of the six operators.
+  EXPECT_EQ(total, static_cast<int>(tests.size()));
 }
 
-TEST_F(OnnxConformanceTest, OtherIndexingOperatorsSayTheyAreNotImplementedYet) {
-  int others = 0;
+// The scatters through the recorded path too (--repeat): out of place into fresh outputs, which must
+// match the expected outputs as well.
+TEST_F(OnnxConformanceTest, ScatterNodeTestsPassRecorded) {
+  int found = 0;
   for (const auto& [dir, op] : indexingTests()) {
-    if (isImplemented(op)) continue;
-    ++others;
-    NodeTestResult result = run(dir);
-    EXPECT_EQ(result.outcome, Outcome::kError) << dir;
-    EXPECT_NE(result.message.find(op + " (opset"), std::string::npos) << result.message;
-    EXPECT_NE(result.message.find("is not implemented yet"), std::string::npos) << result.message;
+    if (op.rfind("Scatter", 0) != 0) continue;
+    ++found;
+    NodeTestResult result = tools::runNodeTestDir(context(), dir.string(), {2});
+    EXPECT_STREQ(tools::outcomeName(result.outcome), "pass") << dir << ": " << result.message;
+    EXPECT_TRUE(result.timing.has_value()) << dir;
   }
-  // Scatter (2), ScatterElements (4) and ScatterND (3) directories.
-  EXPECT_GE(others, 9);
+  EXPECT_GE(found, 9);
 }
 
 TEST_F(OnnxConformanceTest, OutOfRangeIndexIsAnErrorAndExpectErrorTurnsItIntoAPass) {

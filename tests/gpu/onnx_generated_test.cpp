@@ -1,10 +1,14 @@
-// Generated ONNX node tests: Gather, GatherElements and GatherND models and data sets for every element
-// type, stored both as raw_data and in the typed TensorProto fields, importing every opset that defines
-// the operator, with expected outputs from the CPU references. Each directory must PASS through the same runner
+// Generated ONNX node tests: Gather, GatherElements, GatherND, Scatter, ScatterElements and ScatterND
+// models and data sets for every element type, stored both as raw_data and in the typed TensorProto
+// fields, importing every opset that defines the operator (and every reduction each opset defines),
+// with expected outputs from the CPU references. Each directory must PASS through the same runner
 // `vkindex onnx-test` uses; what an opset does not define must be refused with a clear error.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
+#include <variant>
 
 #include <onnx/onnx_pb.h>
 
@@ -80,16 +84,21 @@ void writeMessage(const Message& message, const fs::path& path) {
   ASSERT_TRUE(message.SerializeToOstream(&out)) << path;
 }
 
-// The node of a generated test: operator, imported opset and INT attributes.
+// The node of a generated test: operator, imported opset and its INT or STRING attributes.
 struct NodeSpec {
   std::string op_type;
   int64_t opset = 0;
-  std::vector<std::pair<std::string, int64_t>> attributes;
+  std::vector<std::pair<std::string, std::variant<int64_t, std::string>>> attributes;
 };
 
-// Writes a one-node test directory: inputs (data, indices), output y, one data set.
-void writeNodeTest(const fs::path& dir, const NodeSpec& spec, const HostTensor& data, const HostTensor& indices,
-                   const HostTensor& expected, bool raw) {
+// The node's inputs in order; they are named data, indices and updates.
+using NodeInputs = std::vector<const HostTensor*>;
+
+// Writes a one-node test directory: the inputs, output y, one data set.
+void writeNodeTest(const fs::path& dir, const NodeSpec& spec, const NodeInputs& inputs, const HostTensor& expected,
+                   bool raw) {
+  static const char* const kInputNames[] = {"data", "indices", "updates"};
+  ASSERT_LE(inputs.size(), std::size(kInputNames));
   fs::create_directories(dir / "test_data_set_0");
   onnx::ModelProto model;
   model.set_ir_version(spec.opset >= 15 ? 8 : 7);
@@ -98,25 +107,28 @@ void writeNodeTest(const fs::path& dir, const NodeSpec& spec, const HostTensor& 
   graph->set_name("generated");
   onnx::NodeProto* node = graph->add_node();
   node->set_op_type(spec.op_type);
-  node->add_input("data");
-  node->add_input("indices");
+  for (size_t i = 0; i < inputs.size(); ++i) node->add_input(kInputNames[i]);
   node->add_output("y");
   for (const auto& [name, value] : spec.attributes) {
     onnx::AttributeProto* attribute = node->add_attribute();
     attribute->set_name(name);
-    attribute->set_type(onnx::AttributeProto::INT);
-    attribute->set_i(value);
+    if (const int64_t* number = std::get_if<int64_t>(&value)) {
+      attribute->set_type(onnx::AttributeProto::INT);
+      attribute->set_i(*number);
+    } else {
+      attribute->set_type(onnx::AttributeProto::STRING);
+      attribute->set_s(std::get<std::string>(value));
+    }
   }
-  declare(data, "data", *graph->add_input());
-  declare(indices, "indices", *graph->add_input());
+  for (size_t i = 0; i < inputs.size(); ++i) declare(*inputs[i], kInputNames[i], *graph->add_input());
   declare(expected, "y", *graph->add_output());
   writeMessage(model, dir / "model.onnx");
   onnx::TensorProto proto;
-  fillTensorProto(data, "data", raw, proto);
-  writeMessage(proto, dir / "test_data_set_0" / "input_0.pb");
-  proto.Clear();
-  fillTensorProto(indices, "indices", raw, proto);
-  writeMessage(proto, dir / "test_data_set_0" / "input_1.pb");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    proto.Clear();
+    fillTensorProto(*inputs[i], kInputNames[i], raw, proto);
+    writeMessage(proto, dir / "test_data_set_0" / ("input_" + std::to_string(i) + ".pb"));
+  }
   proto.Clear();
   fillTensorProto(expected, "y", raw, proto);
   writeMessage(proto, dir / "test_data_set_0" / "output_0.pb");
@@ -124,7 +136,7 @@ void writeNodeTest(const fs::path& dir, const NodeSpec& spec, const HostTensor& 
 
 void writeGatherTest(const fs::path& dir, int64_t opset, int64_t axis, const HostTensor& data,
                      const HostTensor& indices, const HostTensor& expected, bool raw) {
-  writeNodeTest(dir, {"Gather", opset, {{"axis", axis}}}, data, indices, expected, raw);
+  writeNodeTest(dir, {"Gather", opset, {{"axis", axis}}}, {&data, &indices}, expected, raw);
 }
 
 // Random GatherND index tuples of `shape` (last dim k): component c in [-s, s-1] for s = sizes[c].
@@ -141,7 +153,10 @@ HostTensor randomTuples(Rng& rng, DataType index_type, const Shape& shape, const
 
 std::string describeNode(const NodeSpec& spec) {
   std::string text = spec.op_type + " opset " + std::to_string(spec.opset);
-  for (const auto& [name, value] : spec.attributes) text += ", " + name + " " + std::to_string(value);
+  for (const auto& [name, value] : spec.attributes) {
+    const int64_t* number = std::get_if<int64_t>(&value);
+    text += ", " + name + " " + (number ? std::to_string(*number) : "'" + std::get<std::string>(value) + "'");
+  }
   return text;
 }
 
@@ -160,22 +175,31 @@ class OnnxGeneratedTest : public GpuTest {
 
   // Writes the directory and runs it as `vkindex onnx-test` does (with `repeat` > 0 also through the
   // recorded path); expects PASS.
+  void expectPass(const fs::path& dir, const NodeSpec& spec, const NodeInputs& inputs, const HostTensor& expected,
+                  bool raw, int repeat = 0) {
+    writeNodeTest(dir, spec, inputs, expected, raw);
+    tools::NodeTestResult result = tools::runNodeTestDir(context(), dir.string(), {repeat});
+    std::string described;
+    for (const HostTensor* input : inputs) described += (described.empty() ? "" : " x ") + describe(*input);
+    EXPECT_STREQ(tools::outcomeName(result.outcome), "pass")
+        << dir << " (" << describeNode(spec) << ", " << described << "): " << result.message;
+  }
   void expectPass(const fs::path& dir, const NodeSpec& spec, const HostTensor& data, const HostTensor& indices,
                   const HostTensor& expected, bool raw, int repeat = 0) {
-    writeNodeTest(dir, spec, data, indices, expected, raw);
-    tools::NodeTestResult result = tools::runNodeTestDir(context(), dir.string(), {repeat});
-    EXPECT_STREQ(tools::outcomeName(result.outcome), "pass")
-        << dir << " (" << describeNode(spec) << ", " << describe(data) << " x " << describe(indices)
-        << "): " << result.message;
+    expectPass(dir, spec, {&data, &indices}, expected, raw, repeat);
   }
 
   // Writes the directory and expects the runner's error `message`.
-  void expectError(const fs::path& dir, const NodeSpec& spec, const HostTensor& data, const HostTensor& indices,
-                   const HostTensor& expected, const std::string& message) {
-    writeNodeTest(dir, spec, data, indices, expected, false);
+  void expectError(const fs::path& dir, const NodeSpec& spec, const NodeInputs& inputs, const HostTensor& expected,
+                   const std::string& message) {
+    writeNodeTest(dir, spec, inputs, expected, false);
     tools::NodeTestResult result = tools::runNodeTestDir(context(), dir.string(), {});
     EXPECT_STREQ(tools::outcomeName(result.outcome), "error") << dir << ": " << result.message;
     EXPECT_EQ(result.message, message);
+  }
+  void expectError(const fs::path& dir, const NodeSpec& spec, const HostTensor& data, const HostTensor& indices,
+                   const HostTensor& expected, const std::string& message) {
+    expectError(dir, spec, {&data, &indices}, expected, message);
   }
 
  private:
@@ -341,6 +365,200 @@ TEST_F(OnnxGeneratedTest, AttributesAndOpsetsTheOperatorLacksAreErrors) {
               element_expected, "GatherElements: unknown attribute 'batch_dims'");
   expectError(root / "elements_at_9", {"GatherElements", 9, {{"axis", 0}}}, data, element_indices, element_expected,
               "GatherElements: the model imports opset 9, but GatherElements exists from opset 11 on");
+}
+
+// Floats that add and multiply without leaving the normal range for the few values a target combines:
+// +-(1 + k/8) x 2^e for k in [0, 7], e in [-2, 2]. Drivers may flush denormals (llvmpipe does), so float
+// add and mul are tested on normal values only; max and min are exact for every bit pattern.
+HostTensor normalFloats(Rng& rng, const Shape& shape) {
+  HostTensor tensor;
+  tensor.dtype = DataType::kFloat32;
+  tensor.shape = shape;
+  const uint64_t count = tensor.elementCount();
+  tensor.bytes.resize(count * sizeof(float));
+  for (uint64_t i = 0; i < count; ++i) {
+    const float magnitude = std::ldexp(1.0f + static_cast<float>(rng() % 8) / 8.0f, static_cast<int>(rng() % 5) - 2);
+    const float value = rng() % 2 ? -magnitude : magnitude;
+    std::memcpy(tensor.bytes.data() + i * sizeof(float), &value, sizeof(value));
+  }
+  return tensor;
+}
+
+// An opset that defines ScatterElements and ScatterND (11, 13, 16, 18), picked by `n`.
+int64_t scatterOpset(int n) {
+  static const int64_t kOpsets[] = {11, 13, 16, 18};
+  return kOpsets[n % 4];
+}
+
+// Scatter (opsets 9, 10), ScatterElements and ScatterND (11, 13, 16, 18) with reduction none: every type
+// in both storage forms (bfloat16 from opset 13; Scatter has none), every axis sign, indices with
+// duplicates (the last update wins), negative indices, indices longer than data along the axis; every
+// third case also through the recorded path.
+TEST_F(OnnxGeneratedTest, ScattersEveryTypeStorageFormAndOpsetPass) {
+  const fs::path root = scratch("scatter");
+  Rng rng(82);
+  int written = 0, recorded = 0;
+  std::set<std::pair<std::string, int64_t>> opsets;
+  for (const char* op : {"Scatter", "ScatterElements", "ScatterND"}) {
+    const std::string op_type = op;
+    for (DataType dtype : kAllDataTypes) {
+      for (bool raw : {true, false}) {
+        if (raw && dtype == DataType::kString) continue;
+        if (op_type == "Scatter" && dtype == DataType::kBFloat16) continue;  // not a type of Scatter-9/10
+        const int type_number = static_cast<int>(dtype);
+        const int variant = type_number * 2 + (raw ? 1 : 0);
+        int64_t opset = op_type == "Scatter" ? 9 + variant % 2 : scatterOpset(variant);
+        if (dtype == DataType::kBFloat16) opset = std::max<int64_t>(opset, 13);
+        opsets.emplace(op_type, opset);
+        NodeSpec spec{op_type, opset, {}};
+        // reduction 'none', written out at every other case whose opset has the attribute.
+        if (opset >= 16 && type_number % 2 == 0) spec.attributes.emplace_back("reduction", std::string("none"));
+        const DataType index_type = raw ? DataType::kInt64 : DataType::kInt32;
+        HostTensor data, indices, updates, expected;
+        if (op_type == "ScatterND") {
+          data = randomTensor(rng, dtype, {3, 4, 5, 2});
+          // k = 1, 2, 3, 4: slices of 40, 10, 2 elements or single elements.
+          static const Shape kIndexShapes[] = {{2, 1}, {2, 3, 2}, {2, 2, 3}, {3, 4}};
+          const Shape& indices_shape = kIndexShapes[type_number % 4];
+          const auto k = static_cast<size_t>(indices_shape.back());
+          indices = randomTuples(rng, index_type, indices_shape,
+                                 Shape(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(k)));
+          Shape updates_shape(indices_shape.begin(), indices_shape.end() - 1);
+          updates_shape.insert(updates_shape.end(), data.shape.begin() + static_cast<std::ptrdiff_t>(k),
+                               data.shape.end());
+          updates = randomTensor(rng, dtype, updates_shape);
+          expected = referenceScatterND(data, indices, updates, Reduction::kNone).output;
+        } else {
+          const int64_t axis = type_number % 4 - 1;  // -1, 0, 1, 2
+          if (axis != 0 || op_type == "ScatterElements") spec.attributes.emplace_back("axis", axis);
+          const auto a = static_cast<size_t>(axis < 0 ? axis + 3 : axis);
+          data = randomTensor(rng, dtype, {4, 3, 5});
+          Shape indices_shape = {3, 2, 5};
+          indices_shape[a] = type_number % 2 == 1 ? 6 : 2;
+          indices = randomIndices(rng, index_type, indices_shape, data.shape[a]);
+          updates = randomTensor(rng, dtype, indices_shape);
+          expected = referenceScatterElements(data, indices, updates, axis, Reduction::kNone).output;
+        }
+        const int repeat = variant % 3 == 0 ? 1 : 0;
+        const fs::path dir = root / (op_type + "_" + dataTypeName(dtype) + (raw ? "_raw" : "_typed"));
+        expectPass(dir, spec, {&data, &indices, &updates}, expected, raw, repeat);
+        ++written;
+        recorded += repeat;
+      }
+    }
+  }
+  EXPECT_EQ(written, 29 + 31 + 31);
+  EXPECT_GE(recorded, 20);
+  for (int64_t opset : {9, 10}) EXPECT_EQ(opsets.count({"Scatter", opset}), 1u) << opset;
+  for (int64_t opset : {11, 13, 16, 18}) {
+    EXPECT_EQ(opsets.count({"ScatterElements", opset}), 1u) << opset;
+    EXPECT_EQ(opsets.count({"ScatterND", opset}), 1u) << opset;
+  }
+}
+
+// Reductions at every opset that defines them (add and mul from 16, max and min from 18) on the types
+// that have them, with many updates per target, folded in index order.
+TEST_F(OnnxGeneratedTest, ScatterReductionsPassAtEveryOpsetThatDefinesThem) {
+  const fs::path root = scratch("scatter_reductions");
+  Rng rng(83);
+  int written = 0;
+  for (const char* op : {"ScatterElements", "ScatterND"}) {
+    const std::string op_type = op;
+    for (DataType dtype :
+         {DataType::kInt32, DataType::kUInt32, DataType::kInt64, DataType::kUInt64, DataType::kFloat32}) {
+      for (Reduction reduction : {Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin}) {
+        const bool max_or_min = reduction == Reduction::kMax || reduction == Reduction::kMin;
+        for (int64_t opset : {16, 17, 18}) {
+          if (max_or_min && opset < 18) continue;
+          const bool normal_only = dtype == DataType::kFloat32 && !max_or_min;
+          auto values = [&](const Shape& shape) {
+            return normal_only ? normalFloats(rng, shape) : randomTensor(rng, dtype, shape);
+          };
+          const bool raw = (written % 2) == 0;
+          const DataType index_type = raw ? DataType::kInt64 : DataType::kInt32;
+          NodeSpec spec{op_type, opset, {{"reduction", std::string(reductionName(reduction))}}};
+          HostTensor data, indices, updates, expected;
+          if (op_type == "ScatterND") {
+            // 6 rows onto 4, or 7 elements onto 12: duplicates are certain.
+            data = values({4, 3});
+            const Shape indices_shape = written % 4 < 2 ? Shape{6, 1} : Shape{7, 2};
+            const auto k = static_cast<size_t>(indices_shape.back());
+            indices = randomTuples(rng, index_type, indices_shape,
+                                   Shape(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(k)));
+            updates = values(k == 1 ? Shape{6, 3} : Shape{7});
+            expected = referenceScatterND(data, indices, updates, reduction).output;
+          } else {
+            // 5 updates per column onto 3 rows (axis 0), or 7 per row onto 4 columns (axis -1).
+            const int64_t axis = written % 4 < 2 ? 0 : -1;
+            spec.attributes.emplace_back("axis", axis);
+            data = values({3, 4});
+            const Shape indices_shape = axis == 0 ? Shape{5, 4} : Shape{3, 7};
+            indices = randomIndices(rng, index_type, indices_shape, axis == 0 ? 3 : 4);
+            updates = values(indices_shape);
+            expected = referenceScatterElements(data, indices, updates, axis, reduction).output;
+          }
+          const fs::path dir = root / (op_type + "_" + dataTypeName(dtype) + "_" + reductionName(reduction) + "_" +
+                                       std::to_string(opset));
+          expectPass(dir, spec, {&data, &indices, &updates}, expected, raw, written % 2);
+          ++written;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(written, 2 * 5 * (3 + 3 + 1 + 1));
+}
+
+// The runner refuses what the imported opset does not define: Scatter outside 9 and 10, the reduction
+// attribute before 16, max and min before 18, unknown reductions and attributes. Reductions a type lacks
+// are the library's refusal.
+TEST_F(OnnxGeneratedTest, ScatterOpsetsAndReductionsTheOperatorLacksAreErrors) {
+  const fs::path root = scratch("scatter_refusals");
+  Rng rng(84);
+  HostTensor data = randomTensor(rng, DataType::kFloat32, {2, 3});
+  HostTensor indices = indexTensor(DataType::kInt64, {1, 2}, {1, 0});
+  HostTensor updates = randomTensor(rng, DataType::kFloat32, {1, 2});
+  const HostTensor& expected = data;  // never compared: every case errors first
+  const NodeInputs inputs = {&data, &indices, &updates};
+  expectError(root / "scatter_at_8", {"Scatter", 8, {}}, inputs, expected,
+              "Scatter: the model imports opset 8, but Scatter exists from opset 9 on");
+  expectError(root / "scatter_at_11", {"Scatter", 11, {}}, inputs, expected,
+              "Scatter: the model imports opset 11, but Scatter is deprecated from opset 11 on (use ScatterElements)");
+  expectError(root / "scatter_reduction", {"Scatter", 10, {{"reduction", std::string("none")}}}, inputs, expected,
+              "Scatter: unknown attribute 'reduction'");
+  expectError(root / "elements_at_10", {"ScatterElements", 10, {}}, inputs, expected,
+              "ScatterElements: the model imports opset 10, but ScatterElements exists from opset 11 on");
+  expectError(root / "elements_add_at_13", {"ScatterElements", 13, {{"reduction", std::string("add")}}}, inputs,
+              expected, "ScatterElements: attribute 'reduction' is not defined at opset 13 (from opset 16)");
+  expectError(root / "elements_none_at_11", {"ScatterElements", 11, {{"reduction", std::string("none")}}}, inputs,
+              expected, "ScatterElements: attribute 'reduction' is not defined at opset 11 (from opset 16)");
+  expectError(root / "elements_min_at_17", {"ScatterElements", 17, {{"reduction", std::string("min")}}}, inputs,
+              expected, "ScatterElements: reduction 'min' is not defined at opset 17 (max and min from opset 18)");
+  expectError(root / "elements_batch_dims", {"ScatterElements", 18, {{"batch_dims", 0}}}, inputs, expected,
+              "ScatterElements: unknown attribute 'batch_dims'");
+  expectError(root / "elements_int_reduction", {"ScatterElements", 18, {{"reduction", int64_t{1}}}}, inputs, expected,
+              "ScatterElements: attribute 'reduction' must be STRING, got INT");
+  expectError(root / "elements_two_inputs", {"ScatterElements", 13, {}}, {&data, &indices}, expected,
+              "ScatterElements: expected 3 inputs and 1 output, got 2 and 1");
+
+  HostTensor nd_indices = indexTensor(DataType::kInt64, {1, 1}, {1});
+  HostTensor nd_updates = randomTensor(rng, DataType::kFloat32, {1, 3});
+  const NodeInputs nd_inputs = {&data, &nd_indices, &nd_updates};
+  expectError(root / "nd_max_at_16", {"ScatterND", 16, {{"reduction", std::string("max")}}}, nd_inputs, expected,
+              "ScatterND: reduction 'max' is not defined at opset 16 (max and min from opset 18)");
+  expectError(root / "nd_mul_at_13", {"ScatterND", 13, {{"reduction", std::string("mul")}}}, nd_inputs, expected,
+              "ScatterND: attribute 'reduction' is not defined at opset 13 (from opset 16)");
+  expectError(root / "nd_avg", {"ScatterND", 18, {{"reduction", std::string("avg")}}}, nd_inputs, expected,
+              "ScatterND: attribute 'reduction' = 'avg' is not one of none, add, mul, max, min");
+  expectError(root / "nd_axis", {"ScatterND", 18, {{"axis", 0}}}, nd_inputs, expected,
+              "ScatterND: unknown attribute 'axis'");
+  expectError(root / "nd_at_10", {"ScatterND", 10, {}}, nd_inputs, expected,
+              "ScatterND: the model imports opset 10, but ScatterND exists from opset 11 on");
+
+  // Defined at the opset, refused by the library for the type.
+  HostTensor flags = randomTensor(rng, DataType::kBool, {2, 3});
+  HostTensor flag_updates = randomTensor(rng, DataType::kBool, {1, 3});
+  expectError(root / "nd_add_bool", {"ScatterND", 16, {{"reduction", std::string("add")}}},
+              {&flags, &nd_indices, &flag_updates}, flags, "ScatterND: reduction 'add' is not defined for bool");
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "plan/gather_elements_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
+#include "plan/scatter_plan.hpp"
 
 namespace vkindex::kernels {
 namespace {
@@ -56,6 +57,21 @@ std::vector<OpPlan> samplePlans() {
                                                               placed(4, 50 * 20 * 8), placed(4, 50 * 20 * e), device);
     EXPECT_TRUE(elements_plan.ok()) << elements_plan.status().toString();
     if (elements_plan.ok()) plans.push_back(*elements_plan);
+    StatusOr<plan::ScatterShape> scatter =
+        plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, Reduction::kNone);
+    EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
+    StatusOr<OpPlan> scatter_plan = plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8),
+                                                      placed(0, 6 * 5 * e), placed(4, 10 * 12 * e), false, device);
+    EXPECT_TRUE(scatter_plan.ok()) << scatter_plan.status().toString();
+    if (scatter_plan.ok()) plans.push_back(*scatter_plan);
+
+    StatusOr<plan::ScatterShape> scatter_nd =
+        plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, Reduction::kNone);
+    EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
+    StatusOr<OpPlan> scatter_nd_plan = plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4),
+                                                         placed(0, 4 * 5 * e), placed(0, 12 * 5 * e), true, device);
+    EXPECT_TRUE(scatter_nd_plan.ok()) << scatter_nd_plan.status().toString();
+    if (scatter_nd_plan.ok()) plans.push_back(*scatter_nd_plan);
   }
   return plans;
 }
@@ -83,7 +99,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
       seen[static_cast<size_t>(step.kernel)] = true;
     }
   }
-  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements}) {
+  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements,
+                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kCopyWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }
 }

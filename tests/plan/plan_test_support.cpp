@@ -5,6 +5,10 @@
 
 #include <set>
 
+#include "common/copy_words_params.h"
+#include "common/scatter_elements_params.h"
+#include "common/scatter_nd_params.h"
+
 namespace vkindex::plan::test {
 
 DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, uint32_t items) {
@@ -84,6 +88,9 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
     case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
+    case Kernel::kScatterElements: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterND: return sizeof(abi::ScatterNDParams);
+    case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
   }
 }
@@ -94,6 +101,9 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kReportIndex: return "report_index";
     case Kernel::kGatherRows: return "gather_rows";
     case Kernel::kGatherElements: return "gather_elements";
+    case Kernel::kScatterElements: return "scatter_elements";
+    case Kernel::kScatterND: return "scatter_nd";
+    case Kernel::kCopyWords: return "copy_words";
     case Kernel::kCopy: return "copy";
     default: return "(no kernel)";
   }

@@ -59,6 +59,75 @@ void copyElement(const HostTensor& data, uint64_t from, HostTensor& out, uint64_
   std::memcpy(out.bytes.data() + to * width, data.bytes.data() + from * width, width);
 }
 
+template <typename T>
+T loadElement(const HostTensor& tensor, uint64_t i) {
+  T value;
+  std::memcpy(&value, tensor.bytes.data() + i * sizeof(T), sizeof(T));
+  return value;
+}
+
+template <typename T>
+void storeElement(HostTensor& tensor, uint64_t i, T value) {
+  std::memcpy(tensor.bytes.data() + i * sizeof(T), &value, sizeof(T));
+}
+
+// out[to] = reduction(out[to], updates[from]) for a two's-complement integer type: U is its unsigned
+// form (add and mul wrap there), S the type max and min compare in (signed or unsigned).
+template <typename U, typename S>
+void combineInteger(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
+  static_assert(sizeof(U) == sizeof(S) && sizeof(U) >= 4, "no integer promotion to int");
+  const U current = loadElement<U>(out, to), update = loadElement<U>(updates, from);
+  const S current_s = loadElement<S>(out, to), update_s = loadElement<S>(updates, from);
+  switch (reduction) {
+    case Reduction::kAdd: storeElement<U>(out, to, static_cast<U>(current + update)); return;
+    case Reduction::kMul: storeElement<U>(out, to, static_cast<U>(current * update)); return;
+    case Reduction::kMax:
+      if (update_s > current_s) storeElement<U>(out, to, update);
+      return;
+    case Reduction::kMin:
+      if (update_s < current_s) storeElement<U>(out, to, update);
+      return;
+    case Reduction::kNone: break;
+  }
+  assert(false && "kNone is a copy");
+}
+
+// The same for float32: IEEE single precision arithmetic (x86-64 SSE: no excess precision, no
+// flushing), comparisons as the agreed rule states; replacing copies the update's bits.
+void combineFloat(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
+  static_assert(sizeof(float) == 4, "float32");
+  const float current = loadElement<float>(out, to), update = loadElement<float>(updates, from);
+  switch (reduction) {
+    case Reduction::kAdd: storeElement<float>(out, to, current + update); return;
+    case Reduction::kMul: storeElement<float>(out, to, current * update); return;
+    case Reduction::kMax:
+      if (update > current) storeElement<uint32_t>(out, to, loadElement<uint32_t>(updates, from));
+      return;
+    case Reduction::kMin:
+      if (update < current) storeElement<uint32_t>(out, to, loadElement<uint32_t>(updates, from));
+      return;
+    case Reduction::kNone: break;
+  }
+  assert(false && "kNone is a copy");
+}
+
+// out[to] = reduction(out[to], updates[from]); kNone replaces (every type, strings too).
+void combineElement(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
+  if (reduction == Reduction::kNone) {
+    copyElement(updates, from, out, to);
+    return;
+  }
+  switch (out.dtype) {
+    case DataType::kInt32: combineInteger<uint32_t, int32_t>(updates, from, out, to, reduction); return;
+    case DataType::kUInt32: combineInteger<uint32_t, uint32_t>(updates, from, out, to, reduction); return;
+    case DataType::kInt64: combineInteger<uint64_t, int64_t>(updates, from, out, to, reduction); return;
+    case DataType::kUInt64: combineInteger<uint64_t, uint64_t>(updates, from, out, to, reduction); return;
+    case DataType::kFloat32: combineFloat(updates, from, out, to, reduction); return;
+    default: break;
+  }
+  assert(false && "a reduction this type does not support (a host error of the operator)");
+}
+
 }  // namespace
 
 ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indices, int64_t axis) {
@@ -189,6 +258,82 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
     }
     data_coordinates.insert(data_coordinates.end(), slice_begin, out_coordinates.end());
     copyElement(data, positionOf(data_coordinates, data.shape), result.output, p);
+  }
+  return result;
+}
+
+ReferenceResult referenceScatterElements(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
+                                         int64_t axis, Reduction reduction) {
+  const int64_t rank = static_cast<int64_t>(data.shape.size());
+  assert(rank >= 1 && indices.shape.size() == data.shape.size() && axis >= -rank && axis < rank);
+  assert(updates.shape == indices.shape && updates.dtype == data.dtype);
+  if (axis < 0) axis += rank;
+  const size_t a = static_cast<size_t>(axis);
+  const int64_t s = data.shape[a];
+
+  ReferenceResult result;
+  // Every index lies in [-s, s-1]; the first bad one in row-major order of indices is reported.
+  const uint64_t count = indices.elementCount();
+  for (uint64_t p = 0; p < count; ++p) {
+    if (!inRange(indexAt(indices, p), s)) {
+      result.bad_index_position = p;
+      return result;
+    }
+  }
+
+  // output = data; then, one by one in row-major order of indices,
+  // output[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] (x)= updates[i_0, ..., i_{r-1}].
+  result.output = data;
+  for (uint64_t p = 0; p < count; ++p) {
+    std::vector<int64_t> coordinates = coordinatesOf(p, indices.shape);
+    const int64_t index = indexAt(indices, p);
+    coordinates[a] = index < 0 ? index + s : index;
+    combineElement(updates, p, result.output, positionOf(coordinates, data.shape), reduction);
+  }
+  return result;
+}
+
+ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
+                                   Reduction reduction) {
+  const size_t r = data.shape.size();
+  const size_t q = indices.shape.size();
+  assert(r >= 1 && q >= 1);
+  const size_t k = static_cast<size_t>(indices.shape[q - 1]);
+  assert(k >= 1 && k <= r && updates.dtype == data.dtype);
+
+  ReferenceResult result;
+  // Component c of every tuple lies in [-s, s-1] for s = data.shape[c]; the first bad element of
+  // indices in row-major order (not the first bad tuple) is reported.
+  const uint64_t index_count = indices.elementCount();
+  for (uint64_t e = 0; e < index_count; ++e) {
+    if (!inRange(indexAt(indices, e), data.shape[e % k])) {
+      result.bad_index_position = e;
+      return result;
+    }
+  }
+
+  // updates: indices.shape[:-1] (one slice per tuple) + data.shape[k:] (the slice).
+  const Shape slice_shape(data.shape.begin() + static_cast<std::ptrdiff_t>(k), data.shape.end());
+  Shape expected_updates(indices.shape.begin(), indices.shape.end() - 1);
+  expected_updates.insert(expected_updates.end(), slice_shape.begin(), slice_shape.end());
+  assert(updates.shape == expected_updates);
+  uint64_t slice_size = 1;
+  for (int64_t dim : slice_shape) slice_size *= static_cast<uint64_t>(dim);
+
+  // output = data; then, tuple by tuple in row-major order and within each slice in row-major order,
+  // output[tuple normalized, j...] (x)= updates[tuple position, j...].
+  result.output = data;
+  const uint64_t tuple_count = index_count / k;
+  for (uint64_t t = 0; t < tuple_count; ++t) {
+    std::vector<int64_t> data_coordinates(r, 0);
+    for (size_t c = 0; c < k; ++c) {
+      const int64_t index = indexAt(indices, t * k + c);
+      data_coordinates[c] = index < 0 ? index + data.shape[c] : index;
+    }
+    const uint64_t slice_start = positionOf(data_coordinates, data.shape);
+    for (uint64_t j = 0; j < slice_size; ++j) {
+      combineElement(updates, t * slice_size + j, result.output, slice_start + j, reduction);
+    }
   }
   return result;
 }

@@ -1,6 +1,8 @@
 #include "host_data.hpp"
 
+#include <cassert>
 #include <cstring>
+#include <utility>
 
 namespace vkindex::bench {
 namespace {
@@ -23,6 +25,20 @@ int64_t indexAt(const std::vector<uint8_t>& indices, DataType type, uint64_t i) 
   int64_t value;
   std::memcpy(&value, indices.data() + i * sizeof(value), sizeof(value));
   return value;
+}
+
+// Combines one element of updates into its target: replaced, or added as float32.
+void combine(uint8_t* target, const uint8_t* update, size_t element_size, Reduction reduction) {
+  if (reduction == Reduction::kNone) {
+    std::memcpy(target, update, element_size);
+    return;
+  }
+  assert(reduction == Reduction::kAdd && element_size == sizeof(float));
+  float current, addend;
+  std::memcpy(&current, target, sizeof(float));
+  std::memcpy(&addend, update, sizeof(float));
+  current += addend;
+  std::memcpy(target, &current, sizeof(float));
 }
 
 }  // namespace
@@ -148,6 +164,73 @@ std::vector<uint8_t> cpuGatherND(const std::vector<uint8_t>& data, const Shape& 
       }
       std::memcpy(target, data.data() + source, slice);
       target += slice;
+    }
+  }
+  return output;
+}
+
+std::vector<uint8_t> smallFloats(uint64_t count, uint64_t seed) {
+  std::vector<uint8_t> bytes(count * sizeof(float));
+  uint64_t state = seed;
+  for (uint64_t i = 0; i < count; ++i) {
+    const float value = static_cast<float>(static_cast<int64_t>(nextRandom(state) % 2001) - 1000) / 64.0f;
+    std::memcpy(bytes.data() + i * sizeof(float), &value, sizeof(value));
+  }
+  return bytes;
+}
+
+std::vector<int64_t> randomPermutation(int64_t n, uint64_t seed) {
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) values[static_cast<size_t>(i)] = i;
+  uint64_t state = seed;
+  for (size_t i = values.size(); i > 1; --i) std::swap(values[i - 1], values[nextRandom(state) % i]);
+  return values;
+}
+
+std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                        const std::vector<int64_t>& indices, const Shape& indices_shape,
+                                        const std::vector<uint8_t>& updates, int64_t axis, Reduction reduction) {
+  const size_t rank = data_shape.size();
+  const auto axis_dim = static_cast<size_t>(axis);
+  std::vector<uint64_t> data_strides(rank, 1);
+  for (size_t d = rank; d-- > 1;) data_strides[d - 1] = data_strides[d] * static_cast<uint64_t>(data_shape[d]);
+  std::vector<uint8_t> output = data;
+  Shape coordinate(rank, 0);  // of update i in indices' shape, advanced row-major
+  for (uint64_t i = 0; i < indices.size(); ++i) {
+    int64_t index = indices[i];
+    if (index < 0) index += data_shape[axis_dim];
+    uint64_t target = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      target += static_cast<uint64_t>(d == axis_dim ? index : coordinate[d]) * data_strides[d];
+    }
+    combine(output.data() + target * element_size, updates.data() + i * element_size, element_size, reduction);
+    for (size_t d = rank; d-- > 0;) {
+      if (++coordinate[d] < indices_shape[d]) break;
+      coordinate[d] = 0;
+    }
+  }
+  return output;
+}
+
+std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                  const std::vector<int64_t>& indices, const Shape& indices_shape,
+                                  const std::vector<uint8_t>& updates, Reduction reduction) {
+  const auto k = static_cast<size_t>(indices_shape.back());
+  const uint64_t tuples = indices.size() / k;
+  const uint64_t slice = elementCount(Shape(data_shape.begin() + static_cast<std::ptrdiff_t>(k), data_shape.end()));
+  std::vector<uint64_t> tuple_strides(k, slice);  // elements per step of each tuple component
+  for (size_t c = k; c-- > 1;) tuple_strides[c - 1] = tuple_strides[c] * static_cast<uint64_t>(data_shape[c]);
+  std::vector<uint8_t> output = data;
+  for (uint64_t t = 0; t < tuples; ++t) {
+    uint64_t target = 0;
+    for (size_t c = 0; c < k; ++c) {
+      int64_t index = indices[t * k + c];
+      if (index < 0) index += data_shape[c];
+      target += static_cast<uint64_t>(index) * tuple_strides[c];
+    }
+    for (uint64_t e = 0; e < slice; ++e) {
+      combine(output.data() + (target + e) * element_size, updates.data() + (t * slice + e) * element_size,
+              element_size, reduction);
     }
   }
   return output;

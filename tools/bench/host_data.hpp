@@ -1,11 +1,13 @@
 // Host-side inputs and expectations for the benchmark: deterministic pseudo-random bytes and indices,
-// and plain CPU Gather, GatherElements and GatherND to check the device's output against.
+// and plain CPU Gather, GatherElements, GatherND, ScatterElements and ScatterND to check the device's
+// output against.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "vkindex/data_type.hpp"
+#include "vkindex/reduction.hpp"
 #include "vkindex/tensor.hpp"
 
 namespace vkindex::bench {
@@ -39,6 +41,24 @@ std::vector<uint8_t> cpuGatherElements(const std::vector<uint8_t>& data, const S
 std::vector<uint8_t> cpuGatherND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
                                  const std::vector<uint8_t>& indices, const Shape& indices_shape, DataType index_type,
                                  int64_t batch_dims);
+
+// `count` float32 values k/64 for k in [-1000, 1000]: sums of a few hundred of them are exact, so float
+// add reductions have one right answer whatever the order and denormal mode.
+std::vector<uint8_t> smallFloats(uint64_t count, uint64_t seed);
+
+// A random permutation of 0..n-1 (Fisher-Yates on the fixed-seed generator).
+std::vector<int64_t> randomPermutation(int64_t n, uint64_t seed);
+
+// ONNX ScatterElements and ScatterND on the host, by bytes: output = data, then each update in index
+// order (row-major position in indices) replaces its target (kNone) or is added to it (kAdd, float32
+// only). Indices are int64 (the benchmark's scatters use no other); negative values count from the back.
+// `axis` is non-negative.
+std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                        const std::vector<int64_t>& indices, const Shape& indices_shape,
+                                        const std::vector<uint8_t>& updates, int64_t axis, Reduction reduction);
+std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+                                  const std::vector<int64_t>& indices, const Shape& indices_shape,
+                                  const std::vector<uint8_t>& updates, Reduction reduction);
 
 // Product of the dims.
 uint64_t elementCount(const Shape& shape);

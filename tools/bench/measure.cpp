@@ -27,34 +27,36 @@ StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer
   return sample;
 }
 
+// The baselines copy the first `bytes` bytes of `source` into `target`.
 StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source,
-                                      const Tensor& target, bool clear_first) {
+                                      const Tensor& target, uint64_t bytes, bool clear_first) {
   const vk::Device& device = *implOf(context).device;
   return timer.run([&](VkCommandBuffer cmd) {
     if (clear_first) recordClear(device, cmd, target.buffer(), target.byteSize());
-    recordCopyBuffer(device, cmd, source.buffer(), target.buffer(), source.byteSize());
+    recordCopyBuffer(device, cmd, source.buffer(), target.buffer(), bytes);
     return Status::Ok();
   });
 }
 
 StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& timer, const Tensor& source,
-                                       const Tensor& target, bool clear_first) {
+                                       const Tensor& target, uint64_t bytes, bool clear_first) {
   Context::Impl& impl = implOf(context);
   kernels::DescriptorPool descriptors;  // must outlive the commands: run() waits before returning
   return timer.run([&](VkCommandBuffer cmd) -> Status {
     if (clear_first) recordClear(*impl.device, cmd, target.buffer(), target.byteSize());
-    VKINDEX_ASSIGN_OR_RETURN(descriptors,
-                             recordComputeCopy(impl, cmd, source.buffer(), target.buffer(), source.byteSize()));
+    VKINDEX_ASSIGN_OR_RETURN(descriptors, recordComputeCopy(impl, cmd, source.buffer(), target.buffer(), bytes));
     return Status::Ok();
   });
 }
 
-// Downloads `tensor` and compares it with `expected`, naming the first differing byte.
-Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, const std::string& what) {
+// Downloads `tensor` and compares it with the first `expected_size` bytes of `expected`, naming the first
+// differing byte.
+Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, uint64_t expected_size,
+                   const std::string& what) {
   VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, tensor.toHost());
-  if (actual.size() != expected.size()) {
+  if (actual.size() != expected_size || expected_size > expected.size()) {
     return internalError(what + " has " + std::to_string(actual.size()) + " bytes, the CPU reference " +
-                         std::to_string(expected.size()));
+                         std::to_string(expected_size));
   }
   auto mismatch = std::mismatch(actual.begin(), actual.end(), expected.begin()).first;
   if (mismatch != actual.end()) {
@@ -74,17 +76,23 @@ Measurement summarize(const std::vector<double>& times) {
 StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
                                     const MeasureOptions& options) {
   VKINDEX_ASSIGN_OR_RETURN(PreparedCase prepared, workload.prepare(context));
-  const uint64_t bytes = prepared.output.byteSize();
+  const uint64_t output_bytes = prepared.output.byteSize();
+  // What the baselines copy: the whole output, or for in-place rows the bytes the operator writes.
+  const uint64_t bytes = prepared.baseline_bytes != 0 ? prepared.baseline_bytes : output_bytes;
   if (bytes == 0) return invalidArgument(workload.name + ": the output is empty; nothing to time");
+  if (bytes > output_bytes) {
+    return internalError(workload.name + ": the baselines would copy " + std::to_string(bytes) + " bytes of a " +
+                         std::to_string(output_bytes) + "-byte output");
+  }
 
   // The first run of each also warms up: pipelines are created and fresh memory is touched, untimed.
   VKINDEX_RETURN_IF_ERROR(runOperator(context, timer, prepared).status());
-  VKINDEX_RETURN_IF_ERROR(expectBytes(prepared.output, prepared.expected, workload.op + " output"));
+  VKINDEX_RETURN_IF_ERROR(expectBytes(prepared.output, prepared.expected, output_bytes, workload.op + " output"));
   VKINDEX_ASSIGN_OR_RETURN(Tensor target, Tensor::create(context, DataType::kUInt8, {static_cast<int64_t>(bytes)}));
-  VKINDEX_RETURN_IF_ERROR(runCopyBuffer(context, timer, prepared.output, target, true).status());
-  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, "the vkCmdCopyBuffer baseline"));
-  VKINDEX_RETURN_IF_ERROR(runComputeCopy(context, timer, prepared.output, target, true).status());
-  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, "the compute-copy baseline"));
+  VKINDEX_RETURN_IF_ERROR(runCopyBuffer(context, timer, prepared.output, target, bytes, true).status());
+  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the vkCmdCopyBuffer baseline"));
+  VKINDEX_RETURN_IF_ERROR(runComputeCopy(context, timer, prepared.output, target, bytes, true).status());
+  VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the compute-copy baseline"));
   std::vector<uint8_t>().swap(prepared.expected);  // the host copy is not needed while timing
 
   // Interleaved, so drift on a shared machine (other jobs, clocks) affects all three alike.
@@ -93,8 +101,9 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
   for (int run = 0; repeats == 0 || run < repeats; ++run) {
     auto start = std::chrono::steady_clock::now();
     VKINDEX_ASSIGN_OR_RETURN(tools::Sample op, runOperator(context, timer, prepared));
-    VKINDEX_ASSIGN_OR_RETURN(tools::Sample copy, runCopyBuffer(context, timer, prepared.output, target, false));
-    VKINDEX_ASSIGN_OR_RETURN(tools::Sample compute, runComputeCopy(context, timer, prepared.output, target, false));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample copy, runCopyBuffer(context, timer, prepared.output, target, bytes, false));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample compute,
+                             runComputeCopy(context, timer, prepared.output, target, bytes, false));
     op_ms.push_back(op.device_ms);
     copy_ms.push_back(copy.device_ms);
     compute_ms.push_back(compute.device_ms);

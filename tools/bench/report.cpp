@@ -49,9 +49,9 @@ std::string jsonString(const std::string& text) {
 }
 
 // Column widths; negative: left-aligned.
-constexpr int kNameWidth = -14;
+constexpr int kNameWidth = -23;
 constexpr int kWidths[] = {8, 10, 10, 14, 16, 10, 14, 16, 5};
-// "op" is the row's operator (Gather, GatherElements, GatherND). The JSON keys keep their first names
+// "op" is the row's operator (Gather, ..., ScatterND). The JSON keys keep their first names
 // ("gather_ms", ...) for every operator, so existing readers of the JSON lines go on working.
 const char* const kHeadings[] = {"out MiB", "op ms",         "(min ms)",        "copyBuffer ms", "compute-copy ms",
                                  "op GB/s", "op/copyBuffer", "op/compute-copy", "runs"};
@@ -71,8 +71,9 @@ void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workl
   if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";
   out << "note:    medians of N runs (" << runs << "), measured in one process on this device, the operator and"
       << " both baselines interleaved run by run\n"
-      << "bytes:   baselines copy exactly the operator's output bytes; GB/s = 2 x output bytes (one read + one"
-      << " write) / median time, 1 GB = 1e9 B; ratios = operator time / baseline time (> 1: slower)\n"
+      << "bytes:   baselines copy exactly the operator's output bytes (in-place rows: only the bytes it writes);"
+      << " GB/s = 2 x those bytes (one read + one write) / median time, 1 GB = 1e9 B; ratios = operator time /"
+      << " baseline time (> 1: slower)\n"
       << "workloads:\n";
   for (const Workload& workload : workloads) {
     out << "  " << cell(workload.name, kNameWidth) << " " << workload.op << " " << workload.shapes << "\n";

@@ -17,7 +17,7 @@ struct Measurement {
 };
 
 struct RowResult {
-  uint64_t output_bytes = 0;
+  uint64_t output_bytes = 0;  // the bytes the baselines copy: the output's, or an in-place row's updates
   int repeats = 0;
   Measurement op;  // the row's operator
   Measurement copy_buffer;

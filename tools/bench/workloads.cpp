@@ -146,7 +146,7 @@ std::vector<Workload> workloads(bool quick) {
   // GatherND: 8 batches of 1 KiB rows (quick: 256 B), half the rows picked per batch; 16 MiB out (quick: 1 MiB).
   const int64_t nd_rows = quick ? 1024 : 4096;
   const int64_t nd_width = quick ? 64 : 256;
-  return {
+  std::vector<Workload> rows = {
       // Token embedding lookup: whole 4 KiB rows picked from a 125 MiB table.
       workload("embedding", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1),
       // Gather on a middle axis: 256-byte rows, many outer slices; 16 MiB out.
@@ -167,6 +167,8 @@ std::vector<Workload> workloads(bool quick) {
       workload("gathernd-rows", kGatherND, {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1},
                6),
   };
+  for (Workload& row : scatterWorkloads(quick)) rows.push_back(std::move(row));
+  return rows;
 }
 
 }  // namespace vkindex::bench

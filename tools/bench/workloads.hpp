@@ -16,7 +16,11 @@ struct PreparedCase {
   std::vector<Tensor> inputs;
   Tensor output;
   std::vector<uint8_t> expected;  // the output's bytes according to the CPU reference
+  // How many bytes (from the output's start) the copy baselines move: 0 for the whole output. In-place
+  // rows write only part of their output, and the baselines copy that many bytes.
+  uint64_t baseline_bytes = 0;
   // Records the operator into `cmd`, reading `inputs` and writing `output` (attributes are captured).
+  // In-place rows read and write `output`; running them again must give the same result.
   std::function<StatusOr<RecordedOp>(Context&, VkCommandBuffer, const std::vector<Tensor>& inputs, Tensor& output)>
       record;
 };
@@ -28,7 +32,11 @@ struct Workload {
   std::function<StatusOr<PreparedCase>(Context&)> prepare;
 };
 
-// The rows, in print order. `quick` picks smaller sizes, for a smoke test.
+// The rows, in print order: the gathers, then scatterWorkloads. `quick` picks smaller sizes, for a smoke
+// test.
 std::vector<Workload> workloads(bool quick);
+
+// The scatter rows (scatter_workloads.cpp).
+std::vector<Workload> scatterWorkloads(bool quick);
 
 }  // namespace vkindex::bench

@@ -5,28 +5,82 @@
 namespace vkindex::tools {
 namespace {
 
-const std::set<std::string>& indexingOps() {
-  static const std::set<std::string> ops = {"Gather",  "GatherElements",  "GatherND",
-                                            "Scatter", "ScatterElements", "ScatterND"};
-  return ops;
-}
-
-// An ONNX operator bound to vkindex. The three gathers share one form: inputs (data, indices), one
-// output, and one INT attribute (default 0) passed straight to the library, which validates its value.
-struct OpBinding {
-  const char* op_type;
-  int64_t since_opset;      // the first opset that defines the operator
-  const char* attribute;    // its one attribute: "axis" or "batch_dims"
-  int64_t attribute_since;  // the first opset whose version of the operator has that attribute
-  StatusOr<Tensor> (*run)(Context&, const Tensor&, const Tensor&, int64_t);
-  StatusOr<RecordedOp> (*record)(Context&, VkCommandBuffer, const Tensor&, const Tensor&, int64_t, Tensor&);
+// A checked node's arguments: its inputs in node order, its integer attribute (axis or batch_dims; 0
+// when the operator has none or the node leaves it out) and its reduction (kNone when absent).
+struct NodeCall {
+  const DeviceInputs& inputs;
+  int64_t attribute = 0;
+  Reduction reduction = Reduction::kNone;
 };
 
+using RunFunction = StatusOr<Tensor> (*)(Context&, const NodeCall&);
+using RecordFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const NodeCall&, Tensor& output);
+
+// The gathers' public forms: (data, indices, one integer attribute).
+using GatherRun = StatusOr<Tensor> (*)(Context&, const Tensor&, const Tensor&, int64_t);
+using GatherRecord = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const Tensor&, const Tensor&, int64_t,
+                                              Tensor&);
+
+template <GatherRun op>
+StatusOr<Tensor> runGatherForm(Context& context, const NodeCall& call) {
+  return op(context, *call.inputs[0], *call.inputs[1], call.attribute);
+}
+
+template <GatherRecord op>
+StatusOr<RecordedOp> recordGatherForm(Context& context, VkCommandBuffer cmd, const NodeCall& call, Tensor& output) {
+  return op(context, cmd, *call.inputs[0], *call.inputs[1], call.attribute, output);
+}
+
+// Scatter and ScatterElements: (data, indices, updates), axis and reduction. Recorded out of place:
+// `output` is a separate tensor of data's shape, so a repeated run gives the same result.
+StatusOr<Tensor> runScatterElements(Context& context, const NodeCall& call) {
+  return scatterElements(context, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.attribute, call.reduction);
+}
+
+StatusOr<RecordedOp> recordScatterElementsNode(Context& context, VkCommandBuffer cmd, const NodeCall& call,
+                                               Tensor& output) {
+  return recordScatterElements(context, cmd, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.attribute,
+                               call.reduction, output);
+}
+
+// ScatterND: (data, indices, updates) and reduction.
+StatusOr<Tensor> runScatterND(Context& context, const NodeCall& call) {
+  return scatterND(context, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.reduction);
+}
+
+StatusOr<RecordedOp> recordScatterNDNode(Context& context, VkCommandBuffer cmd, const NodeCall& call, Tensor& output) {
+  return recordScatterND(context, cmd, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.reduction, output);
+}
+
+// An ONNX operator bound to vkindex: its inputs, one output, at most one INT attribute (default 0)
+// passed straight to the library, which validates its value, and for the scatters the STRING attribute
+// 'reduction'.
+struct OpBinding {
+  const char* op_type;
+  int64_t since_opset;       // the first opset that defines the operator
+  int64_t deprecated_opset;  // the first opset that no longer does (0: still defined)
+  size_t input_count;
+  const char* attribute;    // its INT attribute: "axis", "batch_dims" or nullptr
+  int64_t attribute_since;  // the first opset whose version of the operator has that attribute
+  int64_t reduction_since;  // the first opset with the attribute 'reduction' (0: never)
+  RunFunction run;
+  RecordFunction record;
+};
+
+// reduction 'add' and 'mul' exist from opset 16 (with the attribute), 'max' and 'min' from 18.
+constexpr int64_t kReductionSince = 16;
+constexpr int64_t kMaxMinSince = 18;
+
 // Gather: opsets 1, 11, 13. GatherElements: 11, 13. GatherND: 11, 12, 13, with batch_dims from 12.
+// Scatter: 9, 10 (deprecated by ScatterElements at 11; always reduction none). ScatterElements and
+// ScatterND: 11, 13, 16, 18, with reduction from 16.
 const OpBinding kBindings[] = {
-    {"Gather", 1, "axis", 1, gather, recordGather},
-    {"GatherElements", 11, "axis", 11, gatherElements, recordGatherElements},
-    {"GatherND", 11, "batch_dims", 12, gatherND, recordGatherND},
+    {"Gather", 1, 0, 2, "axis", 1, 0, runGatherForm<gather>, recordGatherForm<recordGather>},
+    {"GatherElements", 11, 0, 2, "axis", 11, 0, runGatherForm<gatherElements>, recordGatherForm<recordGatherElements>},
+    {"GatherND", 11, 0, 2, "batch_dims", 12, 0, runGatherForm<gatherND>, recordGatherForm<recordGatherND>},
+    {"Scatter", 9, 11, 3, "axis", 9, 0, runScatterElements, recordScatterElementsNode},
+    {"ScatterElements", 11, 0, 3, "axis", 11, kReductionSince, runScatterElements, recordScatterElementsNode},
+    {"ScatterND", 11, 0, 3, nullptr, 0, kReductionSince, runScatterND, recordScatterNDNode},
 };
 
 const OpBinding* findBinding(const std::string& op_type) {
@@ -47,6 +101,34 @@ StatusOr<int64_t> intAttribute(const onnxio::NodeModel& node, const std::string&
   return found->second.i;
 }
 
+// Reads the STRING attribute 'reduction' (kNone when absent) and checks it against the opset.
+StatusOr<Reduction> reductionAttribute(const onnxio::NodeModel& node, const OpBinding& binding) {
+  auto found = node.attributes.find("reduction");
+  if (found == node.attributes.end()) return Reduction::kNone;
+  if (node.opset < binding.reduction_since) {
+    return invalidArgument(node.op_type + ": attribute 'reduction' is not defined at opset " +
+                           std::to_string(node.opset) + " (from opset " + std::to_string(binding.reduction_since) +
+                           ")");
+  }
+  if (found->second.kind != onnxio::AttributeValue::Kind::kString) {
+    return invalidArgument(node.op_type + ": attribute 'reduction' must be STRING, got " +
+                           onnxio::attributeKindName(found->second.kind));
+  }
+  const std::string& name = found->second.s;
+  for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin}) {
+    if (name != reductionName(reduction)) continue;
+    const bool max_or_min = reduction == Reduction::kMax || reduction == Reduction::kMin;
+    if (max_or_min && node.opset < kMaxMinSince) {
+      return invalidArgument(node.op_type + ": reduction '" + name + "' is not defined at opset " +
+                             std::to_string(node.opset) + " (max and min from opset " + std::to_string(kMaxMinSince) +
+                             ")");
+    }
+    return reduction;
+  }
+  return invalidArgument(node.op_type + ": attribute 'reduction' = '" + name +
+                         "' is not one of none, add, mul, max, min");
+}
+
 Status expectAttributes(const onnxio::NodeModel& node, const std::set<std::string>& known) {
   for (const auto& [name, value] : node.attributes) {
     if (known.count(name) == 0) return invalidArgument(node.op_type + ": unknown attribute '" + name + "'");
@@ -62,38 +144,49 @@ Status expectInputs(const onnxio::NodeModel& node, size_t count) {
   return Status::Ok();
 }
 
-// A checked node: the operator's binding and its attribute's value.
+// A checked node: the operator's binding and its attributes' values.
 struct BoundNode {
   const OpBinding* binding = nullptr;
   int64_t attribute = 0;
+  Reduction reduction = Reduction::kNone;
 };
 
 StatusOr<BoundNode> bindNode(const onnxio::NodeModel& node) {
   if (!node.domain.empty()) {
     return unsupported("operator '" + node.op_type + "' of domain '" + node.domain + "' is not an ONNX operator");
   }
-  if (indexingOps().count(node.op_type) == 0) {
+  const OpBinding* binding = findBinding(node.op_type);
+  if (binding == nullptr) {
     return unsupported("operator '" + node.op_type + "' is not an indexing operator vkindex implements");
   }
   const std::string opset = std::to_string(node.opset);
-  const OpBinding* binding = findBinding(node.op_type);
-  if (binding == nullptr) {
-    return unsupported(node.op_type + " (opset " + opset + ") is not implemented yet in vkindex");
-  }
   if (node.opset < binding->since_opset) {
     return invalidArgument(node.op_type + ": the model imports opset " + opset + ", but " + node.op_type +
                            " exists from opset " + std::to_string(binding->since_opset) + " on");
   }
-  VKINDEX_RETURN_IF_ERROR(expectInputs(node, 2));
-  VKINDEX_RETURN_IF_ERROR(expectAttributes(node, {binding->attribute}));
-  if (node.opset < binding->attribute_since && node.attributes.count(binding->attribute) > 0) {
-    return invalidArgument(node.op_type + ": attribute '" + binding->attribute + "' is not defined at opset " + opset +
-                           " (" + node.op_type + " has it from opset " + std::to_string(binding->attribute_since) +
-                           " on)");
+  if (binding->deprecated_opset != 0 && node.opset >= binding->deprecated_opset) {
+    return invalidArgument(node.op_type + ": the model imports opset " + opset + ", but " + node.op_type +
+                           " is deprecated from opset " + std::to_string(binding->deprecated_opset) +
+                           " on (use ScatterElements)");
   }
+  VKINDEX_RETURN_IF_ERROR(expectInputs(node, binding->input_count));
+  std::set<std::string> known;
+  if (binding->attribute != nullptr) known.insert(binding->attribute);
+  if (binding->reduction_since != 0) known.insert("reduction");
+  VKINDEX_RETURN_IF_ERROR(expectAttributes(node, known));
   BoundNode bound;
   bound.binding = binding;
-  VKINDEX_ASSIGN_OR_RETURN(bound.attribute, intAttribute(node, binding->attribute, 0));
+  if (binding->attribute != nullptr) {
+    if (node.opset < binding->attribute_since && node.attributes.count(binding->attribute) > 0) {
+      return invalidArgument(node.op_type + ": attribute '" + binding->attribute + "' is not defined at opset " +
+                             opset + " (" + node.op_type + " has it from opset " +
+                             std::to_string(binding->attribute_since) + " on)");
+    }
+    VKINDEX_ASSIGN_OR_RETURN(bound.attribute, intAttribute(node, binding->attribute, 0));
+  }
+  if (binding->reduction_since != 0) {
+    VKINDEX_ASSIGN_OR_RETURN(bound.reduction, reductionAttribute(node, *binding));
+  }
   return bound;
 }
 
@@ -103,7 +196,8 @@ Status checkNode(const onnxio::NodeModel& node) { return bindNode(node).status()
 
 StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel& node, const DeviceInputs& inputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor output, bound.binding->run(context, *inputs[0], *inputs[1], bound.attribute));
+  const NodeCall call{inputs, bound.attribute, bound.reduction};
+  VKINDEX_ASSIGN_OR_RETURN(Tensor output, bound.binding->run(context, call));
   std::vector<Tensor> outputs;
   outputs.push_back(std::move(output));
   return outputs;
@@ -112,7 +206,8 @@ StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel&
 StatusOr<RecordedOp> recordNode(Context& context, VkCommandBuffer command_buffer, const onnxio::NodeModel& node,
                                 const DeviceInputs& inputs, std::vector<Tensor>& outputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
-  return bound.binding->record(context, command_buffer, *inputs[0], *inputs[1], bound.attribute, outputs[0]);
+  const NodeCall call{inputs, bound.attribute, bound.reduction};
+  return bound.binding->record(context, command_buffer, call, outputs[0]);
 }
 
 bool canRecord(const DeviceInputs& inputs) {

@@ -1,6 +1,7 @@
 // Binds the single node of an ONNX node test to a vkindex operator: checks its inputs and attributes
-// and runs it (submitting, or recorded into a command buffer for timing). Operators vkindex does not
-// implement yet give an error that says so.
+// and runs it (submitting, or recorded into a command buffer for timing): Gather, GatherElements,
+// GatherND, Scatter, ScatterElements and ScatterND at the opsets that define them. Other operators,
+// and attributes or reductions the imported opset does not define, give an error that says so.
 #pragma once
 
 #include <vector>
@@ -19,7 +20,8 @@ Status checkNode(const onnxio::NodeModel& node);
 // Runs the node once and returns its outputs in node-output order.
 StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel& node, const DeviceInputs& inputs);
 
-// Records the node into `command_buffer`, writing into `outputs` (as runNode returned them).
+// Records the node into `command_buffer`, writing into `outputs`: tensors of the types and shapes
+// runNode returned (scatters write out of place, so every recorded run gives the same result).
 StatusOr<RecordedOp> recordNode(Context& context, VkCommandBuffer command_buffer, const onnxio::NodeModel& node,
                                 const DeviceInputs& inputs, std::vector<Tensor>& outputs);
 

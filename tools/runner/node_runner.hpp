@@ -24,7 +24,9 @@ struct NodeTestResult {
 };
 
 struct NodeTestOptions {
-  int repeat = 0;  // > 0: also time the first data set's operator this many times
+  // > 0: also time the first data set's operator this many times, recorded into fresh outputs (not for
+  // strings), which must match the expected outputs too.
+  int repeat = 0;
 };
 
 // Runs `dir`. A directory holding a file named `expect_error` passes exactly when running it reports an

@@ -1,0 +1,25 @@
+// Push constants of scatter_elements.comp: one invocation per line (all coordinates but the axis)
+// walks the axis in index order, so duplicates combine deterministically (last wins for none;
+// reductions fold in order) and distinct lines never share a target element. The dims are
+// GatherElements' coalesced view (src/plan/gather_elements_plan.hpp). Offsets are in 32-bit words:
+// every tensor starts at a multiple of 4 bytes.
+#ifndef VKINDEX_SCATTER_ELEMENTS_PARAMS_H
+#define VKINDEX_SCATTER_ELEMENTS_PARAMS_H
+#include "abi.h"
+
+VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
+  uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
+  uint line_count;           // lines: the product of the non-axis extents
+  uint axis_extent;          // updates along the axis (indices' extent of the axis dim)
+  uint axis_begin;           // this pass applies the updates at axis positions [begin, end) of every
+  uint axis_end;             // line (passes run in order; see kMaxWalk in src/plan/scatter_plan.cpp)
+  uint axis_size;            // s = data.shape[axis]: index values lie in [-s, s-1]
+  uint updates_word_offset;  // where updates start in their binding, in words
+  uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words
+  uint indices_word_offset;  // where indices start in their binding, in words
+  uint axis_dim;             // the coalesced dim the index replaces
+  uint extents[VKINDEX_MAX_ELEMENT_DIMS];       // indices (= updates) extents, row-major
+  uint data_strides[VKINDEX_MAX_ELEMENT_DIMS];  // data element strides of the same dims
+VKINDEX_PUSH_BLOCK_END(ScatterElementsParams)
+
+#endif

@@ -1,0 +1,19 @@
+// Push constants of scatter_nd.comp: one invocation per element of a slice walks every index tuple in
+// order, so duplicates combine deterministically and distinct invocations never share a target
+// element. Offsets are in 32-bit words: every tensor starts at a multiple of 4 bytes.
+#ifndef VKINDEX_SCATTER_ND_PARAMS_H
+#define VKINDEX_SCATTER_ND_PARAMS_H
+#include "abi.h"
+
+VKINDEX_PUSH_BLOCK_BEGIN(ScatterNDParams)
+  uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
+  uint slice_elements;       // elements per slice (one invocation each)
+  uint first_tuple;          // this pass applies tuples [first, end) in order (passes run in order;
+  uint end_tuple;            // see kMaxWalk in src/plan/scatter_plan.cpp)
+  uint updates_word_offset;  // where updates start in their binding, in words
+  uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words
+  uint indices_word_offset;  // where indices start in their binding, in words
+  uint extents[VKINDEX_MAX_TUPLE_LENGTH];  // the data dims the k tuple components address
+VKINDEX_PUSH_BLOCK_END(ScatterNDParams)
+
+#endif

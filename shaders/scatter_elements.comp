@@ -1,0 +1,48 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterElements: one invocation per line (every coordinate but the axis), walking the axis in index
+// order, so duplicates within a line combine in order and distinct lines never share a target.
+#include "common/scatter_elements_params.h"
+
+layout(local_size_x_id = 0) in;
+// Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
+layout(constant_id = 5) const uint DIM_COUNT = 1;
+
+layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) buffer Out { uint out_words[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/scatter_apply.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  for (uint line = first; line < pc.line_count; line += stride) {
+    // The line's coordinates: its data element with axis coordinate 0, its first update, and the
+    // step between updates along the axis.
+    uint rest = line;
+    uint data_base = 0u, update_base = 0u, update_stride = 1u, axis_update_stride = 1u;
+    for (uint j = DIM_COUNT; j-- > 0u;) {
+      uint extent = pc.extents[j];
+      if (j == pc.axis_dim) {
+        axis_update_stride = update_stride;
+      } else {
+        uint coordinate = rest % extent;
+        rest /= extent;
+        data_base += coordinate * pc.data_strides[j];
+        update_base += coordinate * update_stride;
+      }
+      update_stride *= extent;
+    }
+    uint axis_stride = pc.data_strides[pc.axis_dim];
+    for (uint i = pc.axis_begin; i < pc.axis_end; ++i) {
+      uint position = update_base + i * axis_update_stride;
+      uint index = normalizeIndex(loadIndex(pc.indices_word_offset, position), pc.axis_size);
+      applyElement(data_base + index * axis_stride, position);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterND: one invocation per element of a slice, walking every index tuple in order, so duplicate
+// tuples combine in index order and distinct invocations never share a target element.
+#include "common/scatter_nd_params.h"
+
+layout(local_size_x_id = 0) in;
+// k, the index tuple length; a constant so the component loop unrolls.
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+
+layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) buffer Out { uint out_words[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/scatter_apply.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  for (uint element = first; element < pc.slice_elements; element += stride) {
+    for (uint n = pc.first_tuple; n < pc.end_tuple; ++n) {
+      uint first_word = pc.indices_word_offset + n * TUPLE_LENGTH * INDEX_WORDS;
+      uint row = 0u;
+      for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
+        uint extent = pc.extents[c];
+        row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
+      }
+      applyElement(row * pc.slice_elements + element, n * pc.slice_elements + element);
+    }
+  }
+}

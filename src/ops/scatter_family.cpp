@@ -1,0 +1,119 @@
+#include "ops/scatter_family.hpp"
+
+#include <cstring>
+#include <numeric>
+
+#include "plan/shape.hpp"
+
+namespace vkindex {
+namespace {
+
+Status checkContexts(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                     const Tensor& updates, const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, indices, op.name, "indices"));
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, updates, op.name, "updates"));
+  return checkTensorContext(context, output, op.name, "output");
+}
+
+// The output has data's shape and type and shares no bytes with the inputs it reads (in place, it is
+// data itself).
+Status validateOutput(const ScatterFamilyOp& op, const Tensor& output, const Tensor& data, const Tensor& indices,
+                      const Tensor& updates, ScatterTarget target) {
+  if (output.dtype() != data.dtype()) {
+    return invalidArgument(std::string(op.name) + ": the output has type " + dataTypeName(output.dtype()) +
+                           " but input 'data' has type " + dataTypeName(data.dtype()));
+  }
+  if (output.shape() != data.shape()) {
+    return invalidArgument(std::string(op.name) + ": the output has shape " + plan::shapeString(output.shape()) +
+                           ", expected " + plan::shapeString(data.shape()));
+  }
+  if (target == ScatterTarget::kOutput) VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, data, op.name, "data"));
+  VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, indices, op.name, "indices"));
+  return checkNoOverlap(output, updates, op.name, "updates");
+}
+
+StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                               const Tensor& updates, int64_t attribute, Reduction reduction, const Tensor& output,
+                               ScatterTarget target) {
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
+  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
+  VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
+  return plan::planScatter(shape, placementOf(data), placementOf(indices), placementOf(updates), placementOf(output),
+                           target == ScatterTarget::kInPlace, context.device());
+}
+
+// Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick.
+Status runOnStrings(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                    const Tensor& updates, int64_t attribute, Reduction reduction, Tensor& output) {
+  std::vector<uint32_t> data_ids(data.elementCount()), update_ids(updates.elementCount());
+  std::iota(data_ids.begin(), data_ids.end(), 0u);
+  std::iota(update_ids.begin(), update_ids.end(), static_cast<uint32_t>(data_ids.size()));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor, Tensor::fromHost(context, DataType::kUInt32, data.shape(),
+                                                                data_ids.data(), data_ids.size() * 4));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor, Tensor::fromHost(context, DataType::kUInt32, updates.shape(),
+                                                                  update_ids.data(), update_ids.size() * 4));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor picked,
+                           runScatterFamily(context, op, data_tensor, indices, update_tensor, attribute, reduction));
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, picked.toHost());
+  std::vector<std::string> strings(picked.elementCount());
+  for (size_t i = 0; i < strings.size(); ++i) {
+    uint32_t id;
+    std::memcpy(&id, bytes.data() + i * sizeof(id), sizeof(id));
+    strings[i] = id < data_ids.size() ? data.strings()[id] : updates.strings()[id - data_ids.size()];
+  }
+  output.mutableStrings() = std::move(strings);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                        const Tensor& updates, int64_t attribute, Reduction reduction, Tensor& output,
+                        ScatterTarget target) {
+  if (data.dtype() == DataType::kString) {
+    VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
+    VKINDEX_RETURN_IF_ERROR(op.infer(data, indices, updates, attribute, reduction).status());
+    VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
+    return runOnStrings(context, op, data, indices, updates, attribute, reduction, output);
+  }
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan,
+                           prepare(context, op, data, indices, updates, attribute, reduction, output, target));
+  const Tensor* read_data = target == ScatterTarget::kOutput ? &data : nullptr;  // in place: only the output
+  return runPlan(context, plan, {read_data, &indices, &updates, &output});
+}
+
+StatusOr<Tensor> runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tensor& data,
+                                  const Tensor& indices, const Tensor& updates, int64_t attribute,
+                                  Reduction reduction) {
+  Tensor output;
+  if (data.dtype() == DataType::kString) {
+    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, data.shape(), data.strings()));
+  } else {
+    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::create(context, data.dtype(), data.shape()));
+  }
+  VKINDEX_RETURN_IF_ERROR(
+      runScatterFamily(context, op, data, indices, updates, attribute, reduction, output, ScatterTarget::kOutput));
+  return output;
+}
+
+StatusOr<RecordedOp> recordScatterFamily(Context& context, const ScatterFamilyOp& op, VkCommandBuffer command_buffer,
+                                         const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                         int64_t attribute, Reduction reduction, Tensor& output) {
+  const std::string form = std::string("record") + op.name;
+  if (data.dtype() == DataType::kString) {
+    return unsupported(form + ": string tensors live on the host and cannot be recorded");
+  }
+  if (command_buffer == VK_NULL_HANDLE) return invalidArgument(form + ": the VkCommandBuffer is null");
+  const bool in_place = &output == &data || (output.buffer() == data.buffer() && output.offset() == data.offset() &&
+                                             output.byteSize() == data.byteSize());
+  const ScatterTarget target = in_place ? ScatterTarget::kInPlace : ScatterTarget::kOutput;
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan,
+                           prepare(context, op, data, indices, updates, attribute, reduction, output, target));
+  const Tensor* read_data = in_place ? nullptr : &data;
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
+                           recordPlan(context, command_buffer, plan, {read_data, &indices, &updates, &output}));
+  return RecordedOpAccess::wrap(std::move(state));
+}
+
+}  // namespace vkindex

@@ -1,0 +1,45 @@
+// ScatterElements and ScatterND planning: validates a call, and turns it into the shared index checks,
+// then (out of place) a gated copy of data into the output, then one scatter pass that applies the
+// updates in index order (see shaders/common/scatter_apply.glsl).
+#pragma once
+
+#include "plan/gather_elements_plan.hpp"
+#include "plan/index_checks.hpp"
+#include "vkindex/reduction.hpp"
+
+namespace vkindex::plan {
+
+// A validated scatter, reduced to what its kernel needs.
+struct ScatterShape {
+  std::string op;      // "ScatterElements" or "ScatterND", for messages
+  Shape output_shape;  // data's shape
+  Shape indices_shape;
+  uint64_t element_bytes = 0;
+  Reduction reduction = Reduction::kNone;
+  uint32_t element_kind = 0;  // scatter_apply.glsl's ELEMENT_KIND (0 without a reduction)
+  IndexCheck check;           // tuples (index elements for ScatterElements) and their extents
+  IndexReport report;
+  // ScatterElements: the coalesced dims, the axis among them, lines and updates per line.
+  std::vector<ElementDim> dims;
+  uint32_t axis_dim = 0;
+  uint64_t lines = 0;
+  uint64_t axis_extent = 0;
+  // ScatterND: elements per slice.
+  uint64_t slice_elements = 0;
+};
+
+StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataType data_type,
+                                                 const Shape& indices_shape, DataType index_type,
+                                                 const Shape& updates_shape, DataType updates_type, int64_t axis,
+                                                 Reduction reduction);
+
+StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
+                                           DataType index_type, const Shape& updates_shape, DataType updates_type,
+                                           Reduction reduction);
+
+// Plans the dispatches. `in_place`: the output is data itself (no copy step; `output` == `data`).
+StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
+                             const Placement& updates, const Placement& output, bool in_place,
+                             const DeviceInfo& device);
+
+}  // namespace vkindex::plan

@@ -1,0 +1,727 @@
+// Randomized ScatterElements against the CPU reference, byte-exact, in all four forms (a new
+// output, the caller's output, in place, and recorded into a command buffer of the test's own, both
+// out of place and in place): reduction none over every data type x both index types x ranks 1-5 x
+// every axis (both signs), with duplicate-heavy indices (many updates to few targets: the last one
+// in index order must win); add, mul, max and min over int32, uint32, int64, uint64 and float with
+// duplicate-heavy indices. Float add and mul use normal values only (drivers may flush denormals;
+// llvmpipe does); max and min use every bit pattern, NaNs and signed zeros included. Plus tests
+// that only index order passes (float add whose sum depends on the order, 1000 writers to one
+// target), repeat runs that must give the same bytes, strings, empty indices and zero-sized dims.
+// Fixed seeds.
+#include <volk.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/context_impl.hpp"
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+namespace {
+
+// --- Recording into the test's own command buffer ---------------------------------------------------
+
+using Recording = std::function<StatusOr<RecordedOp>(VkCommandBuffer command_buffer)>;
+
+// Records every op into one command buffer of the test's own on `context`'s device, between the
+// barriers ops.hpp asks the application for, submits it, waits, and returns each op's finish().
+StatusOr<std::vector<Status>> runRecorded(Context& context, const std::vector<Recording>& recordings) {
+  const vk::Device& device = *implOf(context).device;
+  const VolkDeviceTable& fn = device.fn();
+  struct Objects {
+    const vk::Device& device;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    ~Objects() {
+      if (fence != VK_NULL_HANDLE) device.fn().vkDestroyFence(device.handle(), fence, nullptr);
+      if (pool != VK_NULL_HANDLE) device.fn().vkDestroyCommandPool(device.handle(), pool, nullptr);
+    }
+  } objects{device};
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.queueFamilyIndex = device.queueFamily();
+  VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  if (fn.vkCreateCommandPool(device.handle(), &pool_info, nullptr, &objects.pool) != VK_SUCCESS ||
+      fn.vkCreateFence(device.handle(), &fence_info, nullptr, &objects.fence) != VK_SUCCESS) {
+    return deviceError("test: could not create a command pool and a fence");
+  }
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = objects.pool;
+  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocate.commandBufferCount = 1;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  if (fn.vkAllocateCommandBuffers(device.handle(), &allocate, &cmd) != VK_SUCCESS ||
+      fn.vkBeginCommandBuffer(cmd, &begin) != VK_SUCCESS) {
+    return deviceError("test: could not begin a command buffer");
+  }
+  // Before: the uploads (transfers of earlier submissions) visible to the shaders.
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  std::vector<RecordedOp> ops;
+  Status recorded;
+  for (const Recording& record : recordings) {
+    StatusOr<RecordedOp> op = record(cmd);
+    if (!op.ok()) {
+      recorded = op.status();
+      break;
+    }
+    ops.push_back(std::move(op).value());
+  }
+  // After: the shaders' writes visible to the downloads (transfers) and the host.
+  barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT;
+  fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                          nullptr);
+  if (fn.vkEndCommandBuffer(cmd) != VK_SUCCESS) return deviceError("test: could not end the command buffer");
+  if (!recorded.ok()) return recorded;  // nothing submitted; the ops release their state unfinished
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &cmd;
+  if (fn.vkQueueSubmit(device.queue(), 1, &submit, objects.fence) != VK_SUCCESS ||
+      fn.vkWaitForFences(device.handle(), 1, &objects.fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS) {
+    return deviceError("test: the submission failed");
+  }
+  std::vector<Status> results;
+  results.reserve(ops.size());
+  for (RecordedOp& op : ops) results.push_back(op.finish());
+  return results;
+}
+
+// --- Values -------------------------------------------------------------------------------------------
+
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+// Normal floats of both signs with exponents in [min_exponent, max_exponent] and random mantissas (no
+// zeros, denormals, infinities or NaNs): float add and mul results stay normal for the sums and
+// products these tests form (sums are multiples of 2^min_exponent-23, products of up to ~100 factors
+// in [0.5, 2) stay far inside the normal range).
+HostTensor normalFloats(Rng& rng, Shape shape, int min_exponent, int max_exponent) {
+  HostTensor tensor;
+  tensor.dtype = DataType::kFloat32;
+  tensor.shape = std::move(shape);
+  std::uniform_int_distribution<int> exponent(min_exponent, max_exponent);
+  for (uint64_t i = 0; i < tensor.elementCount(); ++i) {
+    const uint32_t bits = static_cast<uint32_t>(rng() & 0x807FFFFFu) | static_cast<uint32_t>(127 + exponent(rng)) << 23;
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&bits);
+    tensor.bytes.insert(tensor.bytes.end(), bytes, bytes + 4);
+  }
+  return tensor;
+}
+
+// Float bit patterns the max/min rule singles out, planted among random bits.
+constexpr uint32_t kSpecialFloats[] = {
+    0x00000000u,  // +0
+    0x80000000u,  // -0
+    0x7FC00000u,  // quiet NaN
+    0xFFC00001u,  // negative quiet NaN with a payload
+    0x7F800001u,  // signalling NaN
+    0x7F800000u,  // +inf
+    0xFF800000u,  // -inf
+    0x00000001u,  // smallest denormal
+    0x807FFFFFu,  // largest negative denormal
+    0x3F800000u,  // 1
+    0xBF800000u,  // -1
+    0x7F7FFFFFu,  // largest finite
+};
+
+// Data or updates for `reduction` on `dtype`: normal floats for float add/mul, else every bit pattern
+// (for float with the special values above planted in a quarter of the elements).
+HostTensor valuesFor(Rng& rng, DataType dtype, Shape shape, Reduction reduction) {
+  if (dtype == DataType::kFloat32 && reduction == Reduction::kAdd) return normalFloats(rng, std::move(shape), -2, 1);
+  if (dtype == DataType::kFloat32 && reduction == Reduction::kMul) return normalFloats(rng, std::move(shape), -1, 0);
+  HostTensor tensor = randomTensor(rng, dtype, std::move(shape));
+  if (dtype == DataType::kFloat32) {
+    for (uint64_t i = 0; i < tensor.elementCount(); ++i) {
+      if (rng() % 4 != 0) continue;
+      const uint32_t bits = kSpecialFloats[rng() % std::size(kSpecialFloats)];
+      std::memcpy(tensor.bytes.data() + i * 4, &bits, 4);
+    }
+  }
+  return tensor;
+}
+
+// --- The four forms --------------------------------------------------------------------------------------
+
+struct ScatterCase {
+  HostTensor data;
+  HostTensor indices;
+  HostTensor updates;
+  int64_t axis = 0;
+  Reduction reduction = Reduction::kNone;
+};
+
+std::string describeCase(const ScatterCase& c) {
+  return "data " + describe(c.data) + ", indices " + describe(c.indices) + ", updates " + describe(c.updates) +
+         ", axis " + std::to_string(c.axis) + ", reduction " + reductionName(c.reduction);
+}
+
+// Bytes (or strings) that differ from any plausible output: the caller's output starts with them.
+HostTensor garbageLike(const HostTensor& like) {
+  Rng rng(0x6a7ba6e);
+  HostTensor garbage = randomTensor(rng, like.dtype, like.shape);
+  for (std::string& text : garbage.strings) text = "garbage " + text;
+  return garbage;
+}
+
+::testing::AssertionResult holds(const Tensor& tensor, const HostTensor& expected) {
+  StatusOr<HostTensor> actual = toHost(tensor);
+  if (!actual.ok()) return ::testing::AssertionFailure() << actual.status().toString();
+  if (actual->dtype != expected.dtype || actual->shape != expected.shape) {
+    return ::testing::AssertionFailure() << "holds " << describe(*actual) << ", expected " << describe(expected);
+  }
+  if (actual->strings != expected.strings) return ::testing::AssertionFailure() << "the strings differ";
+  for (size_t i = 0; i < expected.bytes.size(); ++i) {
+    if (actual->bytes[i] != expected.bytes[i]) {
+      const size_t width = elementSize(expected.dtype);
+      return ::testing::AssertionFailure() << "byte " << i << " (element " << i / width << ") is "
+                                           << int(actual->bytes[i]) << ", expected " << int(expected.bytes[i]);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Which forms a case runs: every one (the fixed cases), or, to keep the randomized suites fast, the
+// new output and in place always and either the caller's output or the recorded forms, alternating.
+enum class Forms { kAll, kWithCallersOutput, kWithRecording };
+
+Forms alternating(size_t n) { return n % 2 ? Forms::kWithRecording : Forms::kWithCallersOutput; }
+
+// Runs the case in its forms and compares each result with the reference, byte for byte: a new output;
+// the caller's output (pre-filled with garbage); in place (the whole data tensor afterwards); and,
+// except for strings, recorded into one command buffer both into a caller's output and in place.
+void expectAllFormsMatchReference(Context& context, const ScatterCase& c, Forms forms = Forms::kAll) {
+  SCOPED_TRACE(describeCase(c));
+  const ReferenceResult expected = referenceScatterElements(c.data, c.indices, c.updates, c.axis, c.reduction);
+  ASSERT_FALSE(expected.bad_index_position.has_value());
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context, c.data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context, c.indices));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor updates, toDevice(context, c.updates));
+
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor fresh, scatterElements(context, data, indices, updates, c.axis, c.reduction));
+  EXPECT_TRUE(holds(fresh, expected.output)) << "new output";
+
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor in_place, toDevice(context, c.data));
+  VKINDEX_ASSERT_OK(scatterElementsInPlace(context, in_place, indices, updates, c.axis, c.reduction));
+  EXPECT_TRUE(holds(in_place, expected.output)) << "in place";
+
+  const bool strings = c.data.dtype == DataType::kString;
+  if (forms != Forms::kWithRecording || strings) {
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, toDevice(context, garbageLike(c.data)));
+    VKINDEX_ASSERT_OK(scatterElements(context, data, indices, updates, c.axis, c.reduction, output));
+    EXPECT_TRUE(holds(output, expected.output)) << "caller's output";
+  }
+  if (forms == Forms::kWithCallersOutput || strings) {
+    EXPECT_TRUE(holds(data, c.data)) << "the data input of the out-of-place forms changed";
+    return;
+  }
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor recorded_output, toDevice(context, garbageLike(c.data)));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor recorded_in_place, toDevice(context, c.data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(
+      std::vector<Status> finished,
+      runRecorded(context, {[&](VkCommandBuffer cmd) {
+                              return recordScatterElements(context, cmd, data, indices, updates, c.axis, c.reduction,
+                                                           recorded_output);
+                            },
+                            [&](VkCommandBuffer cmd) {
+                              return recordScatterElements(context, cmd, recorded_in_place, indices, updates, c.axis,
+                                                           c.reduction, recorded_in_place);
+                            }}));
+  for (const Status& status : finished) VKINDEX_ASSERT_OK(status);
+  EXPECT_TRUE(holds(recorded_output, expected.output)) << "recorded into the caller's output";
+  EXPECT_TRUE(holds(recorded_in_place, expected.output)) << "recorded in place";
+  EXPECT_TRUE(holds(data, c.data)) << "the data input of the out-of-place forms changed";
+}
+
+// --- Random cases ------------------------------------------------------------------------------------
+
+// A random ScatterElements call of `rank` and `axis` (any sign): data of at most `max_elements`;
+// indices with each dim other than the axis at most data's (often equal, sometimes smaller, rarely 0)
+// and an axis dim that may be smaller or larger than data's. With `few_targets`, every line along the
+// axis sends all its updates to one or two targets (each written as v or v - s at random), so most
+// targets receive many updates; otherwise the values are uniform in [-s, s-1].
+ScatterCase randomCase(Rng& rng, DataType dtype, DataType index_type, size_t rank, int64_t axis, Reduction reduction,
+                       bool few_targets, uint64_t max_elements) {
+  ScatterCase c;
+  c.axis = axis;
+  c.reduction = reduction;
+  const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+  c.data = valuesFor(rng, dtype, randomShape(rng, rank, max_elements), reduction);
+  const int64_t s = c.data.shape[a];
+  Shape index_shape(rank);
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (size_t d = 0; d < rank; ++d) {
+    const int64_t m = c.data.shape[d];
+    if (d == a) {
+      if (s == 0) continue;  // an empty axis admits no index: the indices are empty along it
+      // Smaller, equal or larger than data's axis dim (up to 2s + 3; longer with few targets).
+      index_shape[d] = std::uniform_int_distribution<int64_t>(1, few_targets ? 2 * s + 12 : 2 * s + 3)(rng);
+    } else if (m == 0 || pick(rng) < 5) {
+      index_shape[d] = m;
+    } else {
+      index_shape[d] = std::uniform_int_distribution<int64_t>(pick(rng) == 0 ? 0 : 1, m)(rng);
+    }
+  }
+  auto count = [&] {
+    uint64_t n = 1;
+    for (int64_t dim : index_shape) n *= static_cast<uint64_t>(dim);
+    return n;
+  };
+  while (count() > max_elements) {
+    int64_t& largest = *std::max_element(index_shape.begin(), index_shape.end());
+    largest /= 2;
+  }
+  std::vector<int64_t> values(count());
+  const int64_t targets[2] = {std::uniform_int_distribution<int64_t>(0, std::max<int64_t>(s, 1) - 1)(rng),
+                              std::uniform_int_distribution<int64_t>(0, std::max<int64_t>(s, 1) - 1)(rng)};
+  const int64_t pool = 1 + static_cast<int64_t>(rng() % 2);
+  for (int64_t& v : values) {
+    if (few_targets) {
+      v = targets[rng() % static_cast<uint64_t>(pool)] - (rng() % 2 ? s : 0);
+    } else {
+      v = std::uniform_int_distribution<int64_t>(-s, s - 1)(rng);
+    }
+  }
+  c.indices = indexTensor(index_type, index_shape, values);
+  c.updates = valuesFor(rng, dtype, index_shape, reduction);
+  return c;
+}
+
+// The data types grouped by element width: the kernels specialize on the width, so one test process
+// (ctest runs each test in its own) compiles each group's pipelines once.
+struct TypeGroup {
+  const char* name;
+  std::vector<DataType> types;
+};
+
+const TypeGroup kWidthGroups[] = {
+    {"bytes", {DataType::kBool, DataType::kInt8, DataType::kUInt8}},
+    {"halves", {DataType::kInt16, DataType::kUInt16, DataType::kFloat16, DataType::kBFloat16}},
+    {"words", {DataType::kInt32, DataType::kUInt32, DataType::kFloat32, DataType::kString}},
+    {"doubles", {DataType::kInt64, DataType::kUInt64, DataType::kFloat64, DataType::kComplex64}},
+    {"quads", {DataType::kComplex128}},
+};
+
+std::string groupName(const ::testing::TestParamInfo<TypeGroup>& info) { return info.param.name; }
+
+// Reduction none: every type x both index types x ranks 1-5 x every axis (its sign alternating),
+// duplicate-heavy indices in two cases out of three.
+class ScatterElementsNoneTest : public GpuTest, public ::testing::WithParamInterface<TypeGroup> {};
+
+TEST_P(ScatterElementsNoneTest, EveryRankAndAxisMatchesReference) {
+  for (const DataType dtype : GetParam().types) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    Rng rng(0x5ca7 + 97 * static_cast<uint64_t>(dtype));
+    size_t n = 0;
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      for (int64_t r = 1; r <= 5; ++r) {
+        for (int64_t a = 0; a < r; ++a, ++n) {
+          const int64_t axis = n % 2 ? a - r : a;
+          SCOPED_TRACE("case " + std::to_string(n));
+          const ScatterCase c =
+              randomCase(rng, dtype, index_type, static_cast<size_t>(r), axis, Reduction::kNone, n % 3 != 0, 600);
+          ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(n)));
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTypes, ScatterElementsNoneTest, ::testing::ValuesIn(kWidthGroups), groupName);
+
+// add, mul, max, min over the supported types x both index types, duplicate-heavy indices, random
+// ranks 1-4 and axes.
+class ScatterElementsReductionTest : public GpuTest, public ::testing::WithParamInterface<Reduction> {};
+
+TEST_P(ScatterElementsReductionTest, DuplicateHeavyMatchesReference) {
+  const Reduction reduction = GetParam();
+  for (const DataType dtype :
+       {DataType::kInt32, DataType::kUInt32, DataType::kInt64, DataType::kUInt64, DataType::kFloat32}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    Rng rng(0x2ed + 131 * static_cast<uint64_t>(reduction) + static_cast<uint64_t>(dtype));
+    for (int round = 0; round < 10; ++round) {
+      const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
+      const size_t rank = 1 + rng() % 4;
+      const int64_t r = static_cast<int64_t>(rank);
+      const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+      SCOPED_TRACE("round " + std::to_string(round));
+      const ScatterCase c = randomCase(rng, dtype, index_type, rank, axis, reduction, round % 4 != 3, 600);
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(static_cast<size_t>(round))));
+    }
+  }
+}
+
+std::string reductionCaseName(const ::testing::TestParamInfo<Reduction>& info) { return reductionName(info.param); }
+
+INSTANTIATE_TEST_SUITE_P(SupportedTypes, ScatterElementsReductionTest,
+                         ::testing::Values(Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin),
+                         reductionCaseName);
+
+// --- Fixed cases ---------------------------------------------------------------------------------------
+
+using ScatterElementsTest = GpuTest;
+
+HostTensor floats(Shape shape, const std::vector<float>& values) {
+  HostTensor tensor;
+  tensor.dtype = DataType::kFloat32;
+  tensor.shape = std::move(shape);
+  for (float value : values) {
+    const uint32_t bits = floatBits(value);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&bits);
+    tensor.bytes.insert(tensor.bytes.end(), bytes, bytes + 4);
+  }
+  return tensor;
+}
+
+HostTensor floatBitsTensor(Shape shape, const std::vector<uint32_t>& values) {
+  HostTensor tensor;
+  tensor.dtype = DataType::kFloat32;
+  tensor.shape = std::move(shape);
+  for (uint32_t bits : values) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&bits);
+    tensor.bytes.insert(tensor.bytes.end(), bytes, bytes + 4);
+  }
+  return tensor;
+}
+
+// int32/uint32/int64/uint64 tensors from 64-bit values (truncated to the type's width).
+HostTensor integers(DataType dtype, Shape shape, const std::vector<uint64_t>& values) {
+  HostTensor tensor;
+  tensor.dtype = dtype;
+  tensor.shape = std::move(shape);
+  const size_t width = elementSize(dtype);
+  for (uint64_t value : values) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(&value);  // little-endian: the low bytes first
+    tensor.bytes.insert(tensor.bytes.end(), bytes, bytes + width);
+  }
+  return tensor;
+}
+
+// The reference must give `expected` (written out by hand from the agreed semantics), and every form
+// of the operator too.
+void expectHandWritten(Context& context, const ScatterCase& c, const HostTensor& expected) {
+  SCOPED_TRACE(describeCase(c));
+  const ReferenceResult reference = referenceScatterElements(c.data, c.indices, c.updates, c.axis, c.reduction);
+  ASSERT_EQ(reference.output.bytes, expected.bytes) << "the reference disagrees with the hand-written result";
+  ASSERT_EQ(reference.output.strings, expected.strings) << "the reference disagrees with the hand-written result";
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context, c));
+}
+
+TEST_F(ScatterElementsTest, OnnxDocExamples) {
+  // The examples of the ONNX operator page (ScatterElements, opsets 11-18).
+  expectHandWritten(
+      context(),
+      {floats({3, 3}, {0, 0, 0, 0, 0, 0, 0, 0, 0}), indexTensor(DataType::kInt64, {2, 3}, {1, 0, 2, 0, 2, 1}),
+       floats({2, 3}, {1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f}), 0, Reduction::kNone},
+      floats({3, 3}, {2.0f, 1.1f, 0.0f, 1.0f, 0.0f, 2.2f, 0.0f, 2.1f, 1.2f}));
+  expectHandWritten(context(),
+                    {floats({1, 5}, {1, 2, 3, 4, 5}), indexTensor(DataType::kInt64, {1, 2}, {1, 3}),
+                     floats({1, 2}, {1.1f, 2.1f}), 1, Reduction::kNone},
+                    floats({1, 5}, {1.0f, 1.1f, 3.0f, 2.1f, 5.0f}));
+  // reduction add with a duplicate (opset 16): 2 + 1.1 + 2.1 in float, in that order.
+  expectHandWritten(context(),
+                    {floats({1, 5}, {1, 2, 3, 4, 5}), indexTensor(DataType::kInt64, {1, 2}, {1, 1}),
+                     floats({1, 2}, {1.1f, 2.1f}), 1, Reduction::kAdd},
+                    floats({1, 5}, {1.0f, (2.0f + 1.1f) + 2.1f, 3.0f, 4.0f, 5.0f}));
+  // reduction max and min with duplicates (opset 18).
+  expectHandWritten(context(),
+                    {floats({1, 5}, {1, 2, 3, 4, 5}), indexTensor(DataType::kInt32, {1, 2}, {1, 1}),
+                     floats({1, 2}, {1.1f, 2.1f}), 1, Reduction::kMax},
+                    floats({1, 5}, {1.0f, 2.1f, 3.0f, 4.0f, 5.0f}));
+  expectHandWritten(context(),
+                    {floats({1, 5}, {1, 2, 3, 4, 5}), indexTensor(DataType::kInt32, {1, 2}, {1, 1}),
+                     floats({1, 2}, {1.1f, 2.1f}), 1, Reduction::kMin},
+                    floats({1, 5}, {1.0f, 1.1f, 3.0f, 4.0f, 5.0f}));
+  // Negative indices (opset 13's example) and a negative axis.
+  expectHandWritten(context(),
+                    {floats({1, 5}, {1, 2, 3, 4, 5}), indexTensor(DataType::kInt64, {1, 2}, {1, -3}),
+                     floats({1, 2}, {1.1f, 2.1f}), -1, Reduction::kNone},
+                    floats({1, 5}, {1.0f, 1.1f, 2.1f, 4.0f, 5.0f}));
+}
+
+TEST_F(ScatterElementsTest, IntegerReductionsWrapAndCompareBySignedness) {
+  const uint64_t kAllOnes = ~uint64_t{0};
+  // int32: add wraps past INT32_MAX, mul wraps, max/min compare signed (-1 < 1).
+  const HostTensor i32 = integers(DataType::kInt32, {3}, {0x7FFFFFFFu, 0x10000u, 1});
+  const HostTensor one = indexTensor(DataType::kInt32, {2}, {0, -3});
+  expectHandWritten(context(), {i32, one, integers(DataType::kInt32, {2}, {1, 1}), 0, Reduction::kAdd},
+                    integers(DataType::kInt32, {3}, {0x80000001u, 0x10000u, 1}));
+  expectHandWritten(context(),
+                    {i32, indexTensor(DataType::kInt64, {2}, {1, 1}), integers(DataType::kInt32, {2}, {0x10000u, 3}), 0,
+                     Reduction::kMul},
+                    integers(DataType::kInt32, {3}, {0x7FFFFFFFu, 0, 1}));
+  expectHandWritten(context(),
+                    {i32, indexTensor(DataType::kInt32, {2}, {2, 2}), integers(DataType::kInt32, {2}, {kAllOnes, 5}), 0,
+                     Reduction::kMax},
+                    integers(DataType::kInt32, {3}, {0x7FFFFFFFu, 0x10000u, 5}));
+  expectHandWritten(context(),
+                    {i32, indexTensor(DataType::kInt32, {2}, {2, 2}), integers(DataType::kInt32, {2}, {kAllOnes, 5}), 0,
+                     Reduction::kMin},
+                    integers(DataType::kInt32, {3}, {0x7FFFFFFFu, 0x10000u, 0xFFFFFFFFu}));
+  // uint32: 0xFFFFFFFF is the largest; add wraps to 0.
+  const HostTensor u32 = integers(DataType::kUInt32, {2}, {0xFFFFFFFFu, 1});
+  const HostTensor both = indexTensor(DataType::kInt64, {2}, {0, 1});
+  expectHandWritten(context(), {u32, both, integers(DataType::kUInt32, {2}, {1, 0xFFFFFFFFu}), 0, Reduction::kMax},
+                    integers(DataType::kUInt32, {2}, {0xFFFFFFFFu, 0xFFFFFFFFu}));
+  expectHandWritten(context(), {u32, both, integers(DataType::kUInt32, {2}, {1, 0xFFFFFFFFu}), 0, Reduction::kMin},
+                    integers(DataType::kUInt32, {2}, {1, 1}));
+  expectHandWritten(context(), {u32, both, integers(DataType::kUInt32, {2}, {1, 0xFFFFFFFFu}), 0, Reduction::kAdd},
+                    integers(DataType::kUInt32, {2}, {0, 0}));
+  // int64: a carry across the 32-bit halves, a wrapping product, signed comparison of the high word.
+  const HostTensor i64 = integers(DataType::kInt64, {3}, {0xFFFFFFFFu, 0x7FFFFFFFFFFFFFFFu, 0x100000000u});
+  expectHandWritten(context(),
+                    {i64, indexTensor(DataType::kInt32, {3}, {0, 1, 0}), integers(DataType::kInt64, {3}, {1, 1, 2}), 0,
+                     Reduction::kAdd},
+                    integers(DataType::kInt64, {3}, {0x100000002u, 0x8000000000000000u, 0x100000000u}));
+  expectHandWritten(context(),
+                    {i64, indexTensor(DataType::kInt64, {2}, {2, -1}),
+                     integers(DataType::kInt64, {2}, {0x100000001u, 3}), 0, Reduction::kMul},
+                    integers(DataType::kInt64, {3}, {0xFFFFFFFFu, 0x7FFFFFFFFFFFFFFFu, 0x300000000u}));
+  expectHandWritten(context(),
+                    {i64, indexTensor(DataType::kInt64, {2}, {0, 0}),
+                     integers(DataType::kInt64, {2}, {0x8000000000000000u, 0x1FFFFFFFFu}), 0, Reduction::kMax},
+                    integers(DataType::kInt64, {3}, {0x1FFFFFFFFu, 0x7FFFFFFFFFFFFFFFu, 0x100000000u}));
+  expectHandWritten(context(),
+                    {i64, indexTensor(DataType::kInt64, {2}, {0, 0}),
+                     integers(DataType::kInt64, {2}, {0x8000000000000000u, 0x1FFFFFFFFu}), 0, Reduction::kMin},
+                    integers(DataType::kInt64, {3}, {0x8000000000000000u, 0x7FFFFFFFFFFFFFFFu, 0x100000000u}));
+  // uint64: the top bit is large; the low word decides when the high words are equal.
+  const HostTensor u64 = integers(DataType::kUInt64, {2}, {0x8000000000000000u, 0x500000002u});
+  expectHandWritten(
+      context(),
+      {u64, indexTensor(DataType::kInt32, {3}, {0, 1, 1}),
+       integers(DataType::kUInt64, {3}, {0x7FFFFFFFFFFFFFFFu, 0x500000001u, 0x500000003u}), 0, Reduction::kMax},
+      integers(DataType::kUInt64, {2}, {0x8000000000000000u, 0x500000003u}));
+  expectHandWritten(
+      context(),
+      {u64, indexTensor(DataType::kInt32, {3}, {0, 1, 1}),
+       integers(DataType::kUInt64, {3}, {0x7FFFFFFFFFFFFFFFu, 0x500000001u, 0x500000003u}), 0, Reduction::kMin},
+      integers(DataType::kUInt64, {2}, {0x7FFFFFFFFFFFFFFFu, 0x500000001u}));
+  expectHandWritten(context(),
+                    {u64, indexTensor(DataType::kInt32, {2}, {0, 0}),
+                     integers(DataType::kUInt64, {2}, {0x8000000000000000u, 3}), 0, Reduction::kAdd},
+                    integers(DataType::kUInt64, {2}, {3, 0x500000002u}));
+  expectHandWritten(
+      context(),
+      {u64, indexTensor(DataType::kInt32, {2}, {1, 1}),
+       integers(DataType::kUInt64, {2}, {0xFFFFFFFFFFFFFFFFu, 0x100000001u}), 0, Reduction::kMul},
+      integers(DataType::kUInt64, {2}, {0x8000000000000000u, (0u - uint64_t{0x500000002u}) * uint64_t{0x100000001u}}));
+}
+
+TEST_F(ScatterElementsTest, FloatMaxMinFollowTheAgreedRule) {
+  // max(cur, upd) = upd > cur ? upd : cur; min = upd < cur ? upd : cur, updates folded in index order.
+  const uint32_t kPlusZero = 0x00000000u, kMinusZero = 0x80000000u, kNaN = 0x7FC00000u, kOne = 0x3F800000u,
+                 kTwo = 0x40000000u, kThree = 0x40400000u, kNegNaN = 0xFFC00001u;
+  // Targets: +0, -0, NaN, 1, 1, 1.
+  const HostTensor data = floatBitsTensor({6}, {kPlusZero, kMinusZero, kNaN, kOne, kOne, kOne});
+  const HostTensor indices = indexTensor(DataType::kInt64, {9}, {0, 1, 2, 3, 4, 4, 4, 5, 5});
+  // max: +0 then -0: +0 stays; -0 then +0: -0 stays; a NaN stays; a NaN update never replaces;
+  // 1 then 2, NaN, 3: 3; 1 then -0, +0: 1.
+  const HostTensor updates =
+      floatBitsTensor({9}, {kMinusZero, kPlusZero, kOne, kNegNaN, kTwo, kNaN, kThree, kMinusZero, kPlusZero});
+  expectHandWritten(context(), {data, indices, updates, 0, Reduction::kMax},
+                    floatBitsTensor({6}, {kPlusZero, kMinusZero, kNaN, kOne, kThree, kOne}));
+  // min: element 5 takes -0 (< 1), then +0 does not replace -0.
+  expectHandWritten(context(), {data, indices, updates, 0, Reduction::kMin},
+                    floatBitsTensor({6}, {kPlusZero, kMinusZero, kNaN, kOne, kOne, kMinusZero}));
+}
+
+// Updates whose float sum depends on the order they are added in: big values that swallow small ones
+// (the ulp of 1e8 is 8) and then cancel. The updates to each target are spread over the indices.
+TEST_F(ScatterElementsTest, FloatAddFoldsInIndexOrder) {
+  Rng rng(0x04de7);
+  const int64_t kTargets = 3, kLength = 96;
+  std::vector<float> values;
+  std::vector<int64_t> index_values;
+  for (int64_t i = 0; i < kLength; ++i) {
+    const float big = (i / 4) % 2 ? 1e8f : 3e8f;
+    const float pattern[4] = {big, static_cast<float>(1 + rng() % 3), -big, static_cast<float>(1 + rng() % 3)};
+    values.push_back(pattern[i % 4]);
+  }
+  for (int64_t i = 0; i < kLength; ++i) index_values.push_back((i / 4) % kTargets - (rng() % 2 ? kTargets : 0));
+  ScatterCase c{floats({kTargets}, {0.0f, 0.5f, -2.0f}), indexTensor(DataType::kInt64, {kLength}, index_values),
+                floats({kLength}, values), 0, Reduction::kAdd};
+  // The test must tell orders apart: reversed and shuffled orders give other bits.
+  const ReferenceResult in_order = referenceScatterElements(c.data, c.indices, c.updates, 0, Reduction::kAdd);
+  std::vector<size_t> order(static_cast<size_t>(kLength));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (int shuffle = 0; shuffle < 8; ++shuffle) {
+    if (shuffle == 0) {
+      std::reverse(order.begin(), order.end());
+    } else {
+      std::shuffle(order.begin(), order.end(), rng);
+    }
+    HostTensor permuted_indices = c.indices, permuted_updates = c.updates;
+    for (size_t i = 0; i < order.size(); ++i) {
+      std::memcpy(permuted_indices.bytes.data() + i * 8, c.indices.bytes.data() + order[i] * 8, 8);
+      std::memcpy(permuted_updates.bytes.data() + i * 4, c.updates.bytes.data() + order[i] * 4, 4);
+    }
+    EXPECT_NE(referenceScatterElements(c.data, permuted_indices, permuted_updates, 0, Reduction::kAdd).output.bytes,
+              in_order.output.bytes)
+        << "order " << shuffle << " gives the same sum: the test would not see a wrong order";
+  }
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
+  // Two dims: every row folds its own sequence, along axis 1; int32 indices.
+  std::vector<float> rows(values);
+  rows.insert(rows.end(), values.rbegin(), values.rend());
+  std::vector<int64_t> row_indices(index_values);
+  row_indices.insert(row_indices.end(), index_values.begin(), index_values.end());
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(),
+      {floats({2, kTargets}, {0.0f, 0.5f, -2.0f, 4.0f, -1.0f, 0.25f}),
+       indexTensor(DataType::kInt32, {2, kLength}, row_indices), floats({2, kLength}, rows), 1, Reduction::kAdd}));
+}
+
+// 1000 updates to one target: the last in index order wins, also for sub-word elements whose
+// neighbours in the same 32-bit word receive their own 1000 updates, and for strings.
+TEST_F(ScatterElementsTest, LastOfAThousandWritersWins) {
+  Rng rng(1000);
+  for (DataType dtype : {DataType::kFloat32, DataType::kUInt8, DataType::kFloat16, DataType::kComplex128,
+                         DataType::kInt64, DataType::kString}) {
+    // One target along axis 0 of a [5, 1] tensor, written as 2 and -3.
+    std::vector<int64_t> one_target(1000);
+    for (int64_t& v : one_target) v = rng() % 2 ? 2 : -3;
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), {randomTensor(rng, dtype, {5, 1}), indexTensor(DataType::kInt64, {1000, 1}, one_target),
+                    randomTensor(rng, dtype, {1000, 1}), 0, Reduction::kNone}));
+    // Four neighbouring targets [0..3] of a row, each written 1000 times, interleaved (axis 1).
+    std::vector<int64_t> four_targets(4000);
+    for (size_t i = 0; i < four_targets.size(); ++i) four_targets[i] = static_cast<int64_t>(rng() % 4);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), {randomTensor(rng, dtype, {1, 7}), indexTensor(DataType::kInt32, {1, 4000}, four_targets),
+                    randomTensor(rng, dtype, {1, 4000}), 1, Reduction::kNone}));
+  }
+}
+
+// The same duplicate-heavy call 20 times: the same bytes every time (and the reference's).
+TEST_F(ScatterElementsTest, RepeatedRunsGiveIdenticalBytes) {
+  Rng rng(20);
+  std::vector<int64_t> index_values(300 * 16);
+  for (int64_t& v : index_values) v = rng() % 3 == 0 ? 7 : -2;  // targets 7 and 6
+  for (Reduction reduction : {Reduction::kAdd, Reduction::kNone}) {
+    const HostTensor data = valuesFor(rng, DataType::kFloat32, {8, 16}, reduction);
+    const HostTensor indices = indexTensor(DataType::kInt32, {300, 16}, index_values);
+    const HostTensor updates = valuesFor(rng, DataType::kFloat32, {300, 16}, reduction);
+    const ReferenceResult expected = referenceScatterElements(data, indices, updates, 0, reduction);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor update_tensor, toDevice(context(), updates));
+    for (int run = 0; run < 20; ++run) {
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output,
+                                   scatterElements(context(), data_tensor, index_tensor, update_tensor, 0, reduction));
+      ASSERT_TRUE(holds(output, expected.output)) << "run " << run << ", reduction " << reductionName(reduction);
+    }
+  }
+}
+
+TEST_F(ScatterElementsTest, Strings) {
+  Rng rng(9);
+  const HostTensor words = randomTensor(rng, DataType::kString, {3, 4});
+  ASSERT_NO_FATAL_FAILURE(
+      expectAllFormsMatchReference(context(), {words, randomIndices(rng, DataType::kInt64, {2, 6}, 4),
+                                               randomTensor(rng, DataType::kString, {2, 6}), 1, Reduction::kNone}));
+  ASSERT_NO_FATAL_FAILURE(
+      expectAllFormsMatchReference(context(), {words, randomIndices(rng, DataType::kInt32, {5, 4}, 3),
+                                               randomTensor(rng, DataType::kString, {5, 4}), -2, Reduction::kNone}));
+  // Hand-written: the last of the duplicates wins.
+  HostTensor data;
+  data.dtype = DataType::kString;
+  data.shape = {3};
+  data.strings = {"a", "b", "c"};
+  HostTensor updates = data;
+  updates.shape = {4};
+  updates.strings = {"x", "y", "z", "w"};
+  HostTensor expected = data;
+  expected.strings = {"a", "w", "z"};
+  expectHandWritten(context(), {data, indexTensor(DataType::kInt64, {4}, {1, -2, -1, 1}), updates, 0, Reduction::kNone},
+                    expected);
+}
+
+TEST_F(ScatterElementsTest, EmptyIndicesAndZeroSizedDims) {
+  Rng rng(6);
+  struct Empty {
+    Shape data;
+    Shape indices;
+    int64_t axis;
+  };
+  const Empty cases[] = {
+      {{3, 4}, {0, 4}, 0}, {{3, 4}, {3, 0}, 0},       {{3, 4}, {0, 0}, 1}, {{3, 0}, {3, 0}, 1}, {{3, 0}, {0, 5}, 1},
+      {{0}, {0}, -1},      {{3, 0, 2}, {5, 0, 2}, 0}, {{2, 3}, {1, 0}, 0},  // empty indices along a non-axis dim, data
+                                                                            // not empty
+  };
+  for (const Empty& e : cases) {
+    for (DataType dtype : {DataType::kFloat32, DataType::kUInt8, DataType::kString}) {
+      for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
+        if (reduction != Reduction::kNone && dtype != DataType::kFloat32) continue;
+        const DataType index_type = dtype == DataType::kUInt8 ? DataType::kInt32 : DataType::kInt64;
+        ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+            context(), {valuesFor(rng, dtype, e.data, reduction), indexTensor(index_type, e.indices, {}),
+                        valuesFor(rng, dtype, e.indices, reduction), e.axis, reduction}));
+      }
+    }
+  }
+}
+
+TEST_F(ScatterElementsTest, SubWordTargetsAlongEveryAxis) {
+  // 1- and 2-byte elements: targets in one 32-bit word receive updates from different invocations.
+  Rng rng(7);
+  for (int64_t inner = 1; inner <= 9; ++inner) {
+    for (DataType dtype : {DataType::kInt8, DataType::kBool, DataType::kBFloat16}) {
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+          context(), {randomTensor(rng, dtype, {5, inner}), randomIndices(rng, DataType::kInt32, {7, inner}, 5),
+                      randomTensor(rng, dtype, {7, inner}), 0, Reduction::kNone}));
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+          context(), {randomTensor(rng, dtype, {3, inner}), randomIndices(rng, DataType::kInt64, {3, inner + 2}, inner),
+                      randomTensor(rng, dtype, {3, inner + 2}), -1, Reduction::kNone}));
+    }
+  }
+}
+
+TEST_F(ScatterElementsTest, ManyElements) {
+  // More updates than a single small dispatch covers; uniform targets and then duplicate-heavy ones.
+  Rng rng(10);
+  const ScatterCase uniform{randomTensor(rng, DataType::kFloat32, {301, 257}),
+                            randomIndices(rng, DataType::kInt32, {301, 257}, 301),
+                            randomTensor(rng, DataType::kFloat32, {301, 257}), 0, Reduction::kNone};
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), uniform));
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(), {valuesFor(rng, DataType::kFloat32, {301, 257}, Reduction::kAdd),
+                  randomIndices(rng, DataType::kInt64, {301, 257}, 3),
+                  valuesFor(rng, DataType::kFloat32, {301, 257}, Reduction::kAdd), 1, Reduction::kAdd}));
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(), {randomTensor(rng, DataType::kUInt8, {257, 301}), randomIndices(rng, DataType::kInt64, {257, 301}, 2),
+                  randomTensor(rng, DataType::kUInt8, {257, 301}), 1, Reduction::kNone}));
+}
+
+// More than 2^16 updates along one line of the axis, to few targets: every one counts, in order (a
+// kernel that walks a line in one invocation must not stop early; llvmpipe, for one, ends any shader
+// loop after 65535 iterations).
+TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
+  Rng rng(70000);
+  for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMax}) {
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), {randomTensor(rng, DataType::kInt32, {3, 2}), randomIndices(rng, DataType::kInt32, {70000, 2}, 3),
+                    randomTensor(rng, DataType::kInt32, {70000, 2}), 0, reduction}));
+  }
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(),
+      {valuesFor(rng, DataType::kFloat32, {2, 5}, Reduction::kAdd), randomIndices(rng, DataType::kInt64, {2, 66000}, 5),
+       valuesFor(rng, DataType::kFloat32, {2, 66000}, Reduction::kAdd), -1, Reduction::kAdd}));
+}
+
+}  // namespace
+}  // namespace vkindex::test

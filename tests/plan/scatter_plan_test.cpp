@@ -1,0 +1,91 @@
+// Unit tests for the scatter planner (src/plan/scatter_plan), no GPU: the step sequence of each form,
+// its barriers, the kernel's specialization (element size, reduction, arithmetic, dims), and the
+// limits it refuses.
+#include <gtest/gtest.h>
+
+#include "common/scatter_elements_params.h"
+#include "plan/scatter_plan.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+ScatterShape elementsShape(DataType type, Reduction reduction) {
+  StatusOr<ScatterShape> shape =
+      inferScatterElementsShape({6, 5}, type, {4, 5}, DataType::kInt64, {4, 5}, type, 0, reduction);
+  EXPECT_TRUE(shape.ok()) << shape.status().toString();
+  return shape.ok() ? *shape : ScatterShape{};
+}
+
+TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
+  const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kAdd);
+  EXPECT_EQ(shape.lines, 5u) << "one line per column: the axis is dim 0";
+  EXPECT_EQ(shape.axis_extent, 4u);
+  StatusOr<OpPlan> plan = planScatter(shape, placed(0, 120), placed(128, 160), placed(0, 80), placed(256, 120), false,
+                                      fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements x1");
+  const Step& copy = plan->steps[2];
+  EXPECT_EQ(str(copy.wait_for), "status") << "the copy into the caller's output waits for the checks";
+  const Step& scatter = plan->steps[3];
+  EXPECT_EQ(str(scatter.wait_for), "output {256, 120}") << "the scatter reads what the copy wrote";
+  EXPECT_EQ(scatter.spec[kSpecUnitBytes], 4u);
+  EXPECT_EQ(scatter.spec[kSpecReduction], static_cast<uint32_t>(Reduction::kAdd));
+  EXPECT_EQ(scatter.spec[kSpecElementKind], 3u) << "float32 arithmetic";
+  EXPECT_EQ(scatter.push_bytes, sizeof(abi::ScatterElementsParams));
+}
+
+TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
+  StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kUInt8, {2, 1}, DataType::kInt32, {2, 3},
+                                                     DataType::kUInt8, Reduction::kNone);
+  ASSERT_TRUE(shape.ok()) << shape.status().toString();
+  EXPECT_EQ(shape->slice_elements, 3u);
+  StatusOr<OpPlan> plan =
+      planScatter(*shape, placed(0, 24), placed(32, 8), placed(64, 6), placed(0, 24), true, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1");
+  EXPECT_EQ(str(plan->steps.back().wait_for), "status");
+  EXPECT_EQ(plan->steps.back().spec[kSpecUnitBytes], 1u) << "sub-word elements, masked stores";
+  EXPECT_EQ(plan->steps.back().spec[kSpecDims], 1u) << "tuple length";
+}
+
+TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {
+  StatusOr<ScatterShape> shape = inferScatterElementsShape({6, 5}, DataType::kInt32, {0, 5}, DataType::kInt32, {0, 5},
+                                                           DataType::kInt32, 1, Reduction::kNone);
+  ASSERT_TRUE(shape.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*shape, placed(0, 120), placed(0, 0), placed(0, 0), placed(128, 120), false, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "copy_words x1");
+  EXPECT_EQ(str(plan->steps[0].wait_for), "none");
+}
+
+TEST(PlanScatterTest, ReductionsPerType) {
+  const auto kind = [](DataType type, Reduction reduction) -> StatusOr<uint32_t> {
+    StatusOr<ScatterShape> shape = inferScatterNDShape({4}, type, {2, 1}, DataType::kInt64, {2}, type, reduction);
+    if (!shape.ok()) return shape.status();
+    return shape->element_kind;
+  };
+  EXPECT_EQ(*kind(DataType::kInt64, Reduction::kMul), 4u);
+  EXPECT_EQ(*kind(DataType::kUInt64, Reduction::kMax), 5u);
+  EXPECT_EQ(*kind(DataType::kFloat16, Reduction::kNone), 0u);
+  expectError(kind(DataType::kBool, Reduction::kAdd).status(), StatusCode::kInvalidArgument,
+              "ScatterND: reduction 'add' is not defined for bool");
+  expectError(kind(DataType::kComplex64, Reduction::kMin).status(), StatusCode::kInvalidArgument,
+              "ScatterND: reduction 'min' is not defined for complex64");
+  expectError(kind(DataType::kFloat16, Reduction::kAdd).status(), StatusCode::kUnsupported,
+              "ScatterND: reduction 'add' on float16 is not supported by vkindex yet (supported: int32, uint32, "
+              "int64, uint64, float)");
+}
+
+TEST(PlanScatterTest, TensorsBeyondOneBindingAreUnsupported) {
+  const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kNone);
+  StatusOr<OpPlan> plan =
+      planScatter(shape, placed(0, 120), placed(0, 160), placed(0, 80), placed(0, 120), true, fakeDevice(96, 16));
+  expectError(plan.status(), StatusCode::kUnsupported,
+              "ScatterElements: tensors larger than one storage-buffer binding (96 bytes on this device) are not "
+              "supported yet");
+}
+
+}  // namespace
+}  // namespace vkindex::plan::test

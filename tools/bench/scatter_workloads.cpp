@@ -1,0 +1,164 @@
+// The benchmark's scatter rows: ScatterElements and ScatterND on float32 data with int64 indices, out of
+// place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
+// in place (only the updated bytes are written: the baselines copy that many bytes).
+#include <utility>
+
+#include "host_data.hpp"
+#include "workloads.hpp"
+
+namespace vkindex::bench {
+namespace {
+
+// One scatter row: ScatterND, or ScatterElements along `axis`.
+struct ScatterSpec {
+  bool nd;
+  Shape data_shape;
+  Shape indices_shape;
+  int64_t axis;  // ScatterElements only
+  Reduction reduction;
+  bool in_place;
+  // The index values, row-major in indices' shape (valid for data's shape).
+  std::vector<int64_t> (*indices)(const ScatterSpec& spec, uint64_t seed);
+};
+
+// indices.shape for ScatterElements; indices.shape[:-1] + data.shape[k:] for ScatterND.
+Shape updatesShape(const ScatterSpec& spec) {
+  if (!spec.nd) return spec.indices_shape;
+  Shape shape(spec.indices_shape.begin(), spec.indices_shape.end() - 1);
+  shape.insert(shape.end(), spec.data_shape.begin() + spec.indices_shape.back(), spec.data_shape.end());
+  return shape;
+}
+
+std::string shapeText(DataType type, const Shape& shape) {
+  std::string text = std::string(dataTypeName(type)) + "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+// ScatterElements, axis 0 of a square matrix: each column gets its own permutation of the rows, so every
+// element is written exactly once.
+std::vector<int64_t> columnPermutations(const ScatterSpec& spec, uint64_t seed) {
+  const int64_t rows = spec.indices_shape[0], columns = spec.indices_shape[1];
+  std::vector<int64_t> values(static_cast<size_t>(rows * columns));
+  for (int64_t column = 0; column < columns; ++column) {
+    std::vector<int64_t> permutation = randomPermutation(rows, seed + static_cast<uint64_t>(column));
+    for (int64_t row = 0; row < rows; ++row) {
+      values[static_cast<size_t>(row * columns + column)] = permutation[static_cast<size_t>(row)];
+    }
+  }
+  return values;
+}
+
+// ScatterElements, axis 0: indices[i][j] = i / 8, so rows 8t..8t+7 of updates all land on row t.
+std::vector<int64_t> eightPerRow(const ScatterSpec& spec, uint64_t) {
+  const int64_t rows = spec.indices_shape[0], columns = spec.indices_shape[1];
+  std::vector<int64_t> values(static_cast<size_t>(rows * columns));
+  for (int64_t i = 0; i < rows * columns; ++i) values[static_cast<size_t>(i)] = i / columns / 8;
+  return values;
+}
+
+// ScatterND, one-component tuples: distinct random rows of data.
+std::vector<int64_t> distinctRows(const ScatterSpec& spec, uint64_t seed) {
+  std::vector<int64_t> rows = randomPermutation(spec.data_shape[0], seed);
+  rows.resize(static_cast<size_t>(spec.indices_shape[0]));
+  return rows;
+}
+
+// ScatterND, one-component tuples: tuple i addresses row i mod (tuples / 8), so each of those rows gets
+// 8 updates, spread through indices.
+std::vector<int64_t> eightPerTargetRow(const ScatterSpec& spec, uint64_t) {
+  const int64_t tuples = spec.indices_shape[0];
+  std::vector<int64_t> rows(static_cast<size_t>(tuples));
+  for (int64_t i = 0; i < tuples; ++i) rows[static_cast<size_t>(i)] = i % (tuples / 8);
+  return rows;
+}
+
+StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec, uint64_t seed) {
+  constexpr DataType kType = DataType::kFloat32;
+  const size_t element_size = elementSize(kType);
+  const Shape updates_shape = updatesShape(spec);
+  // Reductions get exact small floats; plain scatters move bytes, so any bits do.
+  const bool add = spec.reduction == Reduction::kAdd;
+  std::vector<uint8_t> data = add ? smallFloats(elementCount(spec.data_shape), seed)
+                                  : randomBytes(elementCount(spec.data_shape) * element_size, seed);
+  std::vector<uint8_t> updates = add ? smallFloats(elementCount(updates_shape), seed + 1)
+                                     : randomBytes(elementCount(updates_shape) * element_size, seed + 1);
+  std::vector<int64_t> indices = spec.indices(spec, seed + 2);
+
+  PreparedCase prepared;
+  prepared.expected =
+      spec.nd ? cpuScatterND(data, spec.data_shape, element_size, indices, spec.indices_shape, updates, spec.reduction)
+              : cpuScatterElements(data, spec.data_shape, element_size, indices, spec.indices_shape, updates, spec.axis,
+                                   spec.reduction);
+  VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
+                           Tensor::fromHost(context, kType, spec.data_shape, data.data(), data.size()));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, DataType::kInt64, spec.indices_shape,
+                                                                 indices.data(), indices.size() * sizeof(int64_t)));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor,
+                           Tensor::fromHost(context, kType, updates_shape, updates.data(), updates.size()));
+  if (spec.in_place) {
+    // data is the output; the baselines copy only as many bytes as the updates write.
+    prepared.output = std::move(data_tensor);
+    prepared.baseline_bytes = updates.size();
+  } else {
+    VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, kType, spec.data_shape));
+    prepared.inputs.push_back(std::move(data_tensor));
+  }
+  prepared.inputs.push_back(std::move(index_tensor));
+  prepared.inputs.push_back(std::move(update_tensor));
+  prepared.record = [spec](Context& ctx, VkCommandBuffer cmd, const std::vector<Tensor>& inputs, Tensor& output) {
+    // In place: inputs are (indices, updates) and data is `output` itself.
+    const Tensor& data_in = spec.in_place ? output : inputs[0];
+    const Tensor& indices_in = inputs[spec.in_place ? 0 : 1];
+    const Tensor& updates_in = inputs[spec.in_place ? 1 : 2];
+    return spec.nd
+               ? recordScatterND(ctx, cmd, data_in, indices_in, updates_in, spec.reduction, output)
+               : recordScatterElements(ctx, cmd, data_in, indices_in, updates_in, spec.axis, spec.reduction, output);
+  };
+  return prepared;
+}
+
+Workload scatterWorkload(std::string name, const ScatterSpec& spec, uint64_t seed) {
+  Workload workload;
+  workload.name = std::move(name);
+  workload.op = spec.nd ? "ScatterND" : "ScatterElements";
+  workload.shapes =
+      shapeText(DataType::kFloat32, spec.data_shape) + " x " + shapeText(DataType::kInt64, spec.indices_shape) + " x " +
+      shapeText(DataType::kFloat32, updatesShape(spec)) + (spec.nd ? "" : ", axis " + std::to_string(spec.axis)) +
+      ", reduction " + reductionName(spec.reduction) + (spec.in_place ? ", in place" : "");
+  workload.prepare = [spec, seed](Context& context) { return prepareScatter(context, spec, seed); };
+  return workload;
+}
+
+}  // namespace
+
+std::vector<Workload> scatterWorkloads(bool quick) {
+  // ScatterElements: a square float matrix, indices and updates of the same shape; 16 MiB out (quick: 1 MiB).
+  const int64_t side = quick ? 512 : 2048;
+  // ScatterND rows: 4096 rows of 4 KiB into the 125 MiB embedding table (quick: 512 rows of 1 KiB into 3.9 MiB).
+  const int64_t vocab = quick ? 4000 : 32000;
+  const int64_t hidden = quick ? 256 : 1024;
+  const int64_t updated_rows = quick ? 512 : 4096;
+  const Shape table = {vocab, hidden};
+  const Shape row_indices = {updated_rows, 1};
+  // ScatterND add: as many updates as data rows, 8 per target row; 16 MiB out (quick: 512 KiB).
+  const Shape accumulator = {updated_rows, hidden};
+  return {
+      // Every element moved once, to a different row of its column: writes far apart.
+      scatterWorkload("scatter-perm",
+                      {false, {side, side}, {side, side}, 0, Reduction::kNone, false, columnPermutations}, 11),
+      // Eight float additions onto each of the first side/8 rows, in index order.
+      scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
+                      12),
+      // Embedding-table update: whole rows, out of place (the output is a copy of the table) ...
+      scatterWorkload("scatternd-rows", {true, table, row_indices, 0, Reduction::kNone, false, distinctRows}, 13),
+      // ... and in place (only the updated rows are written).
+      scatterWorkload("scatternd-rows-inplace", {true, table, row_indices, 0, Reduction::kNone, true, distinctRows},
+                      13),
+      // Gradient-style accumulation: 8 row updates added onto each target row.
+      scatterWorkload("scatternd-add-dup",
+                      {true, accumulator, row_indices, 0, Reduction::kAdd, false, eightPerTargetRow}, 14),
+  };
+}
+
+}  // namespace vkindex::bench
