@@ -14,6 +14,7 @@ layout(binding = 2, std430) buffer Out { uint out_words[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
+#include "common/index_tuples.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
@@ -23,13 +24,7 @@ void main() {
   uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
   for (uint element = first; element < pc.slice_elements; element += stride) {
     for (uint n = pc.first_tuple; n < pc.end_tuple; ++n) {
-      uint first_word = pc.indices_word_offset + n * TUPLE_LENGTH * INDEX_WORDS;
-      uint row = 0u;
-      for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
-        uint extent = pc.extents[c];
-        row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
-      }
-      applyElement(row * pc.slice_elements + element, n * pc.slice_elements + element);
+      applyElement(tupleRow(n) * pc.slice_elements + element, n * pc.slice_elements + element);
     }
   }
 }

@@ -44,6 +44,10 @@ struct DeviceInfo {
   // Tuning vkindex chose for this device (see DeviceCaps probing in src/vk/device.cpp).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
+  // Roughly how many invocations keep the device busy: a kernel whose parallelism is fixed by the
+  // shape (ScatterND's walk runs one invocation per slice element) is worth choosing only with this
+  // many. An estimate by device type: 256 on a CPU (cores x SIMD lanes), 65536 on a GPU.
+  uint32_t busy_invocations = 0;
 };
 
 // "1.3.230" from a packed API version.

@@ -83,8 +83,9 @@ StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_bu
 // then for every position p of indices, output[p with coordinate `axis` replaced by indices[p]] is
 // combined with updates[p]. data, indices and updates have the same rank r >= 1; updates has indices'
 // shape; every dim of indices other than `axis` is at most data's. Index values in [-s, s-1] for
-// s = data.shape[axis]. Every type with kNone (strings on the host side); reductions need a numeric
-// type (see the README for which types each reduction supports on which devices).
+// s = data.shape[axis]. Every type with kNone (strings on the host side); kAdd and kMul on every
+// numeric type, complex included; kMax and kMin on every real numeric type. Every pair runs on every
+// device with the same bits (the README's reductions table gives the exact arithmetic).
 // On a bad index nothing is written: a caller's output keeps its previous bytes, in-place data is
 // unchanged.
 StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,

@@ -45,8 +45,9 @@ typedef enum VkindexDataType {
 } VkindexDataType;
 
 /* How a scatter combines an update with the value at its target, in the order of vkindex::Reduction.
- * NONE (the update replaces it) works for every type; ADD, MUL (ONNX opset 16+), MAX and MIN (opset
- * 18+) need a numeric type, see the README. Duplicate targets combine one by one in index order. */
+ * NONE (the update replaces it) works for every type; ADD and MUL (ONNX opset 16+) for every numeric
+ * type, complex included; MAX and MIN (opset 18+) for every real numeric type. Exact on every device
+ * (the README's reductions table). Duplicate targets combine one by one in index order. */
 typedef enum VkindexReduction {
   VKINDEX_REDUCTION_NONE = 0,
   VKINDEX_REDUCTION_ADD,

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/check_params.h"
+#include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
 #include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
@@ -47,7 +48,10 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("scatter_elements", scatter_elements_words, scatter_elements_word_count,
                sizeof(abi::ScatterElementsParams)),
       describe("scatter_nd", scatter_nd_words, scatter_nd_word_count, sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_claim", scatter_nd_claim_words, scatter_nd_claim_word_count, sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_write", scatter_nd_write_words, scatter_nd_write_word_count, sizeof(abi::ScatterNDParams)),
       describe("copy_words", copy_words_words, copy_words_word_count, sizeof(abi::CopyWordsParams)),
+      describe("clear_words", clear_words_words, clear_words_word_count, sizeof(abi::ClearWordsParams)),
       describe("copy", copy_words, copy_word_count, sizeof(uint32_t)),
   };
   static_assert(sizeof(kShaders) / sizeof(kShaders[0]) == static_cast<size_t>(ShaderId::kCount));

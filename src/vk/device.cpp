@@ -106,6 +106,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   // (lavapipe reached 3x the bandwidth of 64-wide single-item groups); the baseline may allow only 128.
   info.workgroup_size = std::min({256u, info.max_workgroup_invocations, info.max_workgroup_size_x});
   info.items_per_invocation = 4;
+  info.busy_invocations = info.type == "cpu" ? 256u : 65536u;
   return info;
 }
 

@@ -25,6 +25,7 @@ DeviceInfo smallDevice() {
   device.workgroup_size = 64;
   device.items_per_invocation = 4;
   device.max_workgroup_count = {65535, 65535, 65535};
+  device.busy_invocations = 65536;
   return device;
 }
 
@@ -72,6 +73,15 @@ std::vector<OpPlan> samplePlans() {
                                                          placed(0, 4 * 5 * e), placed(0, 12 * 5 * e), true, device);
     EXPECT_TRUE(scatter_nd_plan.ok()) << scatter_nd_plan.status().toString();
     if (scatter_nd_plan.ok()) plans.push_back(*scatter_nd_plan);
+
+    // A reduction walks the tuples in order instead of using a winner table.
+    StatusOr<plan::ScatterShape> scatter_nd_add =
+        plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, Reduction::kAdd);
+    EXPECT_TRUE(scatter_nd_add.ok()) << scatter_nd_add.status().toString();
+    StatusOr<OpPlan> scatter_nd_add_plan = plan::planScatter(*scatter_nd_add, placed(0, 12 * 5 * e), placed(0, 4 * 4),
+                                                             placed(0, 4 * 5 * e), placed(0, 12 * 5 * e), true, device);
+    EXPECT_TRUE(scatter_nd_add_plan.ok()) << scatter_nd_add_plan.status().toString();
+    if (scatter_nd_add_plan.ok()) plans.push_back(*scatter_nd_add_plan);
   }
   return plans;
 }
@@ -83,7 +93,7 @@ TEST(ShaderInterfaceTest, EveryModuleBindsContiguousStorageBuffers) {
     bool contiguous = false;
     EXPECT_EQ(spirvBindingCount(info.words, info.word_count, &contiguous), info.binding_count);
     EXPECT_TRUE(contiguous);
-    EXPECT_GE(info.binding_count, 2u);
+    EXPECT_GE(info.binding_count, 1u);
     EXPECT_LE(info.push_bytes, 128u) << "the 128-byte push budget every device guarantees";
   }
 }
@@ -100,7 +110,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
     }
   }
   for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements,
-                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kCopyWords}) {
+                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kScatterNDClaim, Kernel::kScatterNDWrite,
+                        Kernel::kCopyWords, Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }
 }

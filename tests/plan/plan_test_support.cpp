@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
@@ -18,6 +19,7 @@ DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, ui
   device.workgroup_size = workgroup;
   device.items_per_invocation = items;
   device.max_workgroup_count = {65535, 65535, 65535};
+  device.busy_invocations = 65536;  // a GPU's
   return device;
 }
 
@@ -89,8 +91,11 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements: return sizeof(abi::ScatterElementsParams);
-    case Kernel::kScatterND: return sizeof(abi::ScatterNDParams);
+    case Kernel::kScatterND:
+    case Kernel::kScatterNDClaim:
+    case Kernel::kScatterNDWrite: return sizeof(abi::ScatterNDParams);
     case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
+    case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
   }
 }
@@ -103,7 +108,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kScatterElements: return "scatter_elements";
     case Kernel::kScatterND: return "scatter_nd";
+    case Kernel::kScatterNDClaim: return "scatter_nd_claim";
+    case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kCopyWords: return "copy_words";
+    case Kernel::kClearWords: return "clear_words";
     case Kernel::kCopy: return "copy";
     default: return "(no kernel)";
   }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/scatter_elements_params.h"
+#include "common/scatter_nd_params.h"
 #include "plan/scatter_plan.hpp"
 #include "plan_test_support.hpp"
 
@@ -37,7 +38,7 @@ TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
 
 TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
   StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kUInt8, {2, 1}, DataType::kInt32, {2, 3},
-                                                     DataType::kUInt8, Reduction::kNone);
+                                                     DataType::kUInt8, Reduction::kMax);
   ASSERT_TRUE(shape.ok()) << shape.status().toString();
   EXPECT_EQ(shape->slice_elements, 3u);
   StatusOr<OpPlan> plan =
@@ -47,6 +48,52 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
   EXPECT_EQ(str(plan->steps.back().wait_for), "status");
   EXPECT_EQ(plan->steps.back().spec[kSpecUnitBytes], 1u) << "sub-word elements, masked stores";
   EXPECT_EQ(plan->steps.back().spec[kSpecDims], 1u) << "tuple length";
+}
+
+TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
+  // ScatterND none: zero one scratch word per data row (8 rows of 3), claim, then write all at once.
+  StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kInt16, {5, 1}, DataType::kInt64, {5, 3},
+                                                     DataType::kInt16, Reduction::kNone);
+  ASSERT_TRUE(shape.ok()) << shape.status().toString();
+  StatusOr<OpPlan> plan =
+      planScatter(*shape, placed(0, 48), placed(64, 40), placed(128, 30), placed(256, 48), false, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
+            "scatter_nd_write x1");
+  EXPECT_EQ(plan->scratch_bytes, 32u);
+  const Step& claim = plan->steps[4];
+  EXPECT_EQ(str(claim.wait_for), "scratch {0, 32}") << "the copy already waited for the checks";
+  EXPECT_EQ(pushOf<abi::ScatterNDParams>(claim).end_tuple, 5u);
+  const Step& write = plan->steps[5];
+  EXPECT_EQ(str(write.wait_for), "scratch {0, 32}, output {256, 48}");
+  EXPECT_EQ(write.groups, 1u) << "15 update elements, one invocation each";
+
+  // A table of more than 64 MiB (rows of one element in a huge tensor) walks instead.
+  StatusOr<ScatterShape> huge = inferScatterNDShape({int64_t(1) << 25}, DataType::kUInt8, {5, 1}, DataType::kInt64, {5},
+                                                    DataType::kUInt8, Reduction::kNone);
+  ASSERT_TRUE(huge.ok());
+  StatusOr<OpPlan> walk = planScatter(*huge, placed(0, uint64_t(1) << 25), placed(0, 40), placed(0, 8),
+                                      placed(0, uint64_t(1) << 25), true, fakeDevice(uint64_t(1) << 30, 16));
+  ASSERT_TRUE(walk.ok()) << walk.status().toString();
+  EXPECT_EQ(kernels(*walk), "check_indices x1, report_index x1, scatter_nd x1");
+
+  // Slices wide enough to keep the device busy walk, unless the walk needs more than one pass.
+  DeviceInfo cpu = fakeDevice(uint64_t(1) << 30, 16);
+  cpu.busy_invocations = 256;
+  for (int64_t tuples : {16384, 16385}) {
+    StatusOr<ScatterShape> rows = inferScatterNDShape({20000, 256}, DataType::kFloat32, {tuples, 1}, DataType::kInt32,
+                                                      {tuples, 256}, DataType::kFloat32, Reduction::kNone);
+    ASSERT_TRUE(rows.ok());
+    const uint64_t updates = uint64_t(tuples) * 1024;
+    StatusOr<OpPlan> rows_plan = planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
+                                             placed(0, updates), placed(0, 20000 * 1024), true, cpu);
+    ASSERT_TRUE(rows_plan.ok()) << rows_plan.status().toString();
+    EXPECT_EQ(kernels(*rows_plan), tuples == 16384 ? "check_indices x1, report_index x1, scatter_nd x1"
+                                                   : "check_indices x1, report_index x1, clear_words x1, "
+                                                     "scatter_nd_claim x1, scatter_nd_write x1")
+        << tuples << " tuples";
+  }
 }
 
 TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {
@@ -73,9 +120,15 @@ TEST(PlanScatterTest, ReductionsPerType) {
               "ScatterND: reduction 'add' is not defined for bool");
   expectError(kind(DataType::kComplex64, Reduction::kMin).status(), StatusCode::kInvalidArgument,
               "ScatterND: reduction 'min' is not defined for complex64");
-  expectError(kind(DataType::kFloat16, Reduction::kAdd).status(), StatusCode::kUnsupported,
-              "ScatterND: reduction 'add' on float16 is not supported by vkindex yet (supported: int32, uint32, "
-              "int64, uint64, float)");
+  EXPECT_EQ(*kind(DataType::kInt8, Reduction::kMax), 6u);
+  EXPECT_EQ(*kind(DataType::kUInt16, Reduction::kMin), 9u);
+  EXPECT_EQ(*kind(DataType::kFloat16, Reduction::kAdd), 10u);
+  EXPECT_EQ(*kind(DataType::kBFloat16, Reduction::kMul), 11u);
+  EXPECT_EQ(*kind(DataType::kFloat64, Reduction::kMul), 12u);
+  EXPECT_EQ(*kind(DataType::kComplex64, Reduction::kAdd), 13u);
+  EXPECT_EQ(*kind(DataType::kComplex128, Reduction::kMul), 14u);
+  expectError(kind(DataType::kString, Reduction::kMax).status(), StatusCode::kInvalidArgument,
+              "ScatterND: reduction 'max' is not defined for string");
 }
 
 TEST(PlanScatterTest, TensorsBeyondOneBindingAreUnsupported) {

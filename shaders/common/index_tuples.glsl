@@ -1,0 +1,17 @@
+// The data row an index tuple of ScatterND addresses: its k components, each normalized against the
+// data dim it indexes, in row-major order. Expects the indices binding (common/indices.glsl), a
+// TUPLE_LENGTH constant and a push block with `indices_word_offset` and `extents`.
+#ifndef VKINDEX_INDEX_TUPLES_GLSL
+#define VKINDEX_INDEX_TUPLES_GLSL
+
+uint tupleRow(uint tuple) {
+  uint first_word = pc.indices_word_offset + tuple * TUPLE_LENGTH * INDEX_WORDS;
+  uint row = 0u;
+  for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
+    uint extent = pc.extents[c];
+    row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
+  }
+  return row;
+}
+
+#endif

@@ -1,0 +1,25 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterND with reduction none, first of two passes: every index tuple claims the data row it
+// addresses in a winner table (one word per data row, zeroed before), keeping the highest tuple
+// position + 1. atomicMax gives the same table whatever order the invocations run in, so the write
+// pass (scatter_nd_write.comp) can apply every tuple at once and still let the last one win.
+#include "common/scatter_nd_params.h"
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+
+layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 1, std430) buffer Winners { uint winners[]; };
+layout(binding = 2, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/index_tuples.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  for (uint n = pc.first_tuple + first; n < pc.end_tuple; n += stride) atomicMax(winners[tupleRow(n)], n + 1u);
+}

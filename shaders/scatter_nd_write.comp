@@ -1,0 +1,33 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterND with reduction none, second pass: one invocation per update element; it writes only if
+// its tuple won its data row in scatter_nd_claim.comp's table, so every target gets exactly the last
+// update in index order, with no walk and no order between invocations.
+#include "common/scatter_nd_params.h"
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+
+layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) buffer Out { uint out_words[]; };
+layout(binding = 3, std430) readonly buffer Winners { uint winners[]; };
+layout(binding = 4, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/index_tuples.glsl"
+#include "common/scatter_apply.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint update_count = (pc.end_tuple - pc.first_tuple) * pc.slice_elements;
+  for (uint i = first; i < update_count; i += stride) {
+    uint n = pc.first_tuple + i / pc.slice_elements;
+    uint element = i - (n - pc.first_tuple) * pc.slice_elements;
+    uint row = tupleRow(n);
+    if (winners[row] == n + 1u) applyElement(row * pc.slice_elements + element, n * pc.slice_elements + element);
+  }
+}
