@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/reduction_values.hpp"
 #include "support/scatter_forms.hpp"
 #include "support/typed_tensors.hpp"
 
@@ -82,7 +83,7 @@ ScatterCase randomCase(Rng& rng, DataType dtype, DataType index_type, size_t ran
   c.axis = axis;
   c.reduction = reduction;
   const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-  c.data = reductionValues(rng, dtype, randomShape(rng, rank, max_elements), reduction);
+  c.data = reductionValues(rng, dtype, randomShape(rng, rank, max_elements));
   const int64_t s = c.data.shape[a];
   Shape index_shape(rank);
   std::uniform_int_distribution<int> pick(0, 9);
@@ -119,7 +120,7 @@ ScatterCase randomCase(Rng& rng, DataType dtype, DataType index_type, size_t ran
     }
   }
   c.indices = indexTensor(index_type, index_shape, values);
-  c.updates = reductionValues(rng, dtype, index_shape, reduction);
+  c.updates = reductionValues(rng, dtype, index_shape);
   return c;
 }
 
@@ -148,31 +149,27 @@ TEST_P(ScatterElementsNoneTest, EveryRankAndAxisMatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, ScatterElementsNoneTest, ::testing::ValuesIn(widthGroups()), groupName);
 
-// add, mul, max, min over the supported types x both index types, duplicate-heavy indices, random
-// ranks 1-4 and axes.
-class ScatterElementsReductionTest : public GpuTest, public ::testing::WithParamInterface<Reduction> {};
+// Every defined (type, reduction) pair but none (defined_reductions.hpp), both index types in turn,
+// random ranks 1-4 and axes, duplicate-heavy indices in five rounds of six; float-like values of every
+// kind (reductionValues).
+class ScatterElementsReductionTest : public GpuTest, public ::testing::WithParamInterface<ReductionPair> {};
 
 TEST_P(ScatterElementsReductionTest, DuplicateHeavyMatchesReference) {
-  const Reduction reduction = GetParam();
-  for (const DataType dtype :
-       {DataType::kInt32, DataType::kUInt32, DataType::kInt64, DataType::kUInt64, DataType::kFloat32}) {
-    SCOPED_TRACE(dataTypeName(dtype));
-    Rng rng(0x2ed + 131 * static_cast<uint64_t>(reduction) + static_cast<uint64_t>(dtype));
-    for (int round = 0; round < 10; ++round) {
-      const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
-      const size_t rank = 1 + rng() % 4;
-      const int64_t r = static_cast<int64_t>(rank);
-      const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
-      SCOPED_TRACE("round " + std::to_string(round));
-      const ScatterCase c = randomCase(rng, dtype, index_type, rank, axis, reduction, round % 4 != 3, 600);
-      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(static_cast<size_t>(round))));
-    }
+  const auto [dtype, reduction] = GetParam();
+  Rng rng(0x2ed + 131 * static_cast<uint64_t>(reduction) + static_cast<uint64_t>(dtype));
+  for (int round = 0; round < 6; ++round) {
+    const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
+    const size_t rank = 1 + rng() % 4;
+    const int64_t r = static_cast<int64_t>(rank);
+    const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+    SCOPED_TRACE("round " + std::to_string(round));
+    const ScatterCase c = randomCase(rng, dtype, index_type, rank, axis, reduction, round != 5, 600);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(static_cast<size_t>(round))));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(SupportedTypes, ScatterElementsReductionTest,
-                         ::testing::Values(Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin),
-                         reductionCaseName);
+INSTANTIATE_TEST_SUITE_P(DefinedPairs, ScatterElementsReductionTest, ::testing::ValuesIn(definedReductionPairs()),
+                         pairName);
 
 // --- Fixed cases ---------------------------------------------------------------------------------------
 
@@ -297,34 +294,61 @@ TEST_F(ScatterElementsTest, FloatMaxMinFollowTheAgreedRule) {
                     floatBitsTensor({6}, {kPlusZero, kMinusZero, kNaN, kOne, kOne, kMinusZero}));
 }
 
-// Updates whose float sum depends on the order they are added in: big values that swallow small ones
-// (the ulp of 1e8 is 8) and then cancel. The updates to each target are spread over the indices.
+// float32 add and mul as the agreed semantics have them: subnormal inputs and results exact, exact
+// zero sums, and the x86 NaN rule (a NaN current quieted, else a NaN update quieted, else the default
+// NaN 0xFFC00000).
+TEST_F(ScatterElementsTest, FloatAddMulKeepSubnormalsAndFollowTheNaNRule) {
+  // Targets: the smallest subnormal, the smallest normal, a signalling NaN, 1, +inf, -0.
+  const HostTensor data =
+      floatBitsTensor({6}, {0x00000001u, 0x00800000u, 0x7F800123u, 0x3F800000u, 0x7F800000u, 0x80000000u});
+  const HostTensor indices = indexTensor(DataType::kInt32, {6}, {0, 1, 2, 3, 4, 5});
+  struct Expected {
+    Reduction reduction;
+    std::vector<uint32_t> updates, result;
+  };
+  const Expected cases[] = {
+      // add: 2 units; 2^-126 - 2^-127 (a subnormal result); NaN current; NaN update; inf - inf; -0 + -0.
+      {Reduction::kAdd,
+       {0x00000001u, 0x80400000u, 0x3F800000u, 0xFF800005u, 0xFF800000u, 0x80000000u},
+       {0x00000002u, 0x00400000u, 0x7FC00123u, 0xFFC00005u, 0xFFC00000u, 0x80000000u}},
+      // mul: half a unit (a tie, to zero); 2^-127; NaN current; NaN update; inf x 0; -0 x 1.
+      {Reduction::kMul,
+       {0x3F000000u, 0x3F000000u, 0x3F800000u, 0xFF800005u, 0x00000000u, 0x3F800000u},
+       {0x00000000u, 0x00400000u, 0x7FC00123u, 0xFFC00005u, 0xFFC00000u, 0x80000000u}},
+  };
+  for (const Expected& e : cases) {
+    expectHandWritten(context(), {data, indices, floatBitsTensor({6}, e.updates), 0, e.reduction},
+                      floatBitsTensor({6}, e.result));
+  }
+}
+
+// Updates whose sum depends on the order they are added in (orderSensitiveUpdates: big values that
+// swallow small ones and then cancel), for every float-like type that rounds differently: float32,
+// float16, bfloat16, double, complex64. The updates to each target are spread over the indices.
 TEST_F(ScatterElementsTest, FloatAddFoldsInIndexOrder) {
   Rng rng(0x04de7);
   const int64_t kTargets = 3, kLength = 96;
-  std::vector<float> values;
   std::vector<int64_t> index_values;
-  for (int64_t i = 0; i < kLength; ++i) {
-    const float big = (i / 4) % 2 ? 1e8f : 3e8f;
-    const float pattern[4] = {big, static_cast<float>(1 + rng() % 3), -big, static_cast<float>(1 + rng() % 3)};
-    values.push_back(pattern[i % 4]);
-  }
   for (int64_t i = 0; i < kLength; ++i) index_values.push_back((i / 4) % kTargets - (rng() % 2 ? kTargets : 0));
-  ScatterCase c{floats({kTargets}, {0.0f, 0.5f, -2.0f}), indexTensor(DataType::kInt64, {kLength}, index_values),
-                floats({kLength}, values), 0, Reduction::kAdd};
-  // The test must tell orders apart: reversed and shuffled orders give other bits.
-  EXPECT_TRUE(orderChangesTheResult(scatterElementsOperator(context(), 0, Reduction::kAdd),
-                                    {c.data, c.indices, c.updates}, rng));
-  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
-  // Two dims: every row folds its own sequence, along axis 1; int32 indices.
-  std::vector<float> rows(values);
-  rows.insert(rows.end(), values.rbegin(), values.rend());
-  std::vector<int64_t> row_indices(index_values);
+  std::vector<int64_t> row_indices(index_values);  // two dims: every row folds its own sequence
   row_indices.insert(row_indices.end(), index_values.begin(), index_values.end());
-  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-      context(),
-      {floats({2, kTargets}, {0.0f, 0.5f, -2.0f, 4.0f, -1.0f, 0.25f}),
-       indexTensor(DataType::kInt32, {2, kLength}, row_indices), floats({2, kLength}, rows), 1, Reduction::kAdd}));
+  std::vector<ScatterCase> cases;
+  for (DataType dtype :
+       {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64, DataType::kComplex64}) {
+    cases.push_back({smallExactValues(dtype, {kTargets}), indexTensor(DataType::kInt64, {kLength}, index_values),
+                     orderSensitiveUpdates(rng, dtype, {kLength}), 0, Reduction::kAdd});
+    // The test must tell orders apart, on the host, for every type before any runs: reversed and
+    // shuffled orders give other bits.
+    ASSERT_TRUE(orderChangesTheResult(cases.back().op(context()), cases.back().inputs(), rng)) << dataTypeName(dtype);
+    // Two dims along axis 1, int32 indices.
+    HostTensor rows = orderSensitiveUpdates(rng, dtype, {kLength});
+    const HostTensor second = orderSensitiveUpdates(rng, dtype, {kLength});
+    rows.bytes.insert(rows.bytes.end(), second.bytes.begin(), second.bytes.end());
+    rows.shape = {2, kLength};
+    cases.push_back({smallExactValues(dtype, {2, kTargets}), indexTensor(DataType::kInt32, {2, kLength}, row_indices),
+                     rows, 1, Reduction::kAdd});
+  }
+  for (const ScatterCase& c : cases) ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
 }
 
 // 1000 updates to one target: the last in index order wins, also for sub-word elements whose
@@ -348,19 +372,14 @@ TEST_F(ScatterElementsTest, LastOfAThousandWritersWins) {
   }
 }
 
-// The same duplicate-heavy call 20 times: the same bytes every time (and the reference's).
+// The same duplicate-heavy call 20 times: the same bytes every time (see expectRepeatedFloatRunsIdentical).
 TEST_F(ScatterElementsTest, RepeatedRunsGiveIdenticalBytes) {
   Rng rng(20);
   std::vector<int64_t> index_values(300 * 16);
   for (int64_t& v : index_values) v = rng() % 3 == 0 ? 7 : -2;  // targets 7 and 6
-  for (Reduction reduction : {Reduction::kAdd, Reduction::kNone}) {
-    const HostTensor data = reductionValues(rng, DataType::kFloat32, {8, 16}, reduction);
-    const HostTensor indices = indexTensor(DataType::kInt32, {300, 16}, index_values);
-    const HostTensor updates = reductionValues(rng, DataType::kFloat32, {300, 16}, reduction);
-    SCOPED_TRACE(reductionName(reduction));
-    ASSERT_NO_FATAL_FAILURE(expectRepeatedRunsIdentical(context(), scatterElementsOperator(context(), 0, reduction),
-                                                        {data, indices, updates}, 20));
-  }
+  expectRepeatedFloatRunsIdentical(
+      context(), [&](Reduction reduction) { return scatterElementsOperator(context(), 0, reduction); },
+      indexTensor(DataType::kInt32, {300, 16}, index_values), {8, 16}, {300, 16}, rng);
 }
 
 TEST_F(ScatterElementsTest, Strings) {
@@ -404,8 +423,8 @@ TEST_F(ScatterElementsTest, EmptyIndicesAndZeroSizedDims) {
         if (reduction != Reduction::kNone && dtype != DataType::kFloat32) continue;
         const DataType index_type = dtype == DataType::kUInt8 ? DataType::kInt32 : DataType::kInt64;
         ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-            context(), {reductionValues(rng, dtype, e.data, reduction), indexTensor(index_type, e.indices, {}),
-                        reductionValues(rng, dtype, e.indices, reduction), e.axis, reduction}));
+            context(), {reductionValues(rng, dtype, e.data), indexTensor(index_type, e.indices, {}),
+                        reductionValues(rng, dtype, e.indices), e.axis, reduction}));
       }
     }
   }
@@ -434,9 +453,9 @@ TEST_F(ScatterElementsTest, ManyElements) {
                             randomTensor(rng, DataType::kFloat32, {301, 257}), 0, Reduction::kNone};
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), uniform));
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-      context(), {reductionValues(rng, DataType::kFloat32, {301, 257}, Reduction::kAdd),
+      context(), {reductionValues(rng, DataType::kFloat32, {301, 257}, ValueMix::kNormalsOnly),
                   randomIndices(rng, DataType::kInt64, {301, 257}, 3),
-                  reductionValues(rng, DataType::kFloat32, {301, 257}, Reduction::kAdd), 1, Reduction::kAdd}));
+                  reductionValues(rng, DataType::kFloat32, {301, 257}, ValueMix::kNormalsOnly), 1, Reduction::kAdd}));
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
       context(), {randomTensor(rng, DataType::kUInt8, {257, 301}), randomIndices(rng, DataType::kInt64, {257, 301}, 2),
                   randomTensor(rng, DataType::kUInt8, {257, 301}), 1, Reduction::kNone}));
@@ -453,9 +472,9 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                     randomTensor(rng, DataType::kInt32, {70000, 2}), 0, reduction}));
   }
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-      context(), {reductionValues(rng, DataType::kFloat32, {2, 5}, Reduction::kAdd),
+      context(), {reductionValues(rng, DataType::kFloat32, {2, 5}, ValueMix::kNormalsOnly),
                   randomIndices(rng, DataType::kInt64, {2, 66000}, 5),
-                  reductionValues(rng, DataType::kFloat32, {2, 66000}, Reduction::kAdd), -1, Reduction::kAdd}));
+                  reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
 }  // namespace

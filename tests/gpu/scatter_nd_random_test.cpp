@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/reduction_values.hpp"
 #include "support/scatter_forms.hpp"
 #include "support/typed_tensors.hpp"
 
@@ -78,10 +79,11 @@ Shape updatesShape(const Shape& index_shape, const Shape& data_shape) {
   return shape;
 }
 
-// A ScatterND call on `data` with `indices`, updates drawn for the reduction.
-ScatterCase makeCase(Rng& rng, HostTensor data, HostTensor indices, Reduction reduction) {
+// A ScatterND call on `data` with `indices`, updates drawn from `mix`.
+ScatterCase makeCase(Rng& rng, HostTensor data, HostTensor indices, Reduction reduction,
+                     ValueMix mix = ValueMix::kEveryKind) {
   ScatterCase c;
-  c.updates = reductionValues(rng, data.dtype, updatesShape(indices.shape, data.shape), reduction);
+  c.updates = reductionValues(rng, data.dtype, updatesShape(indices.shape, data.shape), mix);
   c.data = std::move(data);
   c.indices = std::move(indices);
   c.reduction = reduction;
@@ -119,7 +121,7 @@ ScatterCase randomCase(Rng& rng, DataType dtype, DataType index_type, size_t r, 
     }
     indices = indexTensor(index_type, index_shape, values);
   }
-  return makeCase(rng, reductionValues(rng, dtype, data_shape, reduction), std::move(indices), reduction);
+  return makeCase(rng, reductionValues(rng, dtype, data_shape), std::move(indices), reduction);
 }
 
 // Reduction none: every type x both index types x data ranks 1-5 x every tuple length, the number of
@@ -145,31 +147,26 @@ TEST_P(ScatterNDNoneTest, EveryRankAndTupleLengthMatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(AllTypes, ScatterNDNoneTest, ::testing::ValuesIn(widthGroups()), groupName);
 
-// add, mul, max, min over the supported types x both index types, duplicate-heavy tuples, random
-// ranks 1-4, tuple lengths and extra tuple dims.
-class ScatterNDReductionTest : public GpuTest, public ::testing::WithParamInterface<Reduction> {};
+// Every defined (type, reduction) pair but none (defined_reductions.hpp), both index types in turn,
+// random ranks 1-4, tuple lengths and extra tuple dims, duplicate-heavy tuples in five rounds of six;
+// float-like values of every kind (reductionValues).
+class ScatterNDReductionTest : public GpuTest, public ::testing::WithParamInterface<ReductionPair> {};
 
 TEST_P(ScatterNDReductionTest, DuplicateHeavyMatchesReference) {
-  const Reduction reduction = GetParam();
-  for (const DataType dtype :
-       {DataType::kInt32, DataType::kUInt32, DataType::kInt64, DataType::kUInt64, DataType::kFloat32}) {
-    SCOPED_TRACE(dataTypeName(dtype));
-    Rng rng(0x4ed + 131 * static_cast<uint64_t>(reduction) + static_cast<uint64_t>(dtype));
-    for (int round = 0; round < 10; ++round) {
-      const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
-      const size_t r = 1 + rng() % 4;
-      const size_t k = 1 + rng() % r;
-      const size_t extra = 1 + rng() % 2;
-      SCOPED_TRACE("round " + std::to_string(round));
-      const ScatterCase c = randomCase(rng, dtype, index_type, r, k, extra, reduction, round % 4 != 3, 600);
-      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(static_cast<size_t>(round))));
-    }
+  const auto [dtype, reduction] = GetParam();
+  Rng rng(0x4ed + 131 * static_cast<uint64_t>(reduction) + static_cast<uint64_t>(dtype));
+  for (int round = 0; round < 6; ++round) {
+    const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
+    const size_t r = 1 + rng() % 4;
+    const size_t k = 1 + rng() % r;
+    const size_t extra = 1 + rng() % 2;
+    SCOPED_TRACE("round " + std::to_string(round));
+    const ScatterCase c = randomCase(rng, dtype, index_type, r, k, extra, reduction, round != 5, 600);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(static_cast<size_t>(round))));
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(SupportedTypes, ScatterNDReductionTest,
-                         ::testing::Values(Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin),
-                         reductionCaseName);
+INSTANTIATE_TEST_SUITE_P(DefinedPairs, ScatterNDReductionTest, ::testing::ValuesIn(definedReductionPairs()), pairName);
 
 // --- Fixed cases ---------------------------------------------------------------------------------------
 
@@ -266,40 +263,33 @@ TEST_F(ScatterNDTest, FloatMaxMinFollowTheAgreedRule) {
                     floatBitsTensor({2, 2}, {kPlusZero, kMinusZero, kNaN, kOne}));
 }
 
-// Updates whose float sum depends on the order they are added in: big values that swallow small ones
-// (the ulp of 1e8 is 8) and then cancel. Slices of two elements (k = 1 of rank 2) and single elements
-// (k = 2), the tuples to each target spread over the indices.
+// Updates whose sum depends on the order they are added in (orderSensitiveUpdates: big values that
+// swallow small ones and then cancel), for float32, float16, bfloat16, double and complex64. Slices of
+// two elements (k = 1 of rank 2) and single elements (k = 2), the tuples to each target spread over the
+// indices.
 TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
   Rng rng(0x04de8);
   const int64_t kTargets = 3, kLength = 96;
-  std::vector<float> values;
-  std::vector<int64_t> rows;
-  for (int64_t i = 0; i < kLength; ++i) {
-    const float big = (i / 4) % 2 ? 1e8f : 3e8f;
-    const float pattern[4] = {big, static_cast<float>(1 + rng() % 3), -big, static_cast<float>(1 + rng() % 3)};
-    values.push_back(pattern[i % 4]);
-    values.push_back(pattern[3 - i % 4]);  // the second element of each slice: the block reversed
-    rows.push_back((i / 4) % kTargets - (rng() % 2 ? kTargets : 0));
-  }
-  const ScatterCase slices{floats({kTargets, 2}, {0.0f, 0.5f, -2.0f, 4.0f, -1.0f, 0.25f}),
-                           indexTensor(DataType::kInt64, {kLength, 1}, rows), floats({kLength, 2}, values),
-                           Reduction::kAdd};
-  // The test must tell orders apart: reversed and shuffled orders give other bits.
-  EXPECT_TRUE(orderChangesTheResult(scatterNDOperator(context(), Reduction::kAdd),
-                                    {slices.data, slices.indices, slices.updates}, rng));
-  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), slices));
-  // Whole elements: tuples (row, column) with int32 indices, the first elements' sequences.
-  std::vector<int64_t> points;
-  std::vector<float> element_values;
+  std::vector<int64_t> rows, points;
+  for (int64_t i = 0; i < kLength; ++i) rows.push_back((i / 4) % kTargets - (rng() % 2 ? kTargets : 0));
   for (int64_t i = 0; i < kLength; ++i) {
     points.push_back(rows[static_cast<size_t>(i)]);
     points.push_back((i / 4 / kTargets) % 2 - 2 * static_cast<int64_t>(rng() % 2));  // a block per element
-    element_values.push_back(values[static_cast<size_t>(2 * i)]);
   }
-  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-      context(),
-      {floats({kTargets, 2}, {0.0f, 0.5f, -2.0f, 4.0f, -1.0f, 0.25f}),
-       indexTensor(DataType::kInt32, {kLength, 2}, points), floats({kLength}, element_values), Reduction::kAdd}));
+  std::vector<ScatterCase> cases;
+  for (DataType dtype :
+       {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64, DataType::kComplex64}) {
+    cases.push_back({smallExactValues(dtype, {kTargets, 2}), indexTensor(DataType::kInt64, {kLength, 1}, rows),
+                     orderSensitiveUpdates(rng, dtype, {kLength, 2}), Reduction::kAdd});
+    // Whole elements: tuples (row, column) with int32 indices.
+    cases.push_back({smallExactValues(dtype, {kTargets, 2}), indexTensor(DataType::kInt32, {kLength, 2}, points),
+                     orderSensitiveUpdates(rng, dtype, {kLength}), Reduction::kAdd});
+  }
+  // The test must tell orders apart, on the host, for every case before any runs: reversed and shuffled
+  // orders give other bits.
+  for (const ScatterCase& c : cases)
+    ASSERT_TRUE(orderChangesTheResult(c.op(context()), c.inputs(), rng)) << c.description();
+  for (const ScatterCase& c : cases) ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
 }
 
 // 1000 tuples to one slice: the last in index order wins, also for sub-word elements whose neighbours
@@ -326,19 +316,14 @@ TEST_F(ScatterNDTest, LastOfAThousandWritersWins) {
   }
 }
 
-// The same duplicate-heavy call 20 times: the same bytes every time (and the reference's).
+// The same duplicate-heavy call 20 times: the same bytes every time (see expectRepeatedFloatRunsIdentical).
 TEST_F(ScatterNDTest, RepeatedRunsGiveIdenticalBytes) {
   Rng rng(20);
   std::vector<int64_t> index_values(300);
   for (int64_t& v : index_values) v = rng() % 3 == 0 ? 7 : -2;  // rows 7 and 6
-  for (Reduction reduction : {Reduction::kAdd, Reduction::kNone}) {
-    const HostTensor data = reductionValues(rng, DataType::kFloat32, {8, 16}, reduction);
-    const HostTensor indices = indexTensor(DataType::kInt32, {300, 1}, index_values);
-    const HostTensor updates = reductionValues(rng, DataType::kFloat32, {300, 16}, reduction);
-    SCOPED_TRACE(reductionName(reduction));
-    ASSERT_NO_FATAL_FAILURE(
-        expectRepeatedRunsIdentical(context(), scatterNDOperator(context(), reduction), {data, indices, updates}, 20));
-  }
+  expectRepeatedFloatRunsIdentical(
+      context(), [&](Reduction reduction) { return scatterNDOperator(context(), reduction); },
+      indexTensor(DataType::kInt32, {300, 1}, index_values), {8, 16}, {300, 16}, rng);
 }
 
 TEST_F(ScatterNDTest, RankOneIndicesUpdateOneSlice) {
@@ -407,7 +392,7 @@ TEST_F(ScatterNDTest, EmptyIndicesAndZeroSizedDims) {
         if (reduction != Reduction::kNone && dtype != DataType::kFloat32) continue;
         const DataType index_type = dtype == DataType::kUInt8 ? DataType::kInt32 : DataType::kInt64;
         ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-            context(), makeCase(rng, reductionValues(rng, dtype, e.data, reduction),
+            context(), makeCase(rng, reductionValues(rng, dtype, e.data),
                                 randomTuples(rng, index_type, e.indices, e.data, 0), reduction)));
       }
     }
@@ -439,8 +424,9 @@ TEST_F(ScatterNDTest, ManyElements) {
       context(), makeCase(rng, randomTensor(rng, DataType::kFloat32, data_shape),
                           randomTuples(rng, DataType::kInt32, {70000, 2}, data_shape, 0), Reduction::kNone)));
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-      context(), makeCase(rng, reductionValues(rng, DataType::kFloat32, data_shape, Reduction::kAdd),
-                          randomTuples(rng, DataType::kInt64, {300, 1}, {3}, 0), Reduction::kAdd)));
+      context(),
+      makeCase(rng, reductionValues(rng, DataType::kFloat32, data_shape, ValueMix::kNormalsOnly),
+               randomTuples(rng, DataType::kInt64, {300, 1}, {3}, 0), Reduction::kAdd, ValueMix::kNormalsOnly)));
   ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
       context(), makeCase(rng, randomTensor(rng, DataType::kUInt8, data_shape),
                           randomTuples(rng, DataType::kInt64, {300, 1}, {2}, 0), Reduction::kNone)));

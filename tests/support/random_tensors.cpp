@@ -1,44 +1,6 @@
 #include "support/random_tensors.hpp"
 
-#include <cstring>
-
 namespace vkindex::test {
-namespace {
-
-// Normal floats of both signs with exponents in [min_exponent, max_exponent] and random mantissas (no
-// zeros, denormals, infinities or NaNs): float add and mul results stay normal for the sums and
-// products these tests form (sums are multiples of 2^min_exponent-23, products of up to ~100 factors
-// in [0.5, 2) stay far inside the normal range).
-HostTensor normalFloats(Rng& rng, Shape shape, int min_exponent, int max_exponent) {
-  HostTensor tensor;
-  tensor.dtype = DataType::kFloat32;
-  tensor.shape = std::move(shape);
-  std::uniform_int_distribution<int> exponent(min_exponent, max_exponent);
-  for (uint64_t i = 0; i < tensor.elementCount(); ++i) {
-    const uint32_t bits = static_cast<uint32_t>(rng() & 0x807FFFFFu) | static_cast<uint32_t>(127 + exponent(rng)) << 23;
-    const auto* bytes = reinterpret_cast<const uint8_t*>(&bits);
-    tensor.bytes.insert(tensor.bytes.end(), bytes, bytes + 4);
-  }
-  return tensor;
-}
-
-// Float bit patterns the max/min rule singles out, planted among random bits.
-constexpr uint32_t kSpecialFloats[] = {
-    0x00000000u,  // +0
-    0x80000000u,  // -0
-    0x7FC00000u,  // quiet NaN
-    0xFFC00001u,  // negative quiet NaN with a payload
-    0x7F800001u,  // signalling NaN
-    0x7F800000u,  // +inf
-    0xFF800000u,  // -inf
-    0x00000001u,  // smallest denormal
-    0x807FFFFFu,  // largest negative denormal
-    0x3F800000u,  // 1
-    0xBF800000u,  // -1
-    0x7F7FFFFFu,  // largest finite
-};
-
-}  // namespace
 
 HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
   HostTensor tensor;
@@ -56,20 +18,6 @@ HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
   }
   tensor.bytes.resize(count * elementSize(dtype));
   for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng());
-  return tensor;
-}
-
-HostTensor reductionValues(Rng& rng, DataType dtype, Shape shape, Reduction reduction) {
-  if (dtype == DataType::kFloat32 && reduction == Reduction::kAdd) return normalFloats(rng, std::move(shape), -2, 1);
-  if (dtype == DataType::kFloat32 && reduction == Reduction::kMul) return normalFloats(rng, std::move(shape), -1, 0);
-  HostTensor tensor = randomTensor(rng, dtype, std::move(shape));
-  if (dtype == DataType::kFloat32) {
-    for (uint64_t i = 0; i < tensor.elementCount(); ++i) {
-      if (rng() % 4 != 0) continue;
-      const uint32_t bits = kSpecialFloats[rng() % std::size(kSpecialFloats)];
-      std::memcpy(tensor.bytes.data() + i * 4, &bits, 4);
-    }
-  }
   return tensor;
 }
 

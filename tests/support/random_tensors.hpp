@@ -12,11 +12,6 @@ using Rng = std::mt19937_64;
 // Random bytes (every bit pattern, NaNs included: comparisons are byte-exact) or random strings.
 HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape);
 
-// Data or updates for a scatter with `reduction` on `dtype`: normal floats for float32 add and mul (drivers
-// may flush denormals; llvmpipe does), else every bit pattern (for float32 with +-0, NaNs, infinities,
-// denormals and other values the max/min rule singles out planted in a quarter of the elements).
-HostTensor reductionValues(Rng& rng, DataType dtype, Shape shape, Reduction reduction);
-
 // A shape of `rank` dims, each drawn from small primes, odd sizes, 1 and (rarely) 0, keeping the
 // element count at most `max_elements`.
 Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements);

@@ -13,7 +13,7 @@
 // - complex64/complex128 (current a + bi, update c + di), each operation rounded separately with the
 //   float rules above, no fused multiply-add: add (a + c) + (b + d)i; mul re = a*c - b*d,
 //   im = a*d + b*c, where x - y of a NaN applies the NaN rule to (x, y) with y not negated.
-// - Undefined: any reduction but none on bool and string, max and min on complex.
+// - Undefined (defined_reductions.hpp): any reduction but none on bool and string, max and min on complex.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@
 namespace vkindex::test {
 
 // Combines the element at `update` into the element at `current` (each elementSize(dtype) bytes,
-// little-endian) by `reduction`; kNone copies. Precondition: the pair is defined (not strings).
+// little-endian) by `reduction`; kNone copies. Precondition: reductionDefined(dtype, reduction), and not strings.
 void combineBytes(DataType dtype, Reduction reduction, uint8_t* current, const uint8_t* update);
 
 }  // namespace vkindex::test

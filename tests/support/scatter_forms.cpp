@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/context_impl.hpp"
+#include "support/reduction_values.hpp"
 
 namespace vkindex::test {
 namespace {
@@ -18,6 +19,19 @@ HostTensor permuteRows(const HostTensor& tensor, const std::vector<size_t>& orde
     std::memcpy(permuted.bytes.data() + i * row, tensor.bytes.data() + order[i] * row, row);
   }
   return permuted;
+}
+
+// Element `i`'s bytes as hex, most significant first ("0x7fc00000"; complex: the imaginary part first).
+std::string hexElement(const HostTensor& tensor, size_t i) {
+  static const char kDigits[] = "0123456789abcdef";
+  const size_t width = elementSize(tensor.dtype);
+  std::string text = "0x";
+  for (size_t b = width; b-- > 0;) {
+    const uint8_t byte = tensor.bytes[i * width + b];
+    text += kDigits[byte >> 4];
+    text += kDigits[byte & 15];
+  }
+  return text;
 }
 
 // One call's inputs on the device.
@@ -119,9 +133,9 @@ HostTensor garbageLike(const HostTensor& like) {
   if (actual->strings != expected.strings) return ::testing::AssertionFailure() << "the strings differ";
   for (size_t i = 0; i < expected.bytes.size(); ++i) {
     if (actual->bytes[i] != expected.bytes[i]) {
-      const size_t width = elementSize(expected.dtype);
-      return ::testing::AssertionFailure() << "byte " << i << " (element " << i / width << ") is "
-                                           << int(actual->bytes[i]) << ", expected " << int(expected.bytes[i]);
+      const size_t width = elementSize(expected.dtype), element = i / width;
+      return ::testing::AssertionFailure() << "element " << element << " is " << hexElement(*actual, element)
+                                           << ", expected " << hexElement(expected, element);
     }
   }
   return ::testing::AssertionSuccess();
@@ -186,6 +200,19 @@ void expectRepeatedRunsIdentical(Context& context, const ScatterOperator& op, co
   }
 }
 
+void expectRepeatedFloatRunsIdentical(Context& context, const std::function<ScatterOperator(Reduction)>& op,
+                                      const HostTensor& indices, const Shape& data_shape, const Shape& updates_shape,
+                                      Rng& rng) {
+  for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
+    for (DataType dtype : {DataType::kFloat32, DataType::kFloat64, DataType::kFloat16}) {
+      const HostTensor data = reductionValues(rng, dtype, data_shape, ValueMix::kNormalsOnly);
+      const HostTensor updates = reductionValues(rng, dtype, updates_shape, ValueMix::kNormalsOnly);
+      SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction));
+      ASSERT_NO_FATAL_FAILURE(expectRepeatedRunsIdentical(context, op(reduction), {data, indices, updates}, 20));
+    }
+  }
+}
+
 ::testing::AssertionResult orderChangesTheResult(const ScatterOperator& op, const ScatterInputs& in, Rng& rng) {
   const HostTensor in_order = op.reference(in.data, in.indices, in.updates).output;
   std::vector<size_t> order(static_cast<size_t>(in.indices.shape.at(0)));
@@ -219,6 +246,12 @@ const std::vector<TypeGroup>& widthGroups() {
 
 std::string groupName(const ::testing::TestParamInfo<TypeGroup>& info) { return info.param.name; }
 
-std::string reductionCaseName(const ::testing::TestParamInfo<Reduction>& info) { return reductionName(info.param); }
+void PrintTo(const ReductionPair& pair, std::ostream* os) {
+  *os << dataTypeName(pair.dtype) << " " << reductionName(pair.reduction);
+}
+
+std::string pairName(const ::testing::TestParamInfo<ReductionPair>& info) {
+  return std::string(dataTypeName(info.param.dtype)) + "_" + reductionName(info.param.reduction);
+}
 
 }  // namespace vkindex::test

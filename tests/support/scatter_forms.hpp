@@ -2,7 +2,7 @@
 // every form of the operator (a new output, the caller's output, in place, and recorded into a
 // command buffer of the test's own, out of place and in place) and compares each result with the CPU
 // reference byte for byte; repeated runs; the host check that a directed test can tell index orders
-// apart; and the suites' parameters.
+// apart; and the suites' parameters (types grouped by width, defined (type, reduction) pairs).
 #pragma once
 
 #include <volk.h>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/defined_reductions.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
@@ -31,7 +32,7 @@ StatusOr<std::vector<Status>> runRecorded(Context& context, const std::vector<Re
 HostTensor garbageLike(const HostTensor& like);
 
 // Whether the device tensor holds exactly `expected` (type, shape, bytes or strings); names the first
-// differing byte otherwise.
+// differing element otherwise, both values in hex.
 ::testing::AssertionResult holds(const Tensor& tensor, const HostTensor& expected);
 
 // --- Running every form -----------------------------------------------------------------------------------
@@ -90,6 +91,13 @@ void expectCaseGives(Context& context, const Case& c, const HostTensor& expected
 // The same call `runs` times into new outputs: the same bytes every time, the reference's.
 void expectRepeatedRunsIdentical(Context& context, const ScatterOperator& op, const ScatterInputs& in, int runs);
 
+// expectRepeatedRunsIdentical 20 times over for none and then add, on float32, double and float16: data
+// of `data_shape` and updates of `updates_shape`, normal values from `rng` (every update shows in the
+// sums), the operator from `op`.
+void expectRepeatedFloatRunsIdentical(Context& context, const std::function<ScatterOperator(Reduction)>& op,
+                                      const HostTensor& indices, const Shape& data_shape, const Shape& updates_shape,
+                                      Rng& rng);
+
 // --- Index order -------------------------------------------------------------------------------------------
 
 // Whether the reference gives other bytes when the updates arrive in another order: the leading dim of
@@ -109,8 +117,11 @@ struct TypeGroup {
 // bytes, halves, words (strings included), doubles, quads: every type once.
 const std::vector<TypeGroup>& widthGroups();
 
-// Test-name suffixes: the group's name; the reduction's.
+// gtest prints a pair as "float16 add".
+void PrintTo(const ReductionPair& pair, std::ostream* os);
+
+// Test-name suffixes: the group's name; "<type>_<reduction>" for a pair.
 std::string groupName(const ::testing::TestParamInfo<TypeGroup>& info);
-std::string reductionCaseName(const ::testing::TestParamInfo<Reduction>& info);
+std::string pairName(const ::testing::TestParamInfo<ReductionPair>& info);
 
 }  // namespace vkindex::test

@@ -1,6 +1,9 @@
 #include "support/typed_tensors.hpp"
 
+#include <cassert>
 #include <cstring>
+
+#include "support/half_floats.hpp"
 
 namespace vkindex::test {
 namespace {
@@ -36,6 +39,23 @@ HostTensor floatBitsTensor(Shape shape, const std::vector<uint32_t>& values) {
 HostTensor integers(DataType dtype, Shape shape, const std::vector<uint64_t>& values) {
   HostTensor tensor = emptyTensor(dtype, std::move(shape));
   for (uint64_t value : values) append(tensor, value, elementSize(dtype));
+  return tensor;
+}
+
+HostTensor realTensor(DataType dtype, Shape shape, const std::vector<double>& values) {
+  HostTensor tensor = emptyTensor(dtype, std::move(shape));
+  for (double value : values) {
+    switch (dtype) {
+      case DataType::kFloat16: append(tensor, floatToHalf(static_cast<float>(value))); break;
+      case DataType::kBFloat16: append(tensor, floatToBFloat16(static_cast<float>(value))); break;
+      case DataType::kFloat32:
+      case DataType::kComplex64: append(tensor, static_cast<float>(value)); break;
+      case DataType::kFloat64:
+      case DataType::kComplex128: append(tensor, value); break;
+      default: assert(false && "not a float-like type");
+    }
+  }
+  assert(tensor.bytes.size() == tensor.elementCount() * elementSize(dtype));
   return tensor;
 }
 
