@@ -1,8 +1,10 @@
 // Generated ONNX node tests: Gather, GatherElements, GatherND, Scatter, ScatterElements and ScatterND
 // models and data sets for every element type, stored both as raw_data and in the typed TensorProto
-// fields, importing every opset that defines the operator (and every reduction each opset defines),
-// with expected outputs from the CPU references. Each directory must PASS through the same runner
-// `vkindex onnx-test` uses; what an opset does not define must be refused with a clear error.
+// fields, importing every opset that defines the operator; the scatter reductions over every defined
+// (type, reduction) pair (support/defined_reductions.hpp) at every opset that defines the reduction,
+// with values of every kind. Expected outputs come from the CPU references. Each directory must PASS
+// through the same runner `vkindex onnx-test` uses; what an opset does not define must be refused with a
+// clear error.
 #include <filesystem>
 #include <fstream>
 #include <random>

@@ -1,13 +1,18 @@
-// Randomized ScatterElements against the CPU reference, byte-exact, in all four forms (a new
-// output, the caller's output, in place, and recorded into a command buffer of the test's own, both
-// out of place and in place): reduction none over every data type x both index types x ranks 1-5 x
-// every axis (both signs), with duplicate-heavy indices (many updates to few targets: the last one
-// in index order must win); add, mul, max and min over int32, uint32, int64, uint64 and float with
-// duplicate-heavy indices. Float add and mul use normal values only (drivers may flush denormals;
-// llvmpipe does); max and min use every bit pattern, NaNs and signed zeros included. Plus tests
-// that only index order passes (float add whose sum depends on the order, 1000 writers to one
-// target), repeat runs that must give the same bytes, strings, empty indices and zero-sized dims.
-// Fixed seeds.
+// Randomized and directed ScatterElements against the CPU reference, byte-exact, in every form (a new
+// output, the caller's output, in place, and recorded into a command buffer of the test's own, out of
+// place and in place; runner in support/scatter_forms.hpp):
+// - reduction none over every data type x both index types x ranks 1-5 x every axis (both signs),
+//   duplicate-heavy indices in two cases of three (the last update in index order must win);
+// - every defined (type, reduction) pair (support/defined_reductions.hpp: add, mul, max, min on every
+//   integer and float type, add and mul on complex) x both index types, duplicate-heavy, float-like
+//   values of every kind: subnormals, NaNs with payloads, infinities, signed zeros
+//   (support/reduction_values.hpp);
+// - directed cases: the ONNX examples, integer wrap and signedness, float max/min and float32
+//   subnormal/NaN rules written out by hand; sums that only index order gets right for float32,
+//   float16, bfloat16, double and complex64 (each proved order-sensitive on the host first); 1000
+//   writers to one target; 20 repeated runs (float32, double, float16); strings, empty indices,
+//   zero-sized dims, sub-word targets, more than one dispatch and lines longer than 2^16 updates.
+// Fixed seeds. Pairs the device's kernels do not run yet fail with kUnsupported.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

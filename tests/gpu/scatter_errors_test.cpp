@@ -1,9 +1,10 @@
 // Bad input to ScatterElements and ScatterND: exact status codes and messages (the agreed wording),
-// checked in the order the operators check them, and proof that an error writes nothing: a caller's
-// output keeps its canary, in-place data keeps its bytes, also with one bad index among 100,000, in
-// a later indices window, and in the recorded forms. This binary also runs under GPU-assisted
-// validation (see tests/CMakeLists.txt): silence there shows that hostile indices never make a
-// shader touch memory outside its buffers.
+// checked in the order the operators check them (among them: a reduction the semantics leave undefined
+// for the type, per support/defined_reductions.hpp, is kInvalidArgument naming the operator), and proof
+// that an error writes nothing: a caller's output keeps its canary, in-place data keeps its bytes, also
+// with one bad index among 100,000, in a later indices window, and in the recorded forms. This binary
+// also runs under GPU-assisted validation (see tests/CMakeLists.txt): silence there shows that hostile
+// indices never make a shader touch memory outside its buffers.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
