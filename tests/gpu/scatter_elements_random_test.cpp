@@ -301,7 +301,8 @@ TEST_F(ScatterElementsTest, FloatMaxMinFollowTheAgreedRule) {
 
 // float32 add and mul as the agreed semantics have them: subnormal inputs and results exact, exact
 // zero sums, and the x86 NaN rule (a NaN current quieted, else a NaN update quieted, else the default
-// NaN 0xFFC00000).
+// NaN 0xFFC00000). The reference is held to the same bits here, in a process with a driver loaded: a
+// driver that set flush-to-zero on the host thread would corrupt every expected output, and show here.
 TEST_F(ScatterElementsTest, FloatAddMulKeepSubnormalsAndFollowTheNaNRule) {
   // Targets: the smallest subnormal, the smallest normal, a signalling NaN, 1, +inf, -0.
   const HostTensor data =
