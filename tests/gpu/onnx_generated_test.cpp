@@ -1,9 +1,10 @@
 // Generated ONNX node tests: Gather, GatherElements, GatherND, Scatter, ScatterElements and ScatterND
 // models and data sets for every element type, stored both as raw_data and in the typed TensorProto
-// fields, importing every opset that defines the operator (and every reduction each opset defines),
-// with expected outputs from the CPU references. Each directory must PASS through the same runner
-// `vkindex onnx-test` uses; what an opset does not define must be refused with a clear error.
-#include <cmath>
+// fields, importing every opset that defines the operator; the scatter reductions over every defined
+// (type, reduction) pair (support/defined_reductions.hpp) at every opset that defines the reduction,
+// with values of every kind. Expected outputs come from the CPU references. Each directory must PASS
+// through the same runner `vkindex onnx-test` uses; what an opset does not define must be refused with a
+// clear error.
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,8 +14,10 @@
 #include <onnx/onnx_pb.h>
 
 #include "node_runner.hpp"
+#include "support/defined_reductions.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "support/reduction_values.hpp"
 #include "support/reference_ops.hpp"
 
 namespace vkindex::test {
@@ -367,23 +370,6 @@ TEST_F(OnnxGeneratedTest, AttributesAndOpsetsTheOperatorLacksAreErrors) {
               "GatherElements: the model imports opset 9, but GatherElements exists from opset 11 on");
 }
 
-// Floats that add and multiply without leaving the normal range for the few values a target combines:
-// +-(1 + k/8) x 2^e for k in [0, 7], e in [-2, 2]. Drivers may flush denormals (llvmpipe does), so float
-// add and mul are tested on normal values only; max and min are exact for every bit pattern.
-HostTensor normalFloats(Rng& rng, const Shape& shape) {
-  HostTensor tensor;
-  tensor.dtype = DataType::kFloat32;
-  tensor.shape = shape;
-  const uint64_t count = tensor.elementCount();
-  tensor.bytes.resize(count * sizeof(float));
-  for (uint64_t i = 0; i < count; ++i) {
-    const float magnitude = std::ldexp(1.0f + static_cast<float>(rng() % 8) / 8.0f, static_cast<int>(rng() % 5) - 2);
-    const float value = rng() % 2 ? -magnitude : magnitude;
-    std::memcpy(tensor.bytes.data() + i * sizeof(float), &value, sizeof(value));
-  }
-  return tensor;
-}
-
 // An opset that defines ScatterElements and ScatterND (11, 13, 16, 18), picked by `n`.
 int64_t scatterOpset(int n) {
   static const int64_t kOpsets[] = {11, 13, 16, 18};
@@ -456,56 +442,53 @@ TEST_F(OnnxGeneratedTest, ScattersEveryTypeStorageFormAndOpsetPass) {
   }
 }
 
-// Reductions at every opset that defines them (add and mul from 16, max and min from 18) on the types
-// that have them, with many updates per target, folded in index order.
+// Every defined (type, reduction) pair (defined_reductions.hpp) at every opset that defines the
+// reduction (add and mul from 16, max and min from 18), with many updates per target folded in index
+// order, values of every kind (reductionValues: subnormals, NaNs, infinities, signed zeros), both
+// storage forms and index types in turn, every other case also through the recorded path.
 TEST_F(OnnxGeneratedTest, ScatterReductionsPassAtEveryOpsetThatDefinesThem) {
   const fs::path root = scratch("scatter_reductions");
   Rng rng(83);
   int written = 0;
+  const std::vector<ReductionPair> pairs = definedReductionPairs();
   for (const char* op : {"ScatterElements", "ScatterND"}) {
     const std::string op_type = op;
-    for (DataType dtype :
-         {DataType::kInt32, DataType::kUInt32, DataType::kInt64, DataType::kUInt64, DataType::kFloat32}) {
-      for (Reduction reduction : {Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin}) {
-        const bool max_or_min = reduction == Reduction::kMax || reduction == Reduction::kMin;
-        for (int64_t opset : {16, 17, 18}) {
-          if (max_or_min && opset < 18) continue;
-          const bool normal_only = dtype == DataType::kFloat32 && !max_or_min;
-          auto values = [&](const Shape& shape) {
-            return normal_only ? normalFloats(rng, shape) : randomTensor(rng, dtype, shape);
-          };
-          const bool raw = (written % 2) == 0;
-          const DataType index_type = raw ? DataType::kInt64 : DataType::kInt32;
-          NodeSpec spec{op_type, opset, {{"reduction", std::string(reductionName(reduction))}}};
-          HostTensor data, indices, updates, expected;
-          if (op_type == "ScatterND") {
-            // 6 rows onto 4, or 7 elements onto 12: duplicates are certain.
-            data = values({4, 3});
-            const Shape indices_shape = written % 4 < 2 ? Shape{6, 1} : Shape{7, 2};
-            const auto k = static_cast<size_t>(indices_shape.back());
-            indices = randomTuples(rng, index_type, indices_shape,
-                                   Shape(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(k)));
-            updates = values(k == 1 ? Shape{6, 3} : Shape{7});
-            expected = referenceScatterND(data, indices, updates, reduction).output;
-          } else {
-            // 5 updates per column onto 3 rows (axis 0), or 7 per row onto 4 columns (axis -1).
-            const int64_t axis = written % 4 < 2 ? 0 : -1;
-            spec.attributes.emplace_back("axis", axis);
-            data = values({3, 4});
-            const Shape indices_shape = axis == 0 ? Shape{5, 4} : Shape{3, 7};
-            indices = randomIndices(rng, index_type, indices_shape, axis == 0 ? 3 : 4);
-            updates = values(indices_shape);
-            expected = referenceScatterElements(data, indices, updates, axis, reduction).output;
-          }
-          const fs::path dir = root / (op_type + "_" + dataTypeName(dtype) + "_" + reductionName(reduction) + "_" +
-                                       std::to_string(opset));
-          expectPass(dir, spec, {&data, &indices, &updates}, expected, raw, written % 2);
-          ++written;
+    for (const auto& [dtype, reduction] : pairs) {
+      const bool max_or_min = reduction == Reduction::kMax || reduction == Reduction::kMin;
+      for (int64_t opset : {16, 17, 18}) {
+        if (max_or_min && opset < 18) continue;
+        const bool raw = (written % 2) == 0;
+        const DataType index_type = raw ? DataType::kInt64 : DataType::kInt32;
+        NodeSpec spec{op_type, opset, {{"reduction", std::string(reductionName(reduction))}}};
+        HostTensor data, indices, updates, expected;
+        if (op_type == "ScatterND") {
+          // 6 rows onto 4, or 7 elements onto 12: duplicates are certain.
+          data = reductionValues(rng, dtype, {4, 3});
+          const Shape indices_shape = written % 4 < 2 ? Shape{6, 1} : Shape{7, 2};
+          const auto k = static_cast<size_t>(indices_shape.back());
+          indices = randomTuples(rng, index_type, indices_shape,
+                                 Shape(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(k)));
+          updates = reductionValues(rng, dtype, k == 1 ? Shape{6, 3} : Shape{7});
+          expected = referenceScatterND(data, indices, updates, reduction).output;
+        } else {
+          // 5 updates per column onto 3 rows (axis 0), or 7 per row onto 4 columns (axis -1).
+          const int64_t axis = written % 4 < 2 ? 0 : -1;
+          spec.attributes.emplace_back("axis", axis);
+          data = reductionValues(rng, dtype, {3, 4});
+          const Shape indices_shape = axis == 0 ? Shape{5, 4} : Shape{3, 7};
+          indices = randomIndices(rng, index_type, indices_shape, axis == 0 ? 3 : 4);
+          updates = reductionValues(rng, dtype, indices_shape);
+          expected = referenceScatterElements(data, indices, updates, axis, reduction).output;
         }
+        const fs::path dir =
+            root / (op_type + "_" + dataTypeName(dtype) + "_" + reductionName(reduction) + "_" + std::to_string(opset));
+        expectPass(dir, spec, {&data, &indices, &updates}, expected, raw, written % 2);
+        ++written;
       }
     }
   }
-  EXPECT_EQ(written, 2 * 5 * (3 + 3 + 1 + 1));
+  // 12 numeric types x (add, mul at 3 opsets + max, min at 1) + 2 complex types x (add, mul at 3), per op.
+  EXPECT_EQ(written, 2 * (12 * (3 + 3 + 1 + 1) + 2 * (3 + 3)));
 }
 
 // The runner refuses what the imported opset does not define: Scatter outside 9 and 10, the reduction

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "support/reduction_reference.hpp"
+
 namespace vkindex::test {
 namespace {
 
@@ -59,73 +61,14 @@ void copyElement(const HostTensor& data, uint64_t from, HostTensor& out, uint64_
   std::memcpy(out.bytes.data() + to * width, data.bytes.data() + from * width, width);
 }
 
-template <typename T>
-T loadElement(const HostTensor& tensor, uint64_t i) {
-  T value;
-  std::memcpy(&value, tensor.bytes.data() + i * sizeof(T), sizeof(T));
-  return value;
-}
-
-template <typename T>
-void storeElement(HostTensor& tensor, uint64_t i, T value) {
-  std::memcpy(tensor.bytes.data() + i * sizeof(T), &value, sizeof(T));
-}
-
-// out[to] = reduction(out[to], updates[from]) for a two's-complement integer type: U is its unsigned
-// form (add and mul wrap there), S the type max and min compare in (signed or unsigned).
-template <typename U, typename S>
-void combineInteger(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
-  static_assert(sizeof(U) == sizeof(S) && sizeof(U) >= 4, "no integer promotion to int");
-  const U current = loadElement<U>(out, to), update = loadElement<U>(updates, from);
-  const S current_s = loadElement<S>(out, to), update_s = loadElement<S>(updates, from);
-  switch (reduction) {
-    case Reduction::kAdd: storeElement<U>(out, to, static_cast<U>(current + update)); return;
-    case Reduction::kMul: storeElement<U>(out, to, static_cast<U>(current * update)); return;
-    case Reduction::kMax:
-      if (update_s > current_s) storeElement<U>(out, to, update);
-      return;
-    case Reduction::kMin:
-      if (update_s < current_s) storeElement<U>(out, to, update);
-      return;
-    case Reduction::kNone: break;
-  }
-  assert(false && "kNone is a copy");
-}
-
-// The same for float32: IEEE single precision arithmetic (x86-64 SSE: no excess precision, no
-// flushing), comparisons as the agreed rule states; replacing copies the update's bits.
-void combineFloat(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
-  static_assert(sizeof(float) == 4, "float32");
-  const float current = loadElement<float>(out, to), update = loadElement<float>(updates, from);
-  switch (reduction) {
-    case Reduction::kAdd: storeElement<float>(out, to, current + update); return;
-    case Reduction::kMul: storeElement<float>(out, to, current * update); return;
-    case Reduction::kMax:
-      if (update > current) storeElement<uint32_t>(out, to, loadElement<uint32_t>(updates, from));
-      return;
-    case Reduction::kMin:
-      if (update < current) storeElement<uint32_t>(out, to, loadElement<uint32_t>(updates, from));
-      return;
-    case Reduction::kNone: break;
-  }
-  assert(false && "kNone is a copy");
-}
-
 // out[to] = reduction(out[to], updates[from]); kNone replaces (every type, strings too).
 void combineElement(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
   if (reduction == Reduction::kNone) {
     copyElement(updates, from, out, to);
     return;
   }
-  switch (out.dtype) {
-    case DataType::kInt32: combineInteger<uint32_t, int32_t>(updates, from, out, to, reduction); return;
-    case DataType::kUInt32: combineInteger<uint32_t, uint32_t>(updates, from, out, to, reduction); return;
-    case DataType::kInt64: combineInteger<uint64_t, int64_t>(updates, from, out, to, reduction); return;
-    case DataType::kUInt64: combineInteger<uint64_t, uint64_t>(updates, from, out, to, reduction); return;
-    case DataType::kFloat32: combineFloat(updates, from, out, to, reduction); return;
-    default: break;
-  }
-  assert(false && "a reduction this type does not support (a host error of the operator)");
+  const size_t width = elementSize(out.dtype);
+  combineBytes(out.dtype, reduction, out.bytes.data() + to * width, updates.bytes.data() + from * width);
 }
 
 }  // namespace

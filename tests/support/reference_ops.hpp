@@ -32,16 +32,13 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
 // ONNX ScatterElements (opsets 11, 13, 16, 18; Scatter 9, 10 with kNone): output = data, then for every
 // position p of indices in row-major order, the element of output at p's coordinates with coordinate
 // `axis` replaced by indices[p] is combined with updates[p] (kNone: replaced, so the last update to a
-// target wins; otherwise folded one by one in that order, see combine rules below). Preconditions (the
+// target wins; otherwise folded one by one in that order, by the rules below). Preconditions (the
 // host checks of the operator): equal ranks r >= 1, updates of indices' shape and data's type, `axis`
 // in [-r, r-1], indices' dims other than axis at most data's, a reduction the type allows. On a bad
 // index the output is empty and bad_index_position names it.
 //
-// Reductions (the agreed semantics): int32, uint32, int64, uint64 add and mul wrap (two's complement),
-// max and min compare signed or unsigned; float (float32) add and mul in IEEE single precision (round to
-// nearest even, no flushing), max = (upd > cur ? upd : cur), min = (upd < cur ? upd : cur) under IEEE
-// comparison, so a NaN update never replaces, a NaN current value stays, and of +0/-0 the current stays.
-// Every other type supports kNone only (strings included).
+// Reductions: the agreed semantics, for every type and reduction they define (reduction_reference.hpp
+// spells them out); none replaces, for every type.
 ReferenceResult referenceScatterElements(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
                                          int64_t axis, Reduction reduction);
 

@@ -1,0 +1,25 @@
+// The one place the tests read which (data type, reduction) pairs the agreed semantics define: none for
+// every type; add, mul, max and min for every integer and float type; add and mul for complex; nothing
+// else (bool and string have none only, complex has no order). Whether a device runs a defined pair is
+// another matter, which the library answers (kUnsupported).
+#pragma once
+
+#include <vector>
+
+#include "vkindex/data_type.hpp"
+#include "vkindex/reduction.hpp"
+
+namespace vkindex::test {
+
+struct ReductionPair {
+  DataType dtype;
+  Reduction reduction;
+};
+
+// Whether the semantics define `reduction` on `dtype`.
+bool reductionDefined(DataType dtype, Reduction reduction);
+
+// Every defined pair but the kNone ones: kAllDataTypes in order, each with add, mul, max, min as defined.
+std::vector<ReductionPair> definedReductionPairs();
+
+}  // namespace vkindex::test

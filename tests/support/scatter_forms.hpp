@@ -1,0 +1,127 @@
+// What the ScatterElements and ScatterND randomized suites share: one runner that puts a call through
+// every form of the operator (a new output, the caller's output, in place, and recorded into a
+// command buffer of the test's own, out of place and in place) and compares each result with the CPU
+// reference byte for byte; repeated runs; the host check that a directed test can tell index orders
+// apart; and the suites' parameters (types grouped by width, defined (type, reduction) pairs).
+#pragma once
+
+#include <volk.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "support/defined_reductions.hpp"
+#include "support/gpu_test.hpp"
+#include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
+
+namespace vkindex::test {
+
+// --- Recording into the test's own command buffer ------------------------------------------------------
+
+using Recording = std::function<StatusOr<RecordedOp>(VkCommandBuffer command_buffer)>;
+
+// Records every op into one command buffer of the test's own on `context`'s device, between the
+// barriers ops.hpp asks the application for, submits it, waits, and returns each op's finish().
+StatusOr<std::vector<Status>> runRecorded(Context& context, const std::vector<Recording>& recordings);
+
+// --- Comparing -------------------------------------------------------------------------------------------
+
+// Bytes (or strings) that differ from any plausible output: the caller's output starts with them.
+HostTensor garbageLike(const HostTensor& like);
+
+// Whether the device tensor holds exactly `expected` (type, shape, bytes or strings); names the first
+// differing element otherwise, both values in hex.
+::testing::AssertionResult holds(const Tensor& tensor, const HostTensor& expected);
+
+// --- Running every form -----------------------------------------------------------------------------------
+
+// A scatter operator bound to its attributes (axis, reduction): its CPU reference and its four forms.
+// `record` records from `data` into `output`, which may be `data` itself (in place).
+struct ScatterOperator {
+  std::function<ReferenceResult(const HostTensor& data, const HostTensor& indices, const HostTensor& updates)>
+      reference;
+  std::function<StatusOr<Tensor>(const Tensor& data, const Tensor& indices, const Tensor& updates)> run;
+  std::function<Status(const Tensor& data, const Tensor& indices, const Tensor& updates, Tensor& output)> run_into;
+  std::function<Status(Tensor& data, const Tensor& indices, const Tensor& updates)> run_in_place;
+  std::function<StatusOr<RecordedOp>(VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
+                                     const Tensor& updates, Tensor& output)>
+      record;
+};
+
+// One call's host inputs.
+struct ScatterInputs {
+  const HostTensor& data;
+  const HostTensor& indices;
+  const HostTensor& updates;
+};
+
+// Which forms a case runs: every one (the fixed cases), or, to keep the randomized suites fast, the
+// new output and in place always and either the caller's output or the recorded forms, alternating.
+enum class Forms { kAll, kWithCallersOutput, kWithRecording };
+
+// The forms of the n-th randomized case: the caller's output and the recorded forms in turn.
+Forms alternating(size_t n);
+
+// Runs the call in its forms and compares each result with the reference, byte for byte: a new output;
+// the caller's output (pre-filled with garbage); in place (the whole data tensor afterwards); and,
+// except for strings, recorded into one command buffer both into a caller's output and in place. The
+// out-of-place forms must leave data unchanged. The reference must find every index valid.
+void expectFormsMatchReference(Context& context, const ScatterOperator& op, const ScatterInputs& in,
+                               Forms forms = Forms::kAll);
+
+// The reference must give `expected` (written out by hand from the agreed semantics), and every form
+// of the operator too.
+void expectHandWrittenResult(Context& context, const ScatterOperator& op, const ScatterInputs& in,
+                             const HostTensor& expected);
+
+// The two above for a test's own case type, which provides description(), op(context) and inputs().
+template <typename Case>
+void expectCaseMatchesReference(Context& context, const Case& c, Forms forms) {
+  SCOPED_TRACE(c.description());
+  expectFormsMatchReference(context, c.op(context), c.inputs(), forms);
+}
+template <typename Case>
+void expectCaseGives(Context& context, const Case& c, const HostTensor& expected) {
+  SCOPED_TRACE(c.description());
+  expectHandWrittenResult(context, c.op(context), c.inputs(), expected);
+}
+
+// The same call `runs` times into new outputs: the same bytes every time, the reference's.
+void expectRepeatedRunsIdentical(Context& context, const ScatterOperator& op, const ScatterInputs& in, int runs);
+
+// expectRepeatedRunsIdentical 20 times over for none and then add, on float32, double and float16: data
+// of `data_shape` and updates of `updates_shape`, normal values from `rng` (every update shows in the
+// sums), the operator from `op`.
+void expectRepeatedFloatRunsIdentical(Context& context, const std::function<ScatterOperator(Reduction)>& op,
+                                      const HostTensor& indices, const Shape& data_shape, const Shape& updates_shape,
+                                      Rng& rng);
+
+// --- Index order -------------------------------------------------------------------------------------------
+
+// Whether the reference gives other bytes when the updates arrive in another order: the leading dim of
+// indices and updates (one element or one tuple, with its update or slice, per row) reversed and
+// shuffled 7 times; each must differ, else a directed test of index order could not fail.
+::testing::AssertionResult orderChangesTheResult(const ScatterOperator& op, const ScatterInputs& in, Rng& rng);
+
+// --- Suite parameters --------------------------------------------------------------------------------------
+
+// The data types grouped by element width: the kernels specialize on the width, so one test process
+// (ctest runs each test in its own) compiles each group's pipelines once.
+struct TypeGroup {
+  const char* name;
+  std::vector<DataType> types;
+};
+
+// bytes, halves, words (strings included), doubles, quads: every type once.
+const std::vector<TypeGroup>& widthGroups();
+
+// gtest prints a pair as "float16 add".
+void PrintTo(const ReductionPair& pair, std::ostream* os);
+
+// Test-name suffixes: the group's name; "<type>_<reduction>" for a pair.
+std::string groupName(const ::testing::TestParamInfo<TypeGroup>& info);
+std::string pairName(const ::testing::TestParamInfo<ReductionPair>& info);
+
+}  // namespace vkindex::test
