@@ -1,12 +1,22 @@
 // The scatter reductions on element bits: combine(current, update) for every element kind, exactly
-// as /README.md's reductions table states and tests/support/reference_ops.cpp computes. Everything
-// is integer arithmetic on 32-bit words (floats through common/soft_float.glsl), so it needs no
-// shaderInt64, no shaderFloat64, no 8/16-bit types and no float controls, and a driver that flushes
-// denormals still gets every bit right.
+// as /README.md's reductions table states and tests/support/reduction_reference.cpp computes.
+// Everything is integer arithmetic on 32-bit words (floats through common/soft_float.glsl), so it
+// needs no shaderInt64, no shaderFloat64, no 8/16-bit types and no float controls, and a driver that
+// flushes denormals still gets every bit right.
+//
+// VKINDEX_SCATTER_FLOATS picks the kernel variant (CMakeLists.txt): 0 integers only, 1 adds float32
+// arithmetic (float, float16, bfloat16, complex64), 2 adds float64 (double, complex128). The soft
+// float is compiled only into the variants that need it: SwiftShader compiles a pipeline that
+// contains it about 10x slower, even where a specialization constant makes it unreachable.
 #ifndef VKINDEX_SCATTER_COMBINE_GLSL
 #define VKINDEX_SCATTER_COMBINE_GLSL
 
+#ifndef VKINDEX_SCATTER_FLOATS
+#define VKINDEX_SCATTER_FLOATS 0
+#endif
+#if VKINDEX_SCATTER_FLOATS > 0
 #include "soft_float.glsl"
+#endif
 
 // REDUCTION: 0 none (the update replaces), 1 add, 2 mul, 3 max, 4 min. ELEMENT_KIND: the arithmetic,
 // src/plan/scatter_plan.cpp's ElementKind (0 without a reduction).
@@ -22,7 +32,7 @@ const uint kKindBFloat16 = 11u, kKindFloat64 = 12u, kKindComplex64 = 13u, kKindC
 // Floats compare as sign-magnitude integers. NaNs compare false; +0 and -0 are equal.
 
 bool float32Greater(uint a, uint b) {
-  if (f32IsNaN(a) || f32IsNaN(b)) return false;
+  if ((a & 0x7FFFFFFFu) > 0x7F800000u || (b & 0x7FFFFFFFu) > 0x7F800000u) return false;
   if (((a | b) & 0x7FFFFFFFu) == 0u) return false;
   uint key_a = (a >> 31) != 0u ? ~a : (a | 0x80000000u);
   uint key_b = (b >> 31) != 0u ? ~b : (b | 0x80000000u);
@@ -35,8 +45,13 @@ bool greater64(uvec2 a, uvec2 b, bool is_signed) {
   return a.x > b.x;
 }
 
+bool isNaN64(uvec2 a) {
+  uint high = a.y & 0x7FFFFFFFu;
+  return high > 0x7FF00000u || (high == 0x7FF00000u && a.x != 0u);
+}
+
 bool float64Greater(uvec2 a, uvec2 b) {
-  if (f64IsNaN(a) || f64IsNaN(b)) return false;
+  if (isNaN64(a) || isNaN64(b)) return false;
   if (((a.y | b.y) & 0x7FFFFFFFu) == 0u && (a.x | b.x) == 0u) return false;
   uvec2 key_a = (a.y >> 31) != 0u ? ~a : uvec2(a.x, a.y | 0x80000000u);
   uvec2 key_b = (b.y >> 31) != 0u ? ~b : uvec2(b.x, b.y | 0x80000000u);
@@ -47,8 +62,16 @@ bool float64Greater(uvec2 a, uvec2 b) {
 
 uint smallBits() { return ELEMENT_KIND == kKindInt8 || ELEMENT_KIND == kKindUInt8 ? 8u : 16u; }
 
-uint toFloat32(uint small) { return ELEMENT_KIND == kKindFloat16 ? f16ToF32(small) : bf16ToF32(small); }
-uint fromFloat32(uint value) { return ELEMENT_KIND == kKindFloat16 ? f32ToF16(value) : f32ToBf16(value); }
+// Exact widening of float16 / bfloat16 bits, for comparing (integer variants compare them too).
+uint toFloat32(uint small) {
+  if (ELEMENT_KIND == kKindBFloat16) return small << 16;
+  uint sign = (small & 0x8000u) << 16, exponent = (small >> 10) & 0x1Fu, fraction = small & 0x3FFu;
+  if (exponent == 0x1Fu) return sign | 0x7F800000u | (fraction << 13);  // inf, NaN
+  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (fraction << 13);
+  if (fraction == 0u) return sign;
+  int top = findMSB(fraction);  // a subnormal: normalize
+  return sign | (uint(top + 103) << 23) | ((fraction << (23 - top)) & 0x7FFFFFu);
+}
 
 bool smallGreater(uint a, uint b) {
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {
@@ -63,11 +86,14 @@ bool smallGreater(uint a, uint b) {
 uint combineSmall(uint current, uint update) {
   if (REDUCTION == kReduceMax) return smallGreater(update, current) ? update : current;
   if (REDUCTION == kReduceMin) return smallGreater(current, update) ? update : current;
+#if VKINDEX_SCATTER_FLOATS > 0
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {
     // One float32 operation, rounded once to the type: correctly rounded (24 >= 2p + 2 bits).
     uint a = toFloat32(current), b = toFloat32(update);
-    return fromFloat32(REDUCTION == kReduceAdd ? f32Add(a, b) : f32Mul(a, b));
+    uint result = REDUCTION == kReduceAdd ? f32Add(a, b) : f32Mul(a, b);
+    return ELEMENT_KIND == kKindFloat16 ? f32ToF16(result) : f32ToBf16(result);
   }
+#endif
   uint mask = (1u << smallBits()) - 1u;  // integers wrap at their width
   return (REDUCTION == kReduceAdd ? current + update : current * update) & mask;
 }
@@ -83,7 +109,9 @@ bool greater32(uint a, uint b) {
 uint combine32(uint current, uint update) {
   if (REDUCTION == kReduceMax) return greater32(update, current) ? update : current;
   if (REDUCTION == kReduceMin) return greater32(current, update) ? update : current;
+#if VKINDEX_SCATTER_FLOATS > 0
   if (ELEMENT_KIND == kKindFloat32) return REDUCTION == kReduceAdd ? f32Add(current, update) : f32Mul(current, update);
+#endif
   return REDUCTION == kReduceAdd ? current + update : current * update;  // wraps, signed or not
 }
 
@@ -101,12 +129,14 @@ uvec2 wrappingMul64(uvec2 a, uvec2 b) {  // the low 64 bits of the product, sign
   return uvec2(low, high + a.x * b.y + a.y * b.x);
 }
 
+#if VKINDEX_SCATTER_FLOATS > 0
 // (a + bi)(c + di) = (ac - bd) + (ad + bc)i, every operation rounded on its own (no fused form).
 uvec2 complex64Mul(uvec2 current, uvec2 update) {
   uint real = f32Sub(f32Mul(current.x, update.x), f32Mul(current.y, update.y));
   uint imaginary = f32Add(f32Mul(current.x, update.y), f32Mul(current.y, update.x));
   return uvec2(real, imaginary);
 }
+#endif
 
 bool greater2(uvec2 a, uvec2 b) {
   return ELEMENT_KIND == kKindFloat64 ? float64Greater(a, b) : greater64(a, b, ELEMENT_KIND == kKindInt64);
@@ -116,19 +146,27 @@ uvec2 combine2(uvec2 current, uvec2 update) {
   if (REDUCTION == kReduceMax) return greater2(update, current) ? update : current;  // never complex
   if (REDUCTION == kReduceMin) return greater2(current, update) ? update : current;
   const bool add = REDUCTION == kReduceAdd;
+#if VKINDEX_SCATTER_FLOATS > 1
   if (ELEMENT_KIND == kKindFloat64) return add ? f64Add(current, update) : f64Mul(current, update);
+#endif
+#if VKINDEX_SCATTER_FLOATS > 0
   if (ELEMENT_KIND == kKindComplex64) {
     return add ? uvec2(f32Add(current.x, update.x), f32Add(current.y, update.y)) : complex64Mul(current, update);
   }
+#endif
   return add ? wrappingAdd64(current, update) : wrappingMul64(current, update);
 }
 
 // --- Four-word elements: complex128 (add and mul only) -------------------------------------------
 
 uvec4 combine4(uvec4 current, uvec4 update) {
+#if VKINDEX_SCATTER_FLOATS > 1
   uvec2 a = current.xy, b = current.zw, c = update.xy, d = update.zw;
   if (REDUCTION == kReduceAdd) return uvec4(f64Add(a, c), f64Add(b, d));
   return uvec4(f64Sub(f64Mul(a, c), f64Mul(b, d)), f64Add(f64Mul(a, d), f64Mul(b, c)));
+#else
+  return update;  // not planned: complex128 reductions run the float64 variant
+#endif
 }
 
 #endif

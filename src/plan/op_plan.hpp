@@ -24,11 +24,17 @@ enum class Kernel : uint32_t {
   kGatherElements,   // gather_elements.comp: GatherElements, one index per output element
   kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
   kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
-  kScatterNDClaim,   // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
-  kScatterNDWrite,   // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
-  kCopyWords,        // copy_words.comp: gated copy of data into an out-of-place scatter output
-  kClearWords,       // clear_words.comp: zeroes scratch tables
-  kCopy,             // copy.comp: the benchmark's compute-copy ceiling
+  // The same two with soft-float add and mul: float32 (float, float16, bfloat16, complex64), and
+  // float64 (double, complex128). Integer arithmetic, max, min and none use the plain ones.
+  kScatterElementsFloat32,
+  kScatterElementsFloat64,
+  kScatterNDFloat32,
+  kScatterNDFloat64,
+  kScatterNDClaim,  // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
+  kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
+  kClearWords,      // clear_words.comp: zeroes scratch tables
+  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
   kCount,
 };
 

@@ -116,6 +116,20 @@ SpecValues scatterSpec(const PassInputs& in, uint32_t dims) {
           dims};
 }
 
+// The walk kernel variant with the arithmetic this call needs: soft float only for float add and mul.
+Kernel walkKernel(const ScatterShape& shape, Kernel plain, Kernel float32, Kernel float64) {
+  if (shape.reduction != Reduction::kAdd && shape.reduction != Reduction::kMul) return plain;
+  switch (shape.element_kind) {
+    case kFloat32:
+    case kFloat16:
+    case kBFloat16:
+    case kComplex64: return float32;
+    case kFloat64:
+    case kComplex128: return float64;
+    default: return plain;
+  }
+}
+
 // The walk in index order (every reduction, and ScatterElements): one invocation per line (per slice
 // element for ScatterND) applies its updates in order, cut into passes of at most kMaxWalk steps that
 // run one after another.
@@ -146,11 +160,12 @@ void appendWalkPasses(OpPlan& plan, const PassInputs& in, bool wait_for_checks, 
         p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
         p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
       }
-      pass.kernel = Kernel::kScatterElements;
+      pass.kernel =
+          walkKernel(shape, Kernel::kScatterElements, Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.dims.size()));
       setPush(pass, p);
     } else {
-      pass.kernel = Kernel::kScatterND;
+      pass.kernel = walkKernel(shape, Kernel::kScatterND, Kernel::kScatterNDFloat32, Kernel::kScatterNDFloat64);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
       setPush(pass, ndParams(in, begin, end));
     }

@@ -35,6 +35,10 @@ Placement placed(uint64_t offset, uint64_t bytes) { return {offset, bytes}; }
 std::vector<OpPlan> samplePlans() {
   const DeviceInfo device = smallDevice();
   std::vector<OpPlan> plans;
+  const auto addPlan = [&plans](const StatusOr<OpPlan>& plan) {
+    EXPECT_TRUE(plan.ok()) << plan.status().toString();
+    if (plan.ok()) plans.push_back(*plan);
+  };
   for (DataType type : {DataType::kUInt8, DataType::kFloat32, DataType::kComplex128}) {
     const uint64_t e = elementSize(type);
     StatusOr<plan::GatherShape> gather = plan::inferGatherShape({600, 7}, type, {500}, DataType::kInt64, 0);
@@ -58,30 +62,23 @@ std::vector<OpPlan> samplePlans() {
                                                               placed(4, 50 * 20 * 8), placed(4, 50 * 20 * e), device);
     EXPECT_TRUE(elements_plan.ok()) << elements_plan.status().toString();
     if (elements_plan.ok()) plans.push_back(*elements_plan);
-    StatusOr<plan::ScatterShape> scatter =
-        plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, Reduction::kNone);
-    EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
-    StatusOr<OpPlan> scatter_plan = plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8),
-                                                      placed(0, 6 * 5 * e), placed(4, 10 * 12 * e), false, device);
-    EXPECT_TRUE(scatter_plan.ok()) << scatter_plan.status().toString();
-    if (scatter_plan.ok()) plans.push_back(*scatter_plan);
-
-    StatusOr<plan::ScatterShape> scatter_nd =
-        plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, Reduction::kNone);
-    EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
-    StatusOr<OpPlan> scatter_nd_plan = plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4),
-                                                         placed(0, 4 * 5 * e), placed(0, 12 * 5 * e), true, device);
-    EXPECT_TRUE(scatter_nd_plan.ok()) << scatter_nd_plan.status().toString();
-    if (scatter_nd_plan.ok()) plans.push_back(*scatter_nd_plan);
-
-    // A reduction walks the tuples in order instead of using a winner table.
-    StatusOr<plan::ScatterShape> scatter_nd_add =
-        plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, Reduction::kAdd);
-    EXPECT_TRUE(scatter_nd_add.ok()) << scatter_nd_add.status().toString();
-    StatusOr<OpPlan> scatter_nd_add_plan = plan::planScatter(*scatter_nd_add, placed(0, 12 * 5 * e), placed(0, 4 * 4),
-                                                             placed(0, 4 * 5 * e), placed(0, 12 * 5 * e), true, device);
-    EXPECT_TRUE(scatter_nd_add_plan.ok()) << scatter_nd_add_plan.status().toString();
-    if (scatter_nd_add_plan.ok()) plans.push_back(*scatter_nd_add_plan);
+    // none, and add: a winner table for ScatterND none, the soft-float walks for float32 and complex128.
+    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
+      StatusOr<plan::ScatterShape> scatter =
+          plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, reduction);
+      EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
+      if (scatter.ok()) {
+        addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
+                                  placed(4, 10 * 12 * e), false, device));
+      }
+      StatusOr<plan::ScatterShape> scatter_nd =
+          plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, reduction);
+      EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
+      if (scatter_nd.ok()) {
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                  placed(0, 12 * 5 * e), true, device));
+      }
+    }
   }
   return plans;
 }
@@ -110,8 +107,9 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
     }
   }
   for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements,
-                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kScatterNDClaim, Kernel::kScatterNDWrite,
-                        Kernel::kCopyWords, Kernel::kClearWords}) {
+                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kScatterElementsFloat32,
+                        Kernel::kScatterElementsFloat64, Kernel::kScatterNDFloat32, Kernel::kScatterNDFloat64,
+                        Kernel::kScatterNDClaim, Kernel::kScatterNDWrite, Kernel::kCopyWords, Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }
 }

@@ -90,8 +90,12 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
     case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
-    case Kernel::kScatterElements: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterElements:
+    case Kernel::kScatterElementsFloat32:
+    case Kernel::kScatterElementsFloat64: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
+    case Kernel::kScatterNDFloat32:
+    case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDWrite: return sizeof(abi::ScatterNDParams);
     case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
@@ -108,6 +112,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kScatterElements: return "scatter_elements";
     case Kernel::kScatterND: return "scatter_nd";
+    case Kernel::kScatterElementsFloat32: return "scatter_elements_float32";
+    case Kernel::kScatterElementsFloat64: return "scatter_elements_float64";
+    case Kernel::kScatterNDFloat32: return "scatter_nd_float32";
+    case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kCopyWords: return "copy_words";

@@ -25,7 +25,7 @@ TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   StatusOr<OpPlan> plan = planScatter(shape, placed(0, 120), placed(128, 160), placed(0, 80), placed(256, 120), false,
                                       fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_float32 x1");
   const Step& copy = plan->steps[2];
   EXPECT_EQ(str(copy.wait_for), "status") << "the copy into the caller's output waits for the checks";
   const Step& scatter = plan->steps[3];
@@ -94,6 +94,25 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
                                                      "scatter_nd_claim x1, scatter_nd_write x1")
         << tuples << " tuples";
   }
+}
+
+TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMul) {
+  const auto walk = [](DataType type, Reduction reduction) {
+    const ScatterShape shape = elementsShape(type, reduction);
+    const uint64_t e = elementSize(type);
+    StatusOr<OpPlan> plan = planScatter(shape, placed(0, 30 * e), placed(0, 160), placed(0, 20 * e), placed(0, 30 * e),
+                                        true, fakeDevice(1024, 16));
+    EXPECT_TRUE(plan.ok()) << plan.status().toString();
+    return plan.ok() ? std::string(kernelName(plan->steps.back().kernel)) : std::string();
+  };
+  EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMax), "scatter_elements") << "compares as integers";
+  EXPECT_EQ(walk(DataType::kFloat16, Reduction::kMin), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");
+  EXPECT_EQ(walk(DataType::kComplex64, Reduction::kMul), "scatter_elements_float32");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64");
+  EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
 }
 
 TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {
