@@ -14,6 +14,7 @@
 #ifndef VKINDEX_SCATTER_FLOATS
 #define VKINDEX_SCATTER_FLOATS 0
 #endif
+#include "half_widening.glsl"
 #if VKINDEX_SCATTER_FLOATS > 0
 #include "soft_float.glsl"
 #endif
@@ -62,16 +63,7 @@ bool float64Greater(uvec2 a, uvec2 b) {
 
 uint smallBits() { return ELEMENT_KIND == kKindInt8 || ELEMENT_KIND == kKindUInt8 ? 8u : 16u; }
 
-// Exact widening of float16 / bfloat16 bits, for comparing (integer variants compare them too).
-uint toFloat32(uint small) {
-  if (ELEMENT_KIND == kKindBFloat16) return small << 16;
-  uint sign = (small & 0x8000u) << 16, exponent = (small >> 10) & 0x1Fu, fraction = small & 0x3FFu;
-  if (exponent == 0x1Fu) return sign | 0x7F800000u | (fraction << 13);  // inf, NaN
-  if (exponent != 0u) return sign | ((exponent + 112u) << 23) | (fraction << 13);
-  if (fraction == 0u) return sign;
-  int top = findMSB(fraction);  // a subnormal: normalize
-  return sign | (uint(top + 103) << 23) | ((fraction << (23 - top)) & 0x7FFFFFu);
-}
+uint toFloat32(uint small) { return ELEMENT_KIND == kKindFloat16 ? f16ToF32(small) : bf16ToF32(small); }
 
 bool smallGreater(uint a, uint b) {
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {

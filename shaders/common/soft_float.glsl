@@ -12,6 +12,8 @@
 #ifndef VKINDEX_SOFT_FLOAT_GLSL
 #define VKINDEX_SOFT_FLOAT_GLSL
 
+#include "half_widening.glsl"
+
 const uint kSoftSignBit = 0x80000000u;  // binary32 sign; binary64 sign in the high word
 const uint kSoftMagnitude = 0x7FFFFFFFu;  // binary32 magnitude; binary64 magnitude in the high word
 const uint kF32Infinity = 0x7F800000u;
@@ -277,22 +279,6 @@ uvec2 f64Mul(uvec2 a, uvec2 b) {
 }
 
 // ---- binary16 and bfloat16 (in the low 16 bits) ---------------------------------------------------
-
-// Exact. Infinities and NaNs keep their payload bits (a signalling NaN stays signalling: the float32
-// operation that follows quiets it).
-uint f16ToF32(uint h) {
-  uint sign = (h & 0x8000u) << 16u;
-  uint exponent = (h >> 10u) & 0x1Fu;
-  uint fraction = h & 0x3FFu;
-  if (exponent == 0x1Fu) return sign | kF32Infinity | (fraction << 13u);
-  if (exponent != 0u) return sign | ((exponent + 112u) << 23u) | (fraction << 13u);  // rebias 15 -> 127
-  if (fraction == 0u) return sign;
-  // Subnormal fraction * 2^-24: normal in binary32, with the leading one becoming the hidden bit.
-  int msb = findMSB(fraction);
-  return sign | (uint(msb + 103) << 23u) | ((fraction << uint(23 - msb)) & 0x7FFFFFu);
-}
-
-uint bf16ToF32(uint h) { return (h & 0xFFFFu) << 16u; }
 
 uint f32ToF16(uint f) {
   uint sign = f >> 31u;

@@ -38,6 +38,16 @@ uint64_t positionOf(const std::vector<int64_t>& coordinates, const Shape& shape)
 // ONNX's index range for an axis of size s: [-s, s-1] (empty when s = 0).
 bool inRange(int64_t value, int64_t s) { return value >= -s && value < s; }
 
+// ONNX: every index lies in [-s, s-1]. The first one that does not, in row-major order of indices,
+// is what the operators report; nullopt when all are valid.
+std::optional<uint64_t> firstIndexOutOfRange(const HostTensor& indices, int64_t s) {
+  const uint64_t count = indices.elementCount();
+  for (uint64_t p = 0; p < count; ++p) {
+    if (!inRange(indexAt(indices, p), s)) return p;
+  }
+  return std::nullopt;
+}
+
 // An output of `shape` with data's type, zero bytes or empty strings, ready to be filled.
 HostTensor emptyOutput(const HostTensor& data, Shape shape) {
   HostTensor out;
@@ -79,14 +89,8 @@ ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indice
   const int64_t s = data.shape[static_cast<size_t>(axis)];
 
   ReferenceResult result;
-  // ONNX: every index must lie in [-s, s-1]; the first bad one (in row-major order) is reported.
-  for (uint64_t i = 0; i < indices.elementCount(); ++i) {
-    int64_t value = indexAt(indices, i);
-    if (value < -s || value >= s) {
-      result.bad_index_position = i;
-      return result;
-    }
-  }
+  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (result.bad_index_position) return result;
 
   HostTensor& out = result.output;
   out.dtype = data.dtype;
@@ -139,14 +143,9 @@ ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor
   const int64_t s = data.shape[a];
 
   ReferenceResult result;
-  // Every index lies in [-s, s-1]; the first bad one in row-major order of indices is reported.
+  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (result.bad_index_position) return result;
   const uint64_t count = indices.elementCount();
-  for (uint64_t p = 0; p < count; ++p) {
-    if (!inRange(indexAt(indices, p), s)) {
-      result.bad_index_position = p;
-      return result;
-    }
-  }
 
   // out[i_0, ..., i_{r-1}] = data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] (index at `axis`).
   result.output = emptyOutput(data, indices.shape);
@@ -215,14 +214,9 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
   const int64_t s = data.shape[a];
 
   ReferenceResult result;
-  // Every index lies in [-s, s-1]; the first bad one in row-major order of indices is reported.
+  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (result.bad_index_position) return result;
   const uint64_t count = indices.elementCount();
-  for (uint64_t p = 0; p < count; ++p) {
-    if (!inRange(indexAt(indices, p), s)) {
-      result.bad_index_position = p;
-      return result;
-    }
-  }
 
   // output = data; then, one by one in row-major order of indices,
   // output[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] (x)= updates[i_0, ..., i_{r-1}].
