@@ -56,6 +56,11 @@ typedef enum VkindexReduction {
   VKINDEX_REDUCTION_MIN
 } VkindexReduction;
 
+/* The library's version: major * 10000 + minor * 100 + patch (compare with VKINDEX_VERSION from
+ * vkindex/version.hpp, the headers' version), and as a string ("0.1.0"). */
+uint32_t vkindexVersion(void);
+const char* vkindexVersionString(void);
+
 /* The message of the calling thread's last failed call ("" if none). Valid until its next call. */
 const char* vkindexLastErrorMessage(void);
 

@@ -7,3 +7,4 @@
 #include "vkindex/ops.hpp"
 #include "vkindex/status.hpp"
 #include "vkindex/tensor.hpp"
+#include "vkindex/version.hpp"

@@ -100,6 +100,10 @@ static_assert(static_cast<int>(vkindex::Reduction::kMin) == VKINDEX_REDUCTION_MI
 
 extern "C" {
 
+uint32_t vkindexVersion(void) { return VKINDEX_VERSION; }
+
+const char* vkindexVersionString(void) { return vkindex::libraryVersion(); }
+
 const char* vkindexLastErrorMessage(void) { return last_error.c_str(); }
 
 VkindexStatus vkindexContextCreate(const char* device_selector, int validation, VkindexContext* context) {
