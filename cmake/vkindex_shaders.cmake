@@ -1,10 +1,29 @@
 # Build-time shader pipeline: every GLSL compute shader is compiled to SPIR-V for Vulkan 1.1 (the
 # baseline), validated with spirv-val, and embedded into the library as a uint32_t array. Nothing is
 # compiled or read from disk at run time.
+#
+# The compiler is glslangValidator or glslc (the Android NDK ships glslc). A cross build without either
+# can take the modules from a host build instead: VKINDEX_PREBUILT_SPIRV_DIR names its `shaders` folder
+# (the .spv files are the same for every target).
 
-find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
-find_program(SPIRV_VAL spirv-val REQUIRED)
-find_program(SPIRV_DIS spirv-dis)
+set(VKINDEX_PREBUILT_SPIRV_DIR "" CACHE PATH "Take <name>.spv from this folder (a host build's shaders/) instead of compiling")
+option(VKINDEX_VALIDATE_SPIRV "Validate every SPIR-V module with spirv-val" ON)
+if(NOT VKINDEX_PREBUILT_SPIRV_DIR)
+  find_program(VKINDEX_GLSL_COMPILER NAMES glslangValidator glslc
+               DOC "GLSL to SPIR-V compiler: glslangValidator or glslc")
+  if(NOT VKINDEX_GLSL_COMPILER)
+    message(FATAL_ERROR "No GLSL compiler: install glslang-tools (glslangValidator) or glslc, set "
+                        "VKINDEX_GLSL_COMPILER, or set VKINDEX_PREBUILT_SPIRV_DIR to a host build's shaders folder")
+  endif()
+  get_filename_component(vkindex_glsl_compiler_name ${VKINDEX_GLSL_COMPILER} NAME_WE)
+endif()
+if(VKINDEX_VALIDATE_SPIRV)
+  find_program(VKINDEX_SPIRV_VAL spirv-val DOC "SPIR-V validator (spirv-tools)")
+  if(NOT VKINDEX_SPIRV_VAL)
+    message(FATAL_ERROR "spirv-val not found (Debian: spirv-tools); set VKINDEX_VALIDATE_SPIRV=OFF to skip validation")
+  endif()
+endif()
+find_program(VKINDEX_SPIRV_DIS spirv-dis DOC "SPIR-V disassembler, for the readable .spvasm beside each module")
 
 # Compiles one module `name` from `source` with the preprocessor `defines` (NAME or NAME=VALUE),
 # validates it, disassembles it for review, and embeds it as `vkindex::shaders::<name>_words`. Sets
@@ -17,23 +36,45 @@ function(_vkindex_embed_one name source defines include_dir out_dir out_cpp)
   foreach(define ${defines})
     list(APPEND define_flags -D${define})
   endforeach()
-  # Depfile: editing any #included header (shaders/common/*) rebuilds the module.
-  add_custom_command(
-    OUTPUT ${spv}
-    COMMAND ${GLSLANG_VALIDATOR} --target-env vulkan1.1 -I${include_dir} ${define_flags}
-            --depfile ${spv}.d -o ${spv} ${source}
-    DEPENDS ${source}
-    DEPFILE ${spv}.d
-    COMMENT "glslang: ${name} (${source})"
-    VERBATIM)
+  if(VKINDEX_PREBUILT_SPIRV_DIR)
+    add_custom_command(
+      OUTPUT ${spv}
+      COMMAND ${CMAKE_COMMAND} -E copy ${VKINDEX_PREBUILT_SPIRV_DIR}/${name}.spv ${spv}
+      DEPENDS ${VKINDEX_PREBUILT_SPIRV_DIR}/${name}.spv
+      COMMENT "prebuilt: ${name}.spv"
+      VERBATIM)
+  elseif(vkindex_glsl_compiler_name STREQUAL "glslc")
+    add_custom_command(
+      OUTPUT ${spv}
+      COMMAND ${VKINDEX_GLSL_COMPILER} --target-env=vulkan1.1 -I${include_dir} ${define_flags}
+              -MD -MF ${spv}.d -o ${spv} ${source}
+      DEPENDS ${source}
+      DEPFILE ${spv}.d
+      COMMENT "glslc: ${name} (${source})"
+      VERBATIM)
+  else()
+    # Depfile: editing any #included header (shaders/common/*) rebuilds the module.
+    add_custom_command(
+      OUTPUT ${spv}
+      COMMAND ${VKINDEX_GLSL_COMPILER} --target-env vulkan1.1 -I${include_dir} ${define_flags}
+              --depfile ${spv}.d -o ${spv} ${source}
+      DEPENDS ${source}
+      DEPFILE ${spv}.d
+      COMMENT "glslang: ${name} (${source})"
+      VERBATIM)
+  endif()
+  set(validate "")
+  if(VKINDEX_VALIDATE_SPIRV)
+    set(validate COMMAND ${VKINDEX_SPIRV_VAL} --target-env vulkan1.1 ${spv})
+  endif()
   set(disassemble "")
-  if(SPIRV_DIS)
+  if(VKINDEX_SPIRV_DIS)
     # A readable disassembly beside each module, for review of what the compiler made of it.
-    set(disassemble COMMAND ${SPIRV_DIS} -o ${out_dir}/${name}.spvasm ${spv})
+    set(disassemble COMMAND ${VKINDEX_SPIRV_DIS} -o ${out_dir}/${name}.spvasm ${spv})
   endif()
   add_custom_command(
     OUTPUT ${validation_stamp}
-    COMMAND ${SPIRV_VAL} --target-env vulkan1.1 ${spv}
+    ${validate}
     ${disassemble}
     COMMAND ${CMAKE_COMMAND} -E touch ${validation_stamp}
     DEPENDS ${spv}

@@ -21,6 +21,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "vkindex/api.h"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
 
@@ -68,7 +69,7 @@ struct ExternalVulkan {
   PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;
 };
 
-class Context {
+class VKINDEX_API Context {
  public:
   // Creates an instance (Vulkan 1.1) and a device with one compute queue.
   static StatusOr<std::unique_ptr<Context>> create(const ContextOptions& options = {});

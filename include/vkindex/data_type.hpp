@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "vkindex/api.h"
+
 namespace vkindex {
 
 // Every ONNX tensor element type. Data movement never looks at values, only at the byte width.
@@ -37,14 +39,14 @@ inline constexpr DataType kAllDataTypes[] = {
 
 // Bytes per element on the device: 1, 2, 4, 8 or 16. Strings report 4, the size of the element id that
 // stands for each string on the device.
-size_t elementSize(DataType type);
+VKINDEX_API size_t elementSize(DataType type);
 
 // The ONNX name, e.g. "float16", "complex64", "string".
-const char* dataTypeName(DataType type);
+VKINDEX_API const char* dataTypeName(DataType type);
 
 // ONNX TensorProto.DataType code (FLOAT = 1, ..., BFLOAT16 = 16) and back. Codes vkindex does not know
 // (e.g. the float8 types of opset 19) give nullopt.
-int32_t onnxTypeCode(DataType type);
-std::optional<DataType> dataTypeFromOnnx(int32_t code);
+VKINDEX_API int32_t onnxTypeCode(DataType type);
+VKINDEX_API std::optional<DataType> dataTypeFromOnnx(int32_t code);
 
 }  // namespace vkindex

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "vkindex/api.h"
+
 namespace vkindex {
 
 // Facts probed once per physical device. Optional features only ever make vkindex faster: every
@@ -51,6 +53,6 @@ struct DeviceInfo {
 };
 
 // "1.3.230" from a packed API version.
-std::string apiVersionString(uint32_t packed);
+VKINDEX_API std::string apiVersionString(uint32_t packed);
 
 }  // namespace vkindex

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "vkindex/api.h"
 #include "vkindex/reduction.hpp"
 #include "vkindex/tensor.hpp"
 
@@ -22,7 +23,7 @@ namespace vkindex {
 // visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT; after it, the output was
 // written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT, so place a barrier from
 // there before reading it. vkindex's own barriers cover only its internal passes and status slot.
-class RecordedOp {
+class VKINDEX_API RecordedOp {
  public:
   RecordedOp();
   ~RecordedOp();
@@ -46,25 +47,28 @@ class RecordedOp {
 // output[..., i_0..i_q, ...] = data[..., indices[i_0..i_q], ...]. axis in [-r, r-1]; index values in
 // [-s, s-1] (negative counts from the back) for an axis of size s; indices int32 or int64 of any rank
 // (a rank-0 index drops the axis). Every data type, including string (on the host side).
-StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
 // The same into `output`, which must already have the output's shape and data's type, and must not
 // overlap data or indices.
-Status gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
+VKINDEX_API Status gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
-StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                  const Tensor& indices, int64_t axis, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                              const Tensor& indices, int64_t axis, Tensor& output);
 
 // GatherElements (ONNX opsets 11, 13): output has indices' shape, and
 // output[i_0, ..., i_{r-1}] = data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] with the index
 // replacing coordinate `axis`. data and indices have the same rank r >= 1; every dim of indices other
 // than `axis` is at most data's. axis in [-r, r-1]; index values in [-s, s-1] for data.shape[axis] = s.
 // indices int32 or int64. Every data type, including string (on the host side).
-StatusOr<Tensor> gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
+VKINDEX_API StatusOr<Tensor> gatherElements(Context& context, const Tensor& data, const Tensor& indices,
+                                            int64_t axis = 0);
 // The same into `output` (indices' shape, data's type, no overlap with the inputs).
-Status gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
+VKINDEX_API Status gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                  Tensor& output);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
-StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                          const Tensor& indices, int64_t axis, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer command_buffer,
+                                                      const Tensor& data, const Tensor& indices, int64_t axis,
+                                                      Tensor& output);
 
 // GatherND (ONNX opsets 11, 12, 13): data of rank r >= 1, indices of rank q >= 1 whose last dim k is
 // the length of each index tuple, 1 <= k <= r - batch_dims. The first batch_dims dims of data and
@@ -72,12 +76,14 @@ StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer comm
 // output shape = indices.shape[:-1] + data.shape[batch_dims + k:]; each output slice is the data slice
 // the tuple addresses within its batch. Component c of a tuple lies in [-s, s-1] for
 // s = data.shape[batch_dims + c]. indices int32 or int64. Every data type, including string.
-StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims = 0);
+VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const Tensor& indices,
+                                      int64_t batch_dims = 0);
 // The same into `output` (the output's shape, data's type, no overlap with the inputs).
-Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims, Tensor& output);
+VKINDEX_API Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
+                            Tensor& output);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
-StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                    const Tensor& indices, int64_t batch_dims, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                const Tensor& indices, int64_t batch_dims, Tensor& output);
 
 // ScatterElements (ONNX opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with kNone): output = data,
 // then for every position p of indices, output[p with coordinate `axis` replaced by indices[p]] is
@@ -88,30 +94,32 @@ StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_bu
 // device with the same bits (the README's reductions table gives the exact arithmetic).
 // On a bad index nothing is written: a caller's output keeps its previous bytes, in-place data is
 // unchanged.
-StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
-                                 int64_t axis = 0, Reduction reduction = Reduction::kNone);
+VKINDEX_API StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices,
+                                             const Tensor& updates, int64_t axis = 0,
+                                             Reduction reduction = Reduction::kNone);
 // The same into `output` (data's shape and type, no overlap with the inputs).
-Status scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates, int64_t axis,
-                       Reduction reduction, Tensor& output);
+VKINDEX_API Status scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                   int64_t axis, Reduction reduction, Tensor& output);
 // The same in place: `data` becomes the output; only the updated elements are written.
-Status scatterElementsInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
-                              int64_t axis, Reduction reduction);
+VKINDEX_API Status scatterElementsInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                                          int64_t axis, Reduction reduction);
 // The same recorded into `command_buffer`; `output` may be `data` itself (in place). Not for strings.
-StatusOr<RecordedOp> recordScatterElements(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                           const Tensor& indices, const Tensor& updates, int64_t axis,
-                                           Reduction reduction, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordScatterElements(Context& context, VkCommandBuffer command_buffer,
+                                                       const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                                       int64_t axis, Reduction reduction, Tensor& output);
 
 // ScatterND (ONNX opsets 11, 13, 16, 18): output = data, then for every index tuple (indices' last dim
 // k, 1 <= k <= r) the data slice it addresses is combined with the matching slice of updates, whose
 // shape must be indices.shape[:-1] + data.shape[k:]. Component c of a tuple lies in [-s, s-1] for
 // s = data.shape[c]. Forms and error behaviour as scatterElements.
-StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
-                           Reduction reduction = Reduction::kNone);
-Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
-                 Reduction reduction, Tensor& output);
-Status scatterNDInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
-                        Reduction reduction);
-StatusOr<RecordedOp> recordScatterND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                     const Tensor& indices, const Tensor& updates, Reduction reduction, Tensor& output);
+VKINDEX_API StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices,
+                                       const Tensor& updates, Reduction reduction = Reduction::kNone);
+VKINDEX_API Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                             Reduction reduction, Tensor& output);
+VKINDEX_API Status scatterNDInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                                    Reduction reduction);
+VKINDEX_API StatusOr<RecordedOp> recordScatterND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                 const Tensor& indices, const Tensor& updates, Reduction reduction,
+                                                 Tensor& output);
 
 }  // namespace vkindex

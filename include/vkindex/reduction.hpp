@@ -2,6 +2,8 @@
 // the planner uses it too).
 #pragma once
 
+#include "vkindex/api.h"
+
 namespace vkindex {
 
 // ONNX opsets: none everywhere, add and mul from 16, max and min from 18 (the caller checks the opset;
@@ -11,6 +13,6 @@ namespace vkindex {
 enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
 
 // "none", "add", "mul", "max", "min".
-const char* reductionName(Reduction reduction);
+VKINDEX_API const char* reductionName(Reduction reduction);
 
 }  // namespace vkindex

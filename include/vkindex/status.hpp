@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "vkindex/api.h"
+
 namespace vkindex {
 
 // What kind of failure a Status describes. Callers branch on the code; the message is for people.
@@ -20,7 +22,7 @@ enum class StatusCode {
 };
 
 // Returns a stable lower-case name for the code, e.g. "invalid argument".
-const char* statusCodeName(StatusCode code);
+VKINDEX_API const char* statusCodeName(StatusCode code);
 
 // The outcome of an operation: kOk, or an error code with a message naming the operator, the input,
 // the position and what was allowed.
@@ -35,7 +37,7 @@ class [[nodiscard]] Status {
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
   // "invalid argument: Gather: axis 3 is out of range ..." (or "ok").
-  std::string toString() const;
+  VKINDEX_API std::string toString() const;
 
  private:
   StatusCode code_ = StatusCode::kOk;

@@ -9,6 +9,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "vkindex/api.h"
 #include "vkindex/context.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/status.hpp"
@@ -21,7 +22,7 @@ class Buffer;
 
 using Shape = std::vector<int64_t>;
 
-class Tensor {
+class VKINDEX_API Tensor {
  public:
   // A device tensor with undefined contents. A scalar has shape {}; any dim may be 0.
   static StatusOr<Tensor> create(Context& context, DataType type, Shape shape);

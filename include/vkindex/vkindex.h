@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <vulkan/vulkan_core.h>
+
+#include "vkindex/api.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -14,6 +17,7 @@ extern "C" {
 
 typedef struct VkindexContext_T* VkindexContext;
 typedef struct VkindexTensor_T* VkindexTensor;
+typedef struct VkindexRecordedOp_T* VkindexRecordedOp;
 
 /* The same codes, in the same order, as vkindex::StatusCode. */
 typedef enum VkindexStatus {
@@ -58,61 +62,135 @@ typedef enum VkindexReduction {
 
 /* The library's version: major * 10000 + minor * 100 + patch (compare with VKINDEX_VERSION from
  * vkindex/version.hpp, the headers' version), and as a string ("0.1.0"). */
-uint32_t vkindexVersion(void);
-const char* vkindexVersionString(void);
+VKINDEX_API uint32_t vkindexVersion(void);
+VKINDEX_API const char* vkindexVersionString(void);
 
 /* The message of the calling thread's last failed call ("" if none). Valid until its next call. */
-const char* vkindexLastErrorMessage(void);
+VKINDEX_API const char* vkindexLastErrorMessage(void);
 
 /* Creates a context on the device `device_selector` names (a decimal index or part of the name; NULL or
  * "" for the default, see the README). `validation` != 0 enables the Khronos validation layer. */
-VkindexStatus vkindexContextCreate(const char* device_selector, int validation, VkindexContext* context);
-void vkindexContextDestroy(VkindexContext context);
+VKINDEX_API VkindexStatus vkindexContextCreate(const char* device_selector, int validation, VkindexContext* context);
+VKINDEX_API void vkindexContextDestroy(VkindexContext context);
+
+/* Options for vkindexContextCreateWithOptions and vkindexContextAdopt; zero-initialise, then set
+ * `struct_size` to sizeof(VkindexContextOptions) (later versions may append fields). Mirrors
+ * vkindex::ContextOptions. */
+typedef struct VkindexContextOptions {
+  size_t struct_size;
+  /* A decimal index or part of the name; NULL or "" for the default (see vkindexContextCreate). */
+  const char* device_selector;
+  /* != 0: the Khronos validation layer (ignored by vkindexContextAdopt: the application's instance
+   * decides about layers). */
+  int validation;
+  /* Folder of the on-disk pipeline cache. NULL: $VKINDEX_PIPELINE_CACHE_DIR, else $XDG_CACHE_HOME/vkindex,
+   * else $HOME/.cache/vkindex; "": memory only. Android apps pass their cache folder (Context.getCacheDir()),
+   * since Android has no HOME. */
+  const char* pipeline_cache_dir;
+} VkindexContextOptions;
+
+/* vkindexContextCreate with every option. `options` may be NULL (the defaults). */
+VKINDEX_API VkindexStatus vkindexContextCreateWithOptions(const VkindexContextOptions* options,
+                                                          VkindexContext* context);
+
+/* The application's Vulkan objects for vkindexContextAdopt (mirrors vkindex::ExternalVulkan). The device
+ * needs no optional feature or extension; `queue` is a queue of `queue_family`, which supports compute. */
+typedef struct VkindexExternalVulkan {
+  uint32_t api_version; /* the VkApplicationInfo::apiVersion the instance was created with (>= 1.1) */
+  VkInstance instance;
+  VkPhysicalDevice physical_device;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t queue_family;
+  /* The application's loader entry point; NULL to open the system's Vulkan loader. */
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+} VkindexExternalVulkan;
+
+/* A context on the application's instance, device and queue, which must outlive it. `options` may be
+ * NULL; its device selector and validation are ignored. */
+VKINDEX_API VkindexStatus vkindexContextAdopt(const VkindexExternalVulkan* external,
+                                              const VkindexContextOptions* options, VkindexContext* context);
 
 /* A device tensor of `rank` dims (`shape` may be NULL when rank is 0). With `data` non-NULL, `byte_count`
  * bytes are uploaded (packed little-endian elements); with `data` NULL the contents are undefined. */
-VkindexStatus vkindexTensorCreate(VkindexContext context, VkindexDataType type, const int64_t* shape, size_t rank,
-                                  const void* data, size_t byte_count, VkindexTensor* tensor);
+VKINDEX_API VkindexStatus vkindexTensorCreate(VkindexContext context, VkindexDataType type, const int64_t* shape,
+                                              size_t rank, const void* data, size_t byte_count, VkindexTensor* tensor);
+VKINDEX_API /* A tensor over [offset, offset + its byte size) of the application's `buffer` (of `buffer_size` bytes,
+             * created with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and bound to memory); nothing is copied, and the buffer
+             * must outlive the tensor. `offset` must be a multiple of the element size (and of 4). */
+    VKINDEX_API VkindexStatus
+    vkindexTensorView(VkindexContext context, VkindexDataType type, const int64_t* shape, size_t rank, VkBuffer buffer,
+                      VkDeviceSize offset, VkDeviceSize buffer_size, VkindexTensor* tensor);
 void vkindexTensorDestroy(VkindexTensor tensor);
 /* The tensor's rank, its dims (valid while the tensor lives), and its size in bytes. */
-size_t vkindexTensorRank(VkindexTensor tensor);
-const int64_t* vkindexTensorShape(VkindexTensor tensor);
-uint64_t vkindexTensorByteSize(VkindexTensor tensor);
+VKINDEX_API size_t vkindexTensorRank(VkindexTensor tensor);
+VKINDEX_API const int64_t* vkindexTensorShape(VkindexTensor tensor);
+VKINDEX_API uint64_t vkindexTensorByteSize(VkindexTensor tensor);
 /* Copies the tensor's bytes to `data`; `byte_count` must equal vkindexTensorByteSize(). */
-VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byte_count);
+VKINDEX_API VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byte_count);
 
 /* ONNX Gather (opsets 1, 11, 13) into a new tensor `output` (destroy it with vkindexTensorDestroy). */
-VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
-                            VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                        VkindexTensor* output);
 /* ONNX GatherElements (opsets 11, 13) along `axis` into a new tensor `output` of indices' shape (destroy it
  * with vkindexTensorDestroy). */
-VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
-                                    VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                int64_t axis, VkindexTensor* output);
 /* ONNX GatherND (opsets 11, 12, 13) with `batch_dims` (0 for opset 11) into a new tensor `output` (destroy it
  * with vkindexTensorDestroy). */
-VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
-                              VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                          int64_t batch_dims, VkindexTensor* output);
 
 /* ONNX ScatterElements (opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with NONE) into a new tensor
  * `output` (destroy it with vkindexTensorDestroy): a copy of `data` in which, for every position p of
  * `indices`, the element at p with coordinate `axis` replaced by indices[p] is combined with updates[p].
  * `updates` has indices' shape. On an error nothing is created. */
-VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
-                                     VkindexTensor updates, int64_t axis, VkindexReduction reduction,
-                                     VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                 VkindexTensor updates, int64_t axis, VkindexReduction reduction,
+                                                 VkindexTensor* output);
 /* The same in place: `data` becomes the output (only the updated elements are written). On an error,
  * including a bad index, `data` is unchanged. */
-VkindexStatus vkindexScatterElementsInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
-                                            VkindexTensor updates, int64_t axis, VkindexReduction reduction);
+VKINDEX_API VkindexStatus vkindexScatterElementsInPlace(VkindexContext context, VkindexTensor data,
+                                                        VkindexTensor indices, VkindexTensor updates, int64_t axis,
+                                                        VkindexReduction reduction);
 /* ONNX ScatterND (opsets 11, 13, 16, 18) into a new tensor `output` (destroy it with
  * vkindexTensorDestroy): a copy of `data` in which the slice each index tuple (indices' last dim k)
  * addresses is combined with the matching slice of `updates`, of shape indices.shape[:-1] +
  * data.shape[k:]. On an error nothing is created. */
-VkindexStatus vkindexScatterND(VkindexContext context, VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
-                               VkindexReduction reduction, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexScatterND(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                           VkindexTensor updates, VkindexReduction reduction, VkindexTensor* output);
 /* The same in place: `data` becomes the output; on an error it is unchanged. */
-VkindexStatus vkindexScatterNDInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
-                                      VkindexTensor updates, VkindexReduction reduction);
+VKINDEX_API VkindexStatus vkindexScatterNDInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                  VkindexTensor updates, VkindexReduction reduction);
+
+/* Recording into the application's command buffer (begun, not yet ended; no submission by vkindex), for
+ * each operator: the same inputs as above, into `output`, a tensor of the right type and shape that the
+ * caller created (vkindexTensorCreate with data NULL, or vkindexTensorView). Synchronization follows
+ * vkindex/ops.hpp: make the inputs' writes visible to compute-shader reads before, and place a barrier
+ * from compute-shader writes before reading `output`. `op` owns what the commands refer to: call
+ * vkindexRecordedOpFinish once the command buffer has completed, then vkindexRecordedOpDestroy (also to
+ * abandon a command buffer that was never submitted). */
+VKINDEX_API VkindexStatus vkindexRecordGather(VkindexContext context, VkCommandBuffer command_buffer,
+                                              VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                              VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherElements(VkindexContext context, VkCommandBuffer command_buffer,
+                                                      VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                                      VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherND(VkindexContext context, VkCommandBuffer command_buffer,
+                                                VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
+                                                VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordScatterElements(VkindexContext context, VkCommandBuffer command_buffer,
+                                                       VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                                                       int64_t axis, VkindexReduction reduction, VkindexTensor output,
+                                                       VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordScatterND(VkindexContext context, VkCommandBuffer command_buffer,
+                                                 VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                                                 VkindexReduction reduction, VkindexTensor output,
+                                                 VkindexRecordedOp* op);
+/* After the command buffer completed: VKINDEX_OK, or VKINDEX_OUT_OF_RANGE with the first bad index (the
+ * output was then not written). Later calls return the same. */
+VKINDEX_API VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op);
+VKINDEX_API void vkindexRecordedOpDestroy(VkindexRecordedOp op);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,6 @@
 // The application owns Vulkan (see embedding_fixture.hpp): what Context::adopt needs of the
 // application's instance (its API version), and that the application's own messenger hears what
 // vkindex does on the adopted device.
-#include <volk.h>
 
 #include <memory>
 #include <string>
@@ -9,6 +8,7 @@
 #include "embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 namespace {

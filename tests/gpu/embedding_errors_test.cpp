@@ -1,7 +1,6 @@
 // The application owns Vulkan (see embedding_fixture.hpp): misuse is refused without side effects:
 // malformed recordings record nothing, pending recorded ops are bounded (and their slots come back),
 // and Context::adopt rejects missing handles, queue families without compute and foreign devices.
-#include <volk.h>
 
 #include <cstdint>
 #include <memory>
@@ -13,6 +12,7 @@
 #include "embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 namespace {

@@ -9,8 +9,6 @@
 // the adopted device outlives the Context).
 #pragma once
 
-#include <volk.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -18,6 +16,7 @@
 #include <vector>
 
 #include "support/gpu_test.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 

@@ -2,7 +2,6 @@
 // command buffers between the contract's barriers, on tensors viewed at unaligned offsets of one
 // application buffer among canary bytes: the whole flow, bad indices reported per op, resubmission,
 // sub-word rows next to canary bytes, and densely packed neighbouring tensors.
-#include <volk.h>
 
 #include <cstdint>
 #include <string>
@@ -12,6 +11,7 @@
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 namespace {

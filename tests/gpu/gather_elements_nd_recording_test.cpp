@@ -3,7 +3,6 @@
 // one buffer among canary bytes (see embedding_fixture.hpp), between the barriers of ops.hpp's
 // contract. Checks the outputs, every canary byte, finish() on a bad index (nothing written), and
 // that string tensors are refused for recording.
-#include <volk.h>
 
 #include <cstdint>
 #include <string>
@@ -13,6 +12,7 @@
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 namespace {

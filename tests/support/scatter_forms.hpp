@@ -5,8 +5,6 @@
 // apart; and the suites' parameters (types grouped by width, defined (type, reduction) pairs).
 #pragma once
 
-#include <volk.h>
-
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
+#include "vk/vulkan.hpp"
 
 namespace vkindex::test {
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Packaging checks (README, "Embedding"): vkindex built as a static and as a shared library, installed,
+# and embedded by two applications (C++ and C, tests/packaging/consumer) that also link libvulkan and
+# call Vulkan themselves, then run a Gather through vkindex on lavapipe. The applications are built
+# through find_package after `cmake --install`, through pkg-config, and through add_subdirectory.
+# Also checks that the libraries expose no symbol but vkindex's own (volk's globals are renamed).
+# Usage: scripts/check-packaging.sh [work folder]   (default: a fresh temporary folder)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$(mktemp -d)}
+mkdir -p "$work"
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+export VKINDEX_PIPELINE_CACHE_DIR=$work/pipeline_cache
+consumer=$root/tests/packaging/consumer
+library_options=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
+
+step() { printf '\n== packaging: %s\n' "$*"; }
+
+# libvkindex.so exports only vkindex's own symbols: the C API (vkindex*) and namespace vkindex (mangled
+# names containing "7vkindex"). libvkindex.a defines no global named like Vulkan's functions or volk's
+# (vk*, volk*): those would take the place of the application's own Vulkan functions.
+check_symbols() {
+  local library=$1 listing foreign
+  if [[ $library == *.so ]]; then
+    listing=$(nm -D --defined-only "$library" | awk '{print $3}')
+    foreign=$(grep -v -e '^vkindex' -e '7vkindex' <<<"$listing" || true)
+  else
+    listing=$(nm --defined-only --extern-only "$library" | awk 'NF == 3 {print $3}')
+    foreign=$(grep -E '^(vk|volk)' <<<"$listing" | grep -v '^vkindex' || true)
+  fi
+  if [[ -n $foreign ]]; then
+    echo "packaging: $library exports symbols that are not vkindex's:" >&2
+    head -20 <<<"$foreign" >&2
+    exit 1
+  fi
+  echo "packaging: $(basename "$library"): $(wc -l <<<"$listing") global symbols, none foreign"
+}
+
+run_consumers() {
+  local build=$1
+  "$build/consumer_cpp"
+  "$build/consumer_c"
+}
+
+for kind in static shared; do
+  shared=OFF
+  [[ $kind == shared ]] && shared=ON
+  prefix=$work/$kind-prefix
+  step "$kind library: build and install into $prefix"
+  cmake -S "$root" -B "$work/$kind-library" "${library_options[@]}" -DVKINDEX_BUILD_SHARED=$shared \
+    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+  cmake --build "$work/$kind-library"
+  cmake --install "$work/$kind-library" >/dev/null
+  library=$(find "$prefix" -name "libvkindex.a" -o -name "libvkindex.so" | head -1)
+  check_symbols "$library"
+
+  step "$kind library: consumers through find_package"
+  cmake -S "$consumer" -B "$work/$kind-package" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/$kind-package"
+  run_consumers "$work/$kind-package"
+
+  step "$kind library: the C consumer through pkg-config"
+  pkg_flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs $([[ $kind == static ]] && echo --static) vkindex)
+  # shellcheck disable=SC2086 # the flags are words
+  cc -std=c99 -Wall -Werror -I"$consumer" "$consumer/consumer.c" $pkg_flags -lvulkan -o "$work/$kind-consumer-c"
+  LD_LIBRARY_PATH=$prefix/lib "$work/$kind-consumer-c"
+done
+
+step "consumers through add_subdirectory"
+cmake -S "$consumer" -B "$work/subdirectory" -G Ninja -DVKINDEX_CONSUMER_SOURCE_DIR="$root" >/dev/null
+cmake --build "$work/subdirectory"
+run_consumers "$work/subdirectory"
+echo "packaging: all checks passed"

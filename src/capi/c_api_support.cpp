@@ -1,0 +1,40 @@
+// The C API's shared pieces (c_api_support.hpp).
+#include "capi/c_api_support.hpp"
+
+#include <utility>
+
+namespace vkindex::capi {
+namespace {
+
+thread_local std::string last_error;
+
+}  // namespace
+
+static_assert(static_cast<int>(StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
+static_assert(static_cast<int>(DataType::kComplex128) == VKINDEX_COMPLEX128, "data types drifted");
+static_assert(static_cast<int>(Reduction::kMin) == VKINDEX_REDUCTION_MIN, "reductions drifted");
+
+VkindexStatus fail(const Status& status) {
+  last_error = status.message();
+  return static_cast<VkindexStatus>(status.code());
+}
+
+VkindexStatus nullArgument(const char* function, const char* argument) {
+  return fail(invalidArgument(std::string(function) + ": '" + argument + "' is NULL"));
+}
+
+const char* lastErrorMessage() { return last_error.c_str(); }
+
+VkindexTensor wrap(Tensor tensor) { return new VkindexTensor_T{std::move(tensor)}; }
+
+std::optional<DataType> toDataType(VkindexDataType type) {
+  if (type < VKINDEX_BOOL || type > VKINDEX_COMPLEX128) return std::nullopt;
+  return static_cast<DataType>(type);
+}
+
+std::optional<Reduction> toReduction(VkindexReduction reduction) {
+  if (reduction < VKINDEX_REDUCTION_NONE || reduction > VKINDEX_REDUCTION_MIN) return std::nullopt;
+  return static_cast<Reduction>(reduction);
+}
+
+}  // namespace vkindex::capi

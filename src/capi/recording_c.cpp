@@ -1,0 +1,105 @@
+// The C API's recording forms (include/vkindex/vkindex.h): each operator recorded into the application's
+// command buffer, into an output the caller created, with a VkindexRecordedOp to finish once it ran.
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "capi/c_api_support.hpp"
+
+using vkindex::capi::fail;
+using vkindex::capi::nullArgument;
+using vkindex::capi::toReduction;
+
+namespace {
+
+// Checks what every recording form takes (`updates` only for scatters: pass `needs_updates`), runs
+// `record` and wraps the recorded operation in `*op`.
+template <typename Record>
+VkindexStatus recordOp(const char* function, VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                       VkindexTensor indices, VkindexTensor updates, bool needs_updates, VkindexTensor output,
+                       VkindexRecordedOp* op, Record record) {
+  if (context == nullptr) return nullArgument(function, "context");
+  if (command_buffer == VK_NULL_HANDLE) return nullArgument(function, "command_buffer");
+  if (data == nullptr) return nullArgument(function, "data");
+  if (indices == nullptr) return nullArgument(function, "indices");
+  if (needs_updates && updates == nullptr) return nullArgument(function, "updates");
+  if (output == nullptr) return nullArgument(function, "output");
+  if (op == nullptr) return nullArgument(function, "op");
+  vkindex::StatusOr<vkindex::RecordedOp> recorded = record(*context->context, output->tensor);
+  if (!recorded.ok()) return fail(recorded.status());
+  *op = new VkindexRecordedOp_T{std::move(recorded).value()};
+  return VKINDEX_OK;
+}
+
+// The reduction as vkindex::Reduction, or the error naming `function`.
+vkindex::StatusOr<vkindex::Reduction> reductionFor(const char* function, VkindexReduction reduction) {
+  std::optional<vkindex::Reduction> converted = toReduction(reduction);
+  if (!converted) {
+    return vkindex::invalidArgument(std::string(function) + ": unknown reduction " + std::to_string(reduction));
+  }
+  return *converted;
+}
+
+}  // namespace
+
+extern "C" {
+
+VkindexStatus vkindexRecordGather(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                  VkindexTensor indices, int64_t axis, VkindexTensor output, VkindexRecordedOp* op) {
+  return recordOp("vkindexRecordGather", context, command_buffer, data, indices, nullptr, false, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
+                    return vkindex::recordGather(ctx, command_buffer, data->tensor, indices->tensor, axis, out);
+                  });
+}
+
+VkindexStatus vkindexRecordGatherElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                          VkindexTensor indices, int64_t axis, VkindexTensor output,
+                                          VkindexRecordedOp* op) {
+  return recordOp("vkindexRecordGatherElements", context, command_buffer, data, indices, nullptr, false, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
+                    return vkindex::recordGatherElements(ctx, command_buffer, data->tensor, indices->tensor, axis, out);
+                  });
+}
+
+VkindexStatus vkindexRecordGatherND(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                    VkindexTensor indices, int64_t batch_dims, VkindexTensor output,
+                                    VkindexRecordedOp* op) {
+  return recordOp("vkindexRecordGatherND", context, command_buffer, data, indices, nullptr, false, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
+                    return vkindex::recordGatherND(ctx, command_buffer, data->tensor, indices->tensor, batch_dims, out);
+                  });
+}
+
+VkindexStatus vkindexRecordScatterElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                           VkindexTensor indices, VkindexTensor updates, int64_t axis,
+                                           VkindexReduction reduction, VkindexTensor output, VkindexRecordedOp* op) {
+  const char* function = "vkindexRecordScatterElements";
+  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
+                    return vkindex::recordScatterElements(ctx, command_buffer, data->tensor, indices->tensor,
+                                                          updates->tensor, axis, how, out);
+                  });
+}
+
+VkindexStatus vkindexRecordScatterND(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                     VkindexTensor indices, VkindexTensor updates, VkindexReduction reduction,
+                                     VkindexTensor output, VkindexRecordedOp* op) {
+  const char* function = "vkindexRecordScatterND";
+  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
+                    return vkindex::recordScatterND(ctx, command_buffer, data->tensor, indices->tensor, updates->tensor,
+                                                    how, out);
+                  });
+}
+
+VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op) {
+  if (op == nullptr) return nullArgument("vkindexRecordedOpFinish", "op");
+  vkindex::Status status = op->op.finish();
+  return status.ok() ? VKINDEX_OK : fail(status);
+}
+
+void vkindexRecordedOpDestroy(VkindexRecordedOp op) { delete op; }
+
+}  // extern "C"
