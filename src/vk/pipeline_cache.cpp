@@ -2,13 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <iterator>
-#include <vector>
 
-#include <sys/stat.h>
-#include <unistd.h>
+#include "platform/cache_file.hpp"
+#include "vk/pipeline_cache_file.hpp"
 
 namespace vkindex::vk {
 namespace {
@@ -24,22 +20,9 @@ std::string cacheFileName(const DeviceInfo& info) {
   return result + ".bin";
 }
 
-// Checks the VkPipelineCacheHeaderVersionOne at the start of `data` against this device: drivers are
-// meant to reject foreign data themselves, but not all do so gracefully.
-bool headerMatches(const std::vector<char>& data, const DeviceInfo& info) {
-  if (data.size() < 32) return false;
-  uint32_t words[4];
-  std::memcpy(words, data.data(), sizeof(words));
-  return words[0] >= 32 && words[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && words[2] == info.vendor_id &&
-         words[3] == info.device_id && std::memcmp(data.data() + 16, info.pipeline_cache_uuid.data(), 16) == 0;
-}
-
-void makeDirectories(const std::string& path) {
-  for (size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    ::mkdir(path.substr(0, slash).c_str(), 0755);
-    if (slash == std::string::npos) break;
-  }
-}
+// vkGetPipelineCacheData returns VK_INCOMPLETE when pipelines were added between asking for the size
+// and copying; a few retries outlast any realistic burst of pipeline creation on other threads.
+constexpr int kDataAttempts = 4;
 
 }  // namespace
 
@@ -60,44 +43,94 @@ StatusOr<std::unique_ptr<PipelineCache>> PipelineCache::create(const Device& dev
   std::vector<char> data;
   if (!directory.empty()) {
     cache->path_ = directory + "/" + cacheFileName(device.info());
-    std::ifstream file(cache->path_, std::ios::binary);
-    if (file) data.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-    if (!headerMatches(data, device.info())) data.clear();
+    data = cache->loadFile();
   }
   VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
   info.initialDataSize = data.size();
   info.pInitialData = data.empty() ? nullptr : data.data();
-  VKINDEX_VK_RETURN_IF_ERROR(device.fn().vkCreatePipelineCache(device.handle(), &info, nullptr, &cache->cache_));
-  cache->loaded_ = !data.empty();
+  VkResult result = device.fn().vkCreatePipelineCache(device.handle(), &info, nullptr, &cache->cache_);
+  if (result != VK_SUCCESS && !data.empty()) {
+    cache->warnOnLoad("the driver refused the data in " + cache->path_ + " (" + resultName(result) +
+                      "); starting with an empty cache");
+    data.clear();
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    result = device.fn().vkCreatePipelineCache(device.handle(), &info, nullptr, &cache->cache_);
+  }
+  VKINDEX_RETURN_IF_ERROR(checkResult(result, "vkCreatePipelineCache"));
+  if (!data.empty()) {
+    cache->loaded_ = true;
+    cache->in_file_ = DataIdentity{data.size(), pipelineCacheChecksum(data.data(), data.size())};
+    // What the driver makes of the file (SwiftShader: its own header, then the file's data): while the
+    // cache still holds exactly this, saving would add nothing.
+    StatusOr<std::vector<char>> loaded = cache->driverData(0);
+    if (loaded.ok()) {
+      cache->after_load_ = DataIdentity{loaded->size(), pipelineCacheChecksum(loaded->data(), loaded->size())};
+    }
+  }
   return cache;
+}
+
+std::vector<char> PipelineCache::loadFile() {
+  StatusOr<platform::CacheFileContents> read = platform::readCacheFile(path_, kMaxPipelineCacheFileBytes);
+  if (!read.ok()) {
+    warnOnLoad("ignoring the cache file: " + read.status().message() + "; starting with an empty cache");
+    return {};
+  }
+  if (!read->exists) return {};
+  std::vector<char> file = std::move(read->bytes);
+  StatusOr<PipelineCachePayload> payload = openPipelineCacheFile(file, device_->info());
+  if (!payload.ok()) {
+    warnOnLoad("ignoring " + path_ + ": " + payload.status().message() + "; starting with an empty cache");
+    return {};
+  }
+  file.erase(file.begin(), file.begin() + kPipelineCacheFileHeaderBytes);
+  return file;
+}
+
+StatusOr<std::vector<char>> PipelineCache::driverData(size_t front) const {
+  const VolkDeviceTable& fn = device_->fn();
+  for (int attempt = 0; attempt < kDataAttempts; ++attempt) {
+    size_t size = 0;
+    VKINDEX_VK_RETURN_IF_ERROR(fn.vkGetPipelineCacheData(device_->handle(), cache_, &size, nullptr));
+    if (size > kMaxPipelineCacheFileBytes - kPipelineCacheFileHeaderBytes) {
+      return deviceError("the driver's pipeline cache holds " + std::to_string(size) + " bytes, more than the " +
+                         std::to_string(kMaxPipelineCacheFileBytes) + " a cache file may; not written to " + path_);
+    }
+    std::vector<char> data(front + size);
+    const VkResult result = fn.vkGetPipelineCacheData(device_->handle(), cache_, &size, data.data() + front);
+    if (result == VK_INCOMPLETE) continue;
+    VKINDEX_RETURN_IF_ERROR(checkResult(result, "vkGetPipelineCacheData"));
+    data.resize(front + size);
+    return data;
+  }
+  return deviceError("the pipeline cache kept growing while it was saved to " + path_);
 }
 
 Status PipelineCache::save() const {
   if (path_.empty()) return Status::Ok();
-  const VolkDeviceTable& fn = device_->fn();
-  size_t size = 0;
-  VKINDEX_VK_RETURN_IF_ERROR(fn.vkGetPipelineCacheData(device_->handle(), cache_, &size, nullptr));
-  std::vector<char> data(size);
-  VKINDEX_VK_RETURN_IF_ERROR(fn.vkGetPipelineCacheData(device_->handle(), cache_, &size, data.data()));
-  makeDirectories(path_.substr(0, path_.rfind('/')));
-  // Unique per process and cache object, so concurrent writers never share a temporary file.
-  std::string temporary =
-      path_ + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(reinterpret_cast<uintptr_t>(this));
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    file.write(data.data(), static_cast<std::streamsize>(size));
-    if (!file) return deviceError("could not write the pipeline cache to " + temporary);
-  }
-  if (std::rename(temporary.c_str(), path_.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    return deviceError("could not replace the pipeline cache file " + path_);
-  }
+  std::lock_guard<std::mutex> lock(save_mutex_);
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<char> file, driverData(kPipelineCacheFileHeaderBytes));
+  const char* data = file.data() + kPipelineCacheFileHeaderBytes;
+  const DataIdentity now{file.size() - kPipelineCacheFileHeaderBytes,
+                         pipelineCacheChecksum(data, file.size() - kPipelineCacheFileHeaderBytes)};
+  if (now == in_file_ || now == after_load_) return Status::Ok();
+  sealPipelineCacheFile(&file);
+  VKINDEX_RETURN_IF_ERROR(platform::replaceCacheFile(path_, file.data(), file.size()));
+  in_file_ = now;
   return Status::Ok();
+}
+
+void PipelineCache::warnOnLoad(const std::string& message) {
+  std::fprintf(stderr, "vkindex: pipeline cache: %s\n", message.c_str());
+  load_warning_ = message;
 }
 
 PipelineCache::~PipelineCache() {
   if (cache_ == VK_NULL_HANDLE) return;
-  (void)save();  // best effort: a read-only cache directory must not break the application
+  // Best effort: a read-only or damaged cache directory must not break the application.
+  Status saved = save();
+  if (!saved.ok()) std::fprintf(stderr, "vkindex: pipeline cache: %s\n", saved.message().c_str());
   device_->fn().vkDestroyPipelineCache(device_->handle(), cache_, nullptr);
 }
 
