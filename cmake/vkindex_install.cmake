@@ -28,6 +28,7 @@ if(NOT VKINDEX_BUILD_SHARED)
   list(TRANSFORM vkindex_pc_libraries PREPEND "-l")
   string(JOIN " " VKINDEX_PC_LIBS_PRIVATE ${vkindex_pc_libraries} ${CMAKE_THREAD_LIBS_INIT})
 endif()
+file(RELATIVE_PATH VKINDEX_PC_PREFIX_FROM_PCFILEDIR /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/vkindex.pc.in ${PROJECT_BINARY_DIR}/package/vkindex.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/vkindex.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
         COMPONENT vkindex_development)

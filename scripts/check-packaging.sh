@@ -5,6 +5,8 @@
 # through find_package after `cmake --install`, through pkg-config, and through add_subdirectory.
 # Also checks that the libraries expose no symbol but vkindex's own (volk's globals are renamed).
 # Usage: scripts/check-packaging.sh [work folder]   (default: a fresh temporary folder)
+# VKINDEX_STATIC_BUILD=<build folder>: install the static library from that existing (static) build
+# instead of building one. The libraries here are built without optimization: only linking matters.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d)}
@@ -12,7 +14,7 @@ mkdir -p "$work"
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
 export VKINDEX_PIPELINE_CACHE_DIR=$work/pipeline_cache
 consumer=$root/tests/packaging/consumer
-library_options=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
+library_options=(-G Ninja -DCMAKE_BUILD_TYPE= -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
 
 step() { printf '\n== packaging: %s\n' "$*"; }
 
@@ -33,7 +35,17 @@ check_symbols() {
     head -20 <<<"$foreign" >&2
     exit 1
   fi
-  echo "packaging: $(basename "$library"): $(wc -l <<<"$listing") global symbols, none foreign"
+  # And every C function the header declares is there.
+  local declared missing=""
+  declared=$(grep -o 'VKINDEX_API [^(]* \**vkindex[A-Za-z]*(' "$root/include/vkindex/vkindex.h" | grep -o 'vkindex[A-Za-z]*(' | tr -d '(')
+  for name in $declared; do
+    grep -qx "$name" <<<"$listing" || missing+=" $name"
+  done
+  if [[ -n $missing ]]; then
+    echo "packaging: $library lacks C API functions:$missing" >&2
+    exit 1
+  fi
+  echo "packaging: $(basename "$library"): $(wc -l <<<"$listing") global symbols, none foreign, all $(wc -w <<<"$declared") C functions"
 }
 
 run_consumers() {
@@ -47,10 +59,14 @@ for kind in static shared; do
   [[ $kind == shared ]] && shared=ON
   prefix=$work/$kind-prefix
   step "$kind library: build and install into $prefix"
-  cmake -S "$root" -B "$work/$kind-library" "${library_options[@]}" -DVKINDEX_BUILD_SHARED=$shared \
-    -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
-  cmake --build "$work/$kind-library"
-  cmake --install "$work/$kind-library" >/dev/null
+  library_build=$work/$kind-library
+  if [[ $kind == static && -n ${VKINDEX_STATIC_BUILD:-} ]]; then
+    library_build=$VKINDEX_STATIC_BUILD
+  else
+    cmake -S "$root" -B "$library_build" "${library_options[@]}" -DVKINDEX_BUILD_SHARED=$shared >/dev/null
+    cmake --build "$library_build"
+  fi
+  cmake --install "$library_build" --prefix "$prefix" >/dev/null
   library=$(find "$prefix" -name "libvkindex.a" -o -name "libvkindex.so" | head -1)
   check_symbols "$library"
 
@@ -60,10 +76,11 @@ for kind in static shared; do
   run_consumers "$work/$kind-package"
 
   step "$kind library: the C consumer through pkg-config"
-  pkg_flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs $([[ $kind == static ]] && echo --static) vkindex)
+  pc_dir=$(dirname "$(find "$prefix" -name vkindex.pc)")
+  pkg_flags=$(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs $([[ $kind == static ]] && echo --static) vkindex)
   # shellcheck disable=SC2086 # the flags are words
   cc -std=c99 -Wall -Werror -I"$consumer" "$consumer/consumer.c" $pkg_flags -lvulkan -o "$work/$kind-consumer-c"
-  LD_LIBRARY_PATH=$prefix/lib "$work/$kind-consumer-c"
+  LD_LIBRARY_PATH=$(dirname "$library") "$work/$kind-consumer-c"
 done
 
 step "consumers through add_subdirectory"

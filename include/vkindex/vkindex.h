@@ -115,13 +115,13 @@ VKINDEX_API VkindexStatus vkindexContextAdopt(const VkindexExternalVulkan* exter
  * bytes are uploaded (packed little-endian elements); with `data` NULL the contents are undefined. */
 VKINDEX_API VkindexStatus vkindexTensorCreate(VkindexContext context, VkindexDataType type, const int64_t* shape,
                                               size_t rank, const void* data, size_t byte_count, VkindexTensor* tensor);
-VKINDEX_API /* A tensor over [offset, offset + its byte size) of the application's `buffer` (of `buffer_size` bytes,
-             * created with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT and bound to memory); nothing is copied, and the buffer
-             * must outlive the tensor. `offset` must be a multiple of the element size (and of 4). */
-    VKINDEX_API VkindexStatus
-    vkindexTensorView(VkindexContext context, VkindexDataType type, const int64_t* shape, size_t rank, VkBuffer buffer,
-                      VkDeviceSize offset, VkDeviceSize buffer_size, VkindexTensor* tensor);
-void vkindexTensorDestroy(VkindexTensor tensor);
+/* A tensor viewing the application's `buffer` (of `buffer_size` bytes) from `offset`, a multiple of 4;
+ * nothing is copied, and the buffer must outlive the tensor. The rules are Tensor::view's
+ * (include/vkindex/tensor.hpp): STORAGE_BUFFER usage, and the tensor rounded up to 4 bytes must fit. */
+VKINDEX_API VkindexStatus vkindexTensorView(VkindexContext context, VkindexDataType type, const int64_t* shape,
+                                            size_t rank, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize buffer_size,
+                                            VkindexTensor* tensor);
+VKINDEX_API void vkindexTensorDestroy(VkindexTensor tensor);
 /* The tensor's rank, its dims (valid while the tensor lives), and its size in bytes. */
 VKINDEX_API size_t vkindexTensorRank(VkindexTensor tensor);
 VKINDEX_API const int64_t* vkindexTensorShape(VkindexTensor tensor);
