@@ -5,6 +5,7 @@
 
 #include "node_ops.hpp"
 #include "onnx_io.hpp"
+#include "quote.hpp"
 #include "tensor_compare.hpp"
 
 namespace vkindex::tools {
@@ -36,7 +37,7 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
   for (const onnxio::ValueInfo& input : model.graph_inputs) {
     if (model.initializers.count(input.name)) continue;
     if (next_file >= data_set.inputs.size()) {
-      return invalidArgument(data_set.dir + ": no input file for graph input '" + input.name + "'");
+      return invalidArgument(data_set.dir + ": no input file for graph input " + onnxio::quoteName(input.name));
     }
     by_name[input.name] = &data_set.inputs[next_file++];
   }
@@ -44,7 +45,7 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
   std::vector<const onnxio::HostTensor*> inputs;
   for (const std::string& name : model.inputs) {
     auto found = by_name.find(name);
-    if (found == by_name.end()) return invalidArgument("node input '" + name + "' has no value");
+    if (found == by_name.end()) return invalidArgument("node input " + onnxio::quoteName(name) + " has no value");
     inputs.push_back(found->second);
   }
   return inputs;
