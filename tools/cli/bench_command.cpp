@@ -6,6 +6,7 @@
 
 #include "bench.hpp"
 #include "commands.hpp"
+#include "context_failure.hpp"
 
 namespace vkindex::tools {
 
@@ -26,7 +27,7 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
 int runBenchCommand(const bench::BenchOptions& options) {
   Status status = bench::runBenchmarks(options, std::cout);
   if (!status.ok()) {
-    std::fprintf(stderr, "vkindex bench: %s\n", status.toString().c_str());
+    std::fputs(explainContextFailure("vkindex bench", status).c_str(), stderr);
     return 1;
   }
   return 0;

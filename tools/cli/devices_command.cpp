@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "context_failure.hpp"
 #include "json_line.hpp"
 #include "quote.hpp"
 #include "vkindex/vkindex.hpp"
@@ -71,7 +72,7 @@ CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
 int runDevicesCommand(const DevicesOptions& options) {
   StatusOr<std::vector<DeviceInfo>> devices = Context::listDevices();
   if (!devices.ok()) {
-    std::fprintf(stderr, "vkindex devices: %s\n", devices.status().toString().c_str());
+    std::fputs(explainContextFailure("vkindex devices", devices.status()).c_str(), stderr);
     return 1;
   }
   StatusOr<uint32_t> chosen = Context::defaultDeviceIndex();

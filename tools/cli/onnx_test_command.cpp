@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "context_failure.hpp"
 #include "json_line.hpp"
 #include "node_runner.hpp"
 #include "quote.hpp"
@@ -86,7 +87,7 @@ int runOnnxTestCommand(const OnnxTestOptions& options) {
   context_options.device = options.device;
   StatusOr<std::unique_ptr<Context>> context = Context::create(context_options);
   if (!context.ok()) {
-    std::fprintf(stderr, "vkindex onnx-test: %s\n", context.status().toString().c_str());
+    std::fputs(explainContextFailure("vkindex onnx-test", context.status()).c_str(), stderr);
     return 1;
   }
   int passed = 0, failed = 0;
