@@ -8,6 +8,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools   # headers, loader shim, shader tools
   googletest libgtest-dev                                      # tests
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata  # ONNX I/O in tools/tests, node tests
+  libcli11-dev nlohmann-json3-dev                              # the CLI's arguments and JSON output
   mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer
   chromium-common                                              # ships SwiftShader (libvk_swiftshader.so)
   clang-format clang-tidy                                      # formatting and lint checks

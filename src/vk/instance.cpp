@@ -85,7 +85,14 @@ StatusOr<std::unique_ptr<Instance>> Instance::create(const Options& options) {
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
 
-  VKINDEX_VK_RETURN_IF_ERROR(vkCreateInstance(&info, nullptr, &instance->instance_));
+  const VkResult created = vkCreateInstance(&info, nullptr, &instance->instance_);
+  if (created == VK_ERROR_INCOMPATIBLE_DRIVER) {
+    // The loader found no driver manifest, or none whose library loads and supports Vulkan 1.1.
+    return deviceError(
+        "no Vulkan driver found (vkCreateInstance returned VK_ERROR_INCOMPATIBLE_DRIVER): check VK_DRIVER_FILES, "
+        "or install a driver (a CPU one on Debian: mesa-vulkan-drivers)");
+  }
+  VKINDEX_RETURN_IF_ERROR(checkResult(created, "vkCreateInstance"));
   volkLoadInstanceOnly(instance->instance_);
   if (!layers.empty()) {
     // Extension functions through this instance's vkGetInstanceProcAddr, not volk's globals, which a

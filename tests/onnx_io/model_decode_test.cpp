@@ -134,6 +134,27 @@ TEST(ModelDecode, StructuralErrors) {
   expectModelRejected(unnamed_input, StatusCode::kInvalidArgument, "graph input #0 has no name");
 }
 
+// A declared element type is checked, not ignored: an unknown code would otherwise let data of any
+// type through to the operator. 0 (UNDEFINED) leaves the type open.
+TEST(ModelDecode, UnknownDeclaredElemTypesAreRejected) {
+  onnx::ModelProto output = makeGatherModel(13);
+  output.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(99);
+  expectModelRejected(output, StatusCode::kInvalidArgument,
+                      "hand.onnx: graph output #0 'y' declares elem_type 99, which is not a TensorProto.DataType code");
+
+  onnx::ModelProto input = makeGatherModel(13);
+  input.mutable_graph()->mutable_input(1)->mutable_type()->mutable_tensor_type()->set_elem_type(-3);
+  expectModelRejected(input, StatusCode::kInvalidArgument,
+                      "hand.onnx: graph input #1 'indices' declares elem_type -3, which is not a TensorProto.DataType "
+                      "code");
+
+  onnx::ModelProto open_type = makeGatherModel(13);
+  open_type.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(0);
+  StatusOr<NodeModel> model = decodeNodeModel(open_type, "hand.onnx");
+  ASSERT_TRUE(model.ok()) << model.status().toString();
+  EXPECT_FALSE(model->graph_outputs[0].elem_type.has_value());
+}
+
 TEST(ModelDecode, EveryAttributeKind) {
   onnx::ModelProto model = makeGatherModel(13);
   onnx::NodeProto* node = model.mutable_graph()->mutable_node(0);

@@ -1,7 +1,10 @@
 #include "report.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <iterator>
+
+#include "json_line.hpp"
 
 namespace vkindex::bench {
 namespace {
@@ -31,21 +34,16 @@ double gigabytesPerSecond(const RowResult& row) {
   return row.op.median_ms > 0.0 ? 2.0 * static_cast<double>(row.output_bytes) / (row.op.median_ms * 1e6) : 0.0;
 }
 
-std::string jsonString(const std::string& text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof(escape), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      quoted += escape;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
+// `value` rounded to `decimals` places, so the JSON keeps the precision the table always had
+// (nlohmann writes the shortest text that reads back as the same double).
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
+
+// What a row's JSON line and a failed row's share.
+tools::JsonDocument rowIdentity(const RunInfo& info, const Workload& workload) {
+  return {{"device", info.device}, {"workload", workload.name}, {"op", workload.op}, {"shapes", workload.shapes}};
 }
 
 // Column widths; negative: left-aligned.
@@ -89,18 +87,20 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   const double vs_copy = ratio(row.op.median_ms, row.copy_buffer.median_ms);
   const double vs_compute = ratio(row.op.median_ms, row.compute_copy.median_ms);
   if (json) {
-    out << "{\"device\":" << jsonString(info.device) << ",\"workload\":" << jsonString(workload.name)
-        << ",\"op\":" << jsonString(workload.op) << ",\"shapes\":" << jsonString(workload.shapes)
-        << ",\"output_mib\":" << format("%.3f", mib) << ",\"gather_ms\":" << format("%.4f", row.op.median_ms)
-        << ",\"gather_min_ms\":" << format("%.4f", row.op.min_ms)
-        << ",\"copy_buffer_ms\":" << format("%.4f", row.copy_buffer.median_ms)
-        << ",\"copy_buffer_min_ms\":" << format("%.4f", row.copy_buffer.min_ms)
-        << ",\"compute_copy_ms\":" << format("%.4f", row.compute_copy.median_ms)
-        << ",\"compute_copy_min_ms\":" << format("%.4f", row.compute_copy.min_ms)
-        << ",\"gather_gb_per_s\":" << format("%.3f", gbps)
-        << ",\"ratio_gather_copy_buffer\":" << format("%.3f", vs_copy)
-        << ",\"ratio_gather_compute_copy\":" << format("%.3f", vs_compute) << ",\"repeats\":" << row.repeats
-        << ",\"timing\":" << jsonString(info.timestamps ? "device_timestamps" : "host_wall_time") << "}\n";
+    tools::JsonDocument line = rowIdentity(info, workload);
+    line["output_mib"] = rounded(mib, 3);
+    line["gather_ms"] = rounded(row.op.median_ms, 4);
+    line["gather_min_ms"] = rounded(row.op.min_ms, 4);
+    line["copy_buffer_ms"] = rounded(row.copy_buffer.median_ms, 4);
+    line["copy_buffer_min_ms"] = rounded(row.copy_buffer.min_ms, 4);
+    line["compute_copy_ms"] = rounded(row.compute_copy.median_ms, 4);
+    line["compute_copy_min_ms"] = rounded(row.compute_copy.min_ms, 4);
+    line["gather_gb_per_s"] = rounded(gbps, 3);
+    line["ratio_gather_copy_buffer"] = rounded(vs_copy, 3);
+    line["ratio_gather_compute_copy"] = rounded(vs_compute, 3);
+    line["repeats"] = row.repeats;
+    line["timing"] = info.timestamps ? "device_timestamps" : "host_wall_time";
+    tools::writeJsonLine(out, line);
     return;
   }
   const std::string cells[] = {format("%.2f", mib),
@@ -119,9 +119,9 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
 
 void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json) {
   if (json) {
-    out << "{\"device\":" << jsonString(info.device) << ",\"workload\":" << jsonString(workload.name)
-        << ",\"op\":" << jsonString(workload.op) << ",\"shapes\":" << jsonString(workload.shapes)
-        << ",\"error\":" << jsonString(status.toString()) << "}\n";
+    tools::JsonDocument line = rowIdentity(info, workload);
+    line["error"] = status.toString();
+    tools::writeJsonLine(out, line);
     return;
   }
   out << cell(workload.name, kNameWidth) << " FAILED: " << status.toString() << "\n";

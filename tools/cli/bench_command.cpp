@@ -1,39 +1,33 @@
+// `vkindex bench`: operator throughput beside vkCmdCopyBuffer and a compute-shader copy of the same bytes.
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
+
+#include <CLI/CLI.hpp>
 
 #include "bench.hpp"
 #include "commands.hpp"
+#include "context_failure.hpp"
 
 namespace vkindex::tools {
 
-int benchCommand(const Args& args) {
-  bench::BenchOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--json") {
-      options.json = true;
-    } else if (arg == "--quick") {
-      options.quick = true;
-    } else if (arg == "--device" && i + 1 < args.size()) {
-      options.device = args[++i];
-    } else if (arg == "--repeats" && i + 1 < args.size()) {
-      const std::string& value = args[++i];
-      char* end = nullptr;
-      long repeats = std::strtol(value.c_str(), &end, 10);
-      if (end == value.c_str() || *end != '\0' || repeats < 1 || repeats > 100000) {
-        std::fprintf(stderr, "vkindex bench: --repeats needs a count from 1 to 100000, got '%s'\n", value.c_str());
-        return 2;
-      }
-      options.repeats = static_cast<int>(repeats);
-    } else {
-      std::fprintf(stderr, "vkindex bench: unknown option '%s' (see vkindex --help)\n", arg.c_str());
-      return 2;
-    }
-  }
+CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "bench", "Operator throughput beside vkCmdCopyBuffer and a compute-shader copy of the same bytes");
+  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
+      ->type_name("SEL");
+  command->add_flag("--json", options.json, "One JSON object per row instead of the table");
+  command->add_flag("--quick", options.quick, "Smaller sizes and shorter rows, for a smoke test");
+  command->add_option("--repeats", options.repeats, "Timed runs per row (default: chosen per row, 5 to 50)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  command->footer(kDeviceOptionHelp);
+  return command;
+}
+
+int runBenchCommand(const bench::BenchOptions& options) {
   Status status = bench::runBenchmarks(options, std::cout);
   if (!status.ok()) {
-    std::fprintf(stderr, "vkindex bench: %s\n", status.toString().c_str());
+    std::fputs(explainContextFailure("vkindex bench", status).c_str(), stderr);
     return 1;
   }
   return 0;

@@ -1,7 +1,13 @@
+// `vkindex devices`: the Vulkan devices, the capabilities vkindex uses, and which one is the default.
 #include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "json.hpp"
+#include "context_failure.hpp"
+#include "json_line.hpp"
+#include "quote.hpp"
 #include "vkindex/vkindex.hpp"
 
 namespace vkindex::tools {
@@ -9,10 +15,13 @@ namespace {
 
 const char* yesNo(bool value) { return value ? "yes" : "no"; }
 
+// Driver-reported text is printed escaped, like text from files: it is not ours either.
+std::string shown(const std::string& text) { return onnxio::printableText(text); }
+
 void printText(const DeviceInfo& d, bool is_default) {
-  std::printf("%s %u: %s [%s]\n", is_default ? "*" : " ", d.index, d.name.c_str(), d.type.c_str());
-  std::printf("     driver %s%s%s, Vulkan %s\n", d.driver_name.empty() ? "(unnamed)" : d.driver_name.c_str(),
-              d.driver_info.empty() ? "" : " ", d.driver_info.c_str(), apiVersionString(d.api_version).c_str());
+  std::printf("%s %u: %s [%s]\n", is_default ? "*" : " ", d.index, shown(d.name).c_str(), d.type.c_str());
+  std::printf("     driver %s%s%s, Vulkan %s\n", d.driver_name.empty() ? "(unnamed)" : shown(d.driver_name).c_str(),
+              d.driver_info.empty() ? "" : " ", shown(d.driver_info).c_str(), apiVersionString(d.api_version).c_str());
   std::printf("     shaderInt64 %s, 8-bit storage %s, 16-bit storage %s, float16 %s, float64 %s, subgroup size %u\n",
               yesNo(d.shader_int64), yesNo(d.storage_buffer_8bit), yesNo(d.storage_buffer_16bit),
               yesNo(d.shader_float16), yesNo(d.shader_float64), d.subgroup_size);
@@ -25,44 +34,60 @@ void printText(const DeviceInfo& d, bool is_default) {
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
 }
 
-void printJson(const DeviceInfo& d, bool is_default) {
-  JsonLine line;
-  line.add("index", uint64_t(d.index)).add("name", d.name).add("type", d.type).add("driver", d.driver_name);
-  line.add("driver_info", d.driver_info).add("api_version", apiVersionString(d.api_version)).add("default", is_default);
-  line.add("shader_int64", d.shader_int64).add("storage_buffer_8bit", d.storage_buffer_8bit);
-  line.add("storage_buffer_16bit", d.storage_buffer_16bit).add("shader_float16", d.shader_float16);
-  line.add("shader_float64", d.shader_float64).add("subgroup_size", uint64_t(d.subgroup_size));
-  line.add("max_storage_buffer_range", uint64_t(d.max_storage_buffer_range));
-  line.add("max_workgroup_count_x", uint64_t(d.max_workgroup_count[0]));
-  line.add("max_workgroup_count_y", uint64_t(d.max_workgroup_count[1]));
-  line.add("max_workgroup_count_z", uint64_t(d.max_workgroup_count[2]));
-  line.add("max_workgroup_invocations", uint64_t(d.max_workgroup_invocations));
-  std::printf("%s\n", line.str().c_str());
+// Every field printText shows, under the names DeviceInfo gives them.
+JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
+  JsonDocument device;
+  device["index"] = d.index;
+  device["default"] = is_default;
+  device["name"] = shown(d.name);
+  device["type"] = d.type;
+  device["driver"] = shown(d.driver_name);
+  device["driver_info"] = shown(d.driver_info);
+  device["api_version"] = apiVersionString(d.api_version);
+  device["shader_int64"] = d.shader_int64;
+  device["storage_buffer_8bit"] = d.storage_buffer_8bit;
+  device["storage_buffer_16bit"] = d.storage_buffer_16bit;
+  device["shader_float16"] = d.shader_float16;
+  device["shader_float64"] = d.shader_float64;
+  device["subgroup_size"] = d.subgroup_size;
+  device["max_storage_buffer_range"] = d.max_storage_buffer_range;
+  device["min_storage_buffer_offset_alignment"] = d.min_storage_buffer_offset_alignment;
+  device["max_workgroup_count"] = d.max_workgroup_count;
+  device["max_workgroup_invocations"] = d.max_workgroup_invocations;
+  device["timestamps"] = d.timestamps;
+  device["workgroup_size"] = d.workgroup_size;
+  device["items_per_invocation"] = d.items_per_invocation;
+  return device;
 }
 
 }  // namespace
 
-int devicesCommand(const Args& args) {
-  bool json = false;
-  for (const std::string& arg : args) {
-    if (arg == "--json") {
-      json = true;
-    } else {
-      std::fprintf(stderr, "vkindex devices: unknown option '%s'\n", arg.c_str());
-      return 2;
-    }
-  }
+CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
+  CLI::App* command = app.add_subcommand("devices", "List the Vulkan devices, their capabilities, and the default");
+  command->add_flag("--json", options.json,
+                    "Print one JSON document: {\"default_index\": N or null, \"devices\": [{...}, ...]}");
+  return command;
+}
+
+int runDevicesCommand(const DevicesOptions& options) {
   StatusOr<std::vector<DeviceInfo>> devices = Context::listDevices();
   if (!devices.ok()) {
-    std::fprintf(stderr, "vkindex devices: %s\n", devices.status().message().c_str());
+    std::fputs(explainContextFailure("vkindex devices", devices.status()).c_str(), stderr);
     return 1;
   }
   StatusOr<uint32_t> chosen = Context::defaultDeviceIndex();
-  for (const DeviceInfo& device : *devices) {
-    bool is_default = chosen.ok() && *chosen == device.index;
-    json ? printJson(device, is_default) : printText(device, is_default);
+  if (options.json) {
+    JsonDocument document;
+    document["default_index"] = chosen.ok() ? JsonDocument(*chosen) : JsonDocument(nullptr);
+    document["devices"] = JsonDocument::array();
+    for (const DeviceInfo& device : *devices) {
+      document["devices"].push_back(deviceJson(device, chosen.ok() && *chosen == device.index));
+    }
+    writeJsonLine(std::cout, document);
+    return 0;
   }
-  if (!json) std::printf("(* = default; select with --device or VKINDEX_DEVICE=<index or name part>)\n");
+  for (const DeviceInfo& device : *devices) printText(device, chosen.ok() && *chosen == device.index);
+  std::printf("(* = default; select with --device or VKINDEX_DEVICE=<index or name part>)\n");
   return 0;
 }
 

@@ -1,100 +1,103 @@
-#include <cmath>
+// `vkindex onnx-test`: runs ONNX node-test directories and prints one line per directory (text or
+// JSON), then, in text, a summary line.
 #include <cstdio>
-#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "json.hpp"
+#include "context_failure.hpp"
+#include "json_line.hpp"
 #include "node_runner.hpp"
+#include "quote.hpp"
 
 namespace vkindex::tools {
 namespace {
 
-struct OnnxTestArgs {
-  std::string device;
-  bool json = false;
-  int repeat = 0;
-  std::vector<std::string> dirs;
-};
+// Room for a path (PATH_MAX is 4096) and a few names, each capped by onnxio::kMaxQuotedBytes.
+constexpr size_t kMaxFieldBytes = 8192;
 
-bool parse(const Args& args, OnnxTestArgs& out) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--json") {
-      out.json = true;
-    } else if ((arg == "--device" || arg == "--repeat") && i + 1 < args.size()) {
-      const std::string& value = args[++i];
-      if (arg == "--device") {
-        out.device = value;
-      } else {
-        char* end = nullptr;
-        long repeat = std::strtol(value.c_str(), &end, 10);
-        if (end == value.c_str() || *end != '\0' || repeat < 1 || repeat > 100000) {
-          std::fprintf(stderr, "vkindex onnx-test: --repeat needs a count from 1 to 100000, got '%s'\n", value.c_str());
-          return false;
-        }
-        out.repeat = static_cast<int>(repeat);
-      }
-    } else if (!arg.empty() && arg[0] == '-') {
-      std::fprintf(stderr, "vkindex onnx-test: unknown option '%s'\n", arg.c_str());
-      return false;
-    } else {
-      out.dirs.push_back(arg);
-    }
+// Every text field of a result line goes through here, whatever its source. Names and values from the
+// files were escaped where the message was built and pass unchanged (escaping is idempotent); what is
+// left, such as a directory name from the command line, cannot start a line of its own either. JSON
+// gets the same text, so the two outputs agree and hold valid UTF-8 only.
+std::string field(const std::string& text) { return onnxio::printableText(text, kMaxFieldBytes); }
+
+const char* label(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPass: return "PASS ";
+    case Outcome::kFail: return "FAIL ";
+    case Outcome::kError: return "ERROR";
   }
-  if (out.dirs.empty()) {
-    std::fprintf(stderr, "vkindex onnx-test: give at least one node-test directory\n");
-    return false;
-  }
-  return true;
+  return "ERROR";
 }
 
-void printResult(const std::string& dir, const NodeTestResult& result, bool json) {
-  if (json) {
-    JsonLine line;
-    line.add("test", dir).add("status", outcomeName(result.outcome)).add("message", result.message);
-    if (result.timing) {
-      line.add("device_ms_median", result.timing->has_device_time ? result.timing->device_ms_median : NAN);
-      line.add("device_ms_min", result.timing->has_device_time ? result.timing->device_ms_min : NAN);
-      line.add("wall_ms_median", result.timing->wall_ms_median);
-    }
-    std::printf("%s\n", line.str().c_str());
-    return;
-  }
-  const char* label = result.outcome == Outcome::kPass ? "PASS " : result.outcome == Outcome::kFail ? "FAIL " : "ERROR";
-  std::printf("%s %s", label, dir.c_str());
-  if (!result.message.empty()) std::printf(": %s", result.message.c_str());
+void printJson(const std::string& dir, const NodeTestResult& result) {
+  JsonDocument line;
+  line["test"] = field(dir);
+  line["status"] = outcomeName(result.outcome);
+  line["message"] = field(result.message);
   if (result.timing) {
-    if (result.timing->has_device_time) {
-      std::printf("  [device %.4f ms median, %.4f min; wall %.4f ms median]", result.timing->device_ms_median,
-                  result.timing->device_ms_min, result.timing->wall_ms_median);
-    } else {
-      std::printf("  [wall %.4f ms median; no device timestamps for this operator or device]",
-                  result.timing->wall_ms_median);
-    }
+    const Timing& timing = *result.timing;
+    line["device_ms_median"] = timing.has_device_time ? JsonDocument(timing.device_ms_median) : JsonDocument(nullptr);
+    line["device_ms_min"] = timing.has_device_time ? JsonDocument(timing.device_ms_min) : JsonDocument(nullptr);
+    line["wall_ms_median"] = timing.wall_ms_median;
   }
-  std::printf("\n");
+  writeJsonLine(std::cout, line);
+}
+
+void printText(const std::string& dir, const NodeTestResult& result) {
+  std::cout << label(result.outcome) << " " << field(dir);
+  if (!result.message.empty()) std::cout << ": " << field(result.message);
+  if (result.timing) {
+    char text[160];
+    if (result.timing->has_device_time) {
+      std::snprintf(text, sizeof(text), "  [device %.4f ms median, %.4f min; wall %.4f ms median]",
+                    result.timing->device_ms_median, result.timing->device_ms_min, result.timing->wall_ms_median);
+    } else {
+      std::snprintf(text, sizeof(text), "  [wall %.4f ms median; no device timestamps for this operator or device]",
+                    result.timing->wall_ms_median);
+    }
+    std::cout << text;
+  }
+  std::cout << "\n";
 }
 
 }  // namespace
 
-int onnxTestCommand(const Args& args) {
-  OnnxTestArgs options;
-  if (!parse(args, options)) return 2;
+CLI::App* addOnnxTestCommand(CLI::App& app, OnnxTestOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "onnx-test",
+      "Run ONNX node-test directories (model.onnx + test_data_set_*) byte-exactly; exit 0 only if all pass");
+  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
+      ->type_name("SEL");
+  command->add_flag("--json", options.json,
+                    "One JSON object per directory (keys test, status, message; with --repeat also "
+                    "device_ms_median, device_ms_min, wall_ms_median) and no summary line");
+  command->add_option("--repeat", options.repeat, "Also time the operator N times, recorded, inputs on the device")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  command->add_option("DIR", options.dirs, "Node-test directories")->required();
+  command->footer(kDeviceOptionHelp);
+  return command;
+}
+
+int runOnnxTestCommand(const OnnxTestOptions& options) {
   ContextOptions context_options;
   context_options.device = options.device;
   StatusOr<std::unique_ptr<Context>> context = Context::create(context_options);
   if (!context.ok()) {
-    std::fprintf(stderr, "vkindex onnx-test: %s\n", context.status().toString().c_str());
+    std::fputs(explainContextFailure("vkindex onnx-test", context.status()).c_str(), stderr);
     return 1;
   }
   int passed = 0, failed = 0;
   for (const std::string& dir : options.dirs) {
     NodeTestResult result = runNodeTestDir(**context, dir, {options.repeat});
     (result.outcome == Outcome::kPass ? passed : failed) += 1;
-    printResult(dir, result, options.json);
-    std::fflush(stdout);
+    options.json ? printJson(dir, result) : printText(dir, result);
+    std::cout.flush();  // lines appear as directories finish
   }
-  if (!options.json) std::printf("%d passed, %d failed\n", passed, failed);
+  if (!options.json) std::cout << passed << " passed, " << failed << " failed\n";
   if ((*context)->validationMessageCount() > 0) {
     std::fprintf(stderr, "vkindex onnx-test: the validation layer reported %u messages\n",
                  (*context)->validationMessageCount());

@@ -45,6 +45,19 @@ ValueKind valueKindOf(const onnx::TypeProto& type) {
   }
 }
 
+// The element type a graph input or output declares: nullopt for 0 (UNDEFINED: the file leaves it
+// open). Any other code must be a type vkindex knows; ignoring it would let data of any type through.
+StatusOr<std::optional<DataType>> declaredElemType(int32_t code, const std::string& where) {
+  if (code == onnx::TensorProto_DataType_UNDEFINED) return std::optional<DataType>();
+  if (const std::optional<DataType> type = dataTypeFromOnnx(code)) return type;
+  if (!onnx::TensorProto_DataType_IsValid(code)) {
+    return invalidArgument(where + " declares elem_type " + std::to_string(code) +
+                           ", which is not a TensorProto.DataType code");
+  }
+  return unsupported(where + " declares elem_type " + onnx::TensorProto_DataType_Name(code) + " (" +
+                     std::to_string(code) + "), which vkindex does not support");
+}
+
 StatusOr<ValueInfo> decodeValueInfo(const onnx::ValueInfoProto& proto, const std::string& where) {
   if (proto.name().empty()) return invalidArgument(where + " has no name");
   ValueInfo info;
@@ -54,7 +67,7 @@ StatusOr<ValueInfo> decodeValueInfo(const onnx::ValueInfoProto& proto, const std
   if (info.kind != ValueKind::kTensor) return info;
   const onnx::TypeProto_Tensor& tensor_type = proto.type().tensor_type();
   info.onnx_elem_type = tensor_type.elem_type();
-  info.elem_type = dataTypeFromOnnx(tensor_type.elem_type());
+  VKINDEX_ASSIGN_OR_RETURN(info.elem_type, declaredElemType(info.onnx_elem_type, where + " " + quoteName(info.name)));
   if (!tensor_type.has_shape()) return info;
   std::vector<DeclaredDim> shape;
   for (const onnx::TensorShapeProto_Dimension& dim : tensor_type.shape().dim()) {

@@ -81,7 +81,7 @@ struct ValueInfo {
   std::string name;
   ValueKind kind = ValueKind::kUndeclared;
   int32_t onnx_elem_type = 0;                     // raw TensorProto.DataType code, 0 when absent
-  std::optional<DataType> elem_type;              // the same code, when vkindex knows it
+  std::optional<DataType> elem_type;              // the same code; a code vkindex lacks is rejected
   std::optional<std::vector<DeclaredDim>> shape;  // nullopt when even the rank is unknown
 };
 

@@ -157,21 +157,31 @@ Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const s
   return Status::Ok();
 }
 
-// Validates dims and returns the element count, refusing negative sizes and counts that overflow.
+// Validates dims and returns the element count, refusing negative sizes and sizes past kMaxElements.
+// The limit applies to the product of the non-zero dims, so where a zero sits cannot decide the
+// verdict: [2^62, 0] and [5, 0, 2^62] are both refused, although either would hold no elements.
 StatusOr<int64_t> checkedElementCount(const onnx::TensorProto& proto, const std::string& where) {
-  std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
-  int64_t count = 1;
+  const std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
+  int64_t nonzero_product = 1;
+  bool empty = false;
   for (size_t axis = 0; axis < dims.size(); ++axis) {
-    if (dims[axis] < 0) {
-      return invalidArgument(where + ": negative dimension " + std::to_string(dims[axis]) + " at axis " +
+    const int64_t dim = dims[axis];
+    if (dim < 0) {
+      return invalidArgument(where + ": negative dimension " + std::to_string(dim) + " at axis " +
                              std::to_string(axis) + " in dims " + formatDims(dims));
     }
-    if (dims[axis] != 0 && count > kMaxElements / dims[axis]) {
-      return invalidArgument(where + ": dims " + formatDims(dims) + " overflow the element count");
+    if (dim == 0) {
+      empty = true;
+      continue;
     }
-    count *= dims[axis];
+    if (nonzero_product > kMaxElements / dim) {
+      return invalidArgument(where + ": dims " + formatDims(dims) +
+                             " are too large: their non-zero sizes multiply past " + std::to_string(kMaxElements) +
+                             " elements");
+    }
+    nonzero_product *= dim;
   }
-  return count;
+  return empty ? 0 : nonzero_product;
 }
 
 // Picks the single place the elements live, rejecting tensors that fill two of them.

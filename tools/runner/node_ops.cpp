@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "quote.hpp"
+
 namespace vkindex::tools {
 namespace {
 
@@ -95,7 +97,7 @@ StatusOr<int64_t> intAttribute(const onnxio::NodeModel& node, const std::string&
   auto found = node.attributes.find(name);
   if (found == node.attributes.end()) return fallback;
   if (found->second.kind != onnxio::AttributeValue::Kind::kInt) {
-    return invalidArgument(node.op_type + ": attribute '" + name + "' must be INT, got " +
+    return invalidArgument(node.op_type + ": attribute " + onnxio::quoteName(name) + " must be INT, got " +
                            onnxio::attributeKindName(found->second.kind));
   }
   return found->second.i;
@@ -119,19 +121,19 @@ StatusOr<Reduction> reductionAttribute(const onnxio::NodeModel& node, const OpBi
     if (name != reductionName(reduction)) continue;
     const bool max_or_min = reduction == Reduction::kMax || reduction == Reduction::kMin;
     if (max_or_min && node.opset < kMaxMinSince) {
-      return invalidArgument(node.op_type + ": reduction '" + name + "' is not defined at opset " +
+      return invalidArgument(node.op_type + ": reduction " + onnxio::quoteName(name) + " is not defined at opset " +
                              std::to_string(node.opset) + " (max and min from opset " + std::to_string(kMaxMinSince) +
                              ")");
     }
     return reduction;
   }
-  return invalidArgument(node.op_type + ": attribute 'reduction' = '" + name +
-                         "' is not one of none, add, mul, max, min");
+  return invalidArgument(node.op_type + ": attribute 'reduction' = " + onnxio::quoteName(name) +
+                         " is not one of none, add, mul, max, min");
 }
 
 Status expectAttributes(const onnxio::NodeModel& node, const std::set<std::string>& known) {
   for (const auto& [name, value] : node.attributes) {
-    if (known.count(name) == 0) return invalidArgument(node.op_type + ": unknown attribute '" + name + "'");
+    if (known.count(name) == 0) return invalidArgument(node.op_type + ": unknown attribute " + onnxio::quoteName(name));
   }
   return Status::Ok();
 }
@@ -151,13 +153,17 @@ struct BoundNode {
   Reduction reduction = Reduction::kNone;
 };
 
+// The helpers above run only after findBinding matched, so node.op_type is one of kBindings' names
+// there and prints as it is; before that, it is quoted like any text from the file.
 StatusOr<BoundNode> bindNode(const onnxio::NodeModel& node) {
   if (!node.domain.empty()) {
-    return unsupported("operator '" + node.op_type + "' of domain '" + node.domain + "' is not an ONNX operator");
+    return unsupported("operator " + onnxio::quoteName(node.op_type) + " of domain " + onnxio::quoteName(node.domain) +
+                       " is not an ONNX operator");
   }
   const OpBinding* binding = findBinding(node.op_type);
   if (binding == nullptr) {
-    return unsupported("operator '" + node.op_type + "' is not an indexing operator vkindex implements");
+    return unsupported("operator " + onnxio::quoteName(node.op_type) +
+                       " is not an indexing operator vkindex implements");
   }
   const std::string opset = std::to_string(node.opset);
   if (node.opset < binding->since_opset) {

@@ -1,10 +1,14 @@
 #include "node_runner.hpp"
 
-#include <fstream>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
 
 #include "node_ops.hpp"
 #include "onnx_io.hpp"
+#include "quote.hpp"
 #include "tensor_compare.hpp"
 
 namespace vkindex::tools {
@@ -36,7 +40,7 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
   for (const onnxio::ValueInfo& input : model.graph_inputs) {
     if (model.initializers.count(input.name)) continue;
     if (next_file >= data_set.inputs.size()) {
-      return invalidArgument(data_set.dir + ": no input file for graph input '" + input.name + "'");
+      return invalidArgument(data_set.dir + ": no input file for graph input " + onnxio::quoteName(input.name));
     }
     by_name[input.name] = &data_set.inputs[next_file++];
   }
@@ -44,7 +48,7 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
   std::vector<const onnxio::HostTensor*> inputs;
   for (const std::string& name : model.inputs) {
     auto found = by_name.find(name);
-    if (found == by_name.end()) return invalidArgument("node input '" + name + "' has no value");
+    if (found == by_name.end()) return invalidArgument("node input " + onnxio::quoteName(name) + " has no value");
     inputs.push_back(found->second);
   }
   return inputs;
@@ -99,9 +103,28 @@ StatusOr<Timing> timeDataSet(Context& context, const onnxio::NodeModel& model, D
   return timing;
 }
 
-bool fileExists(const std::string& path) { return std::ifstream(path).good(); }
-
 NodeTestResult error(std::string message) { return {Outcome::kError, std::move(message), std::nullopt}; }
+
+// Whether `dir` holds an expect_error marker. Only its existence matters, so it is never opened: a FIFO
+// of that name would block an open until a writer came. stat() follows a link to the marker's target.
+// Anything but a regular file is an error, not a marker, since a stray directory or device of that name
+// must neither silently invert the verdict nor silently not.
+StatusOr<bool> hasExpectErrorMarker(const std::string& dir) {
+  const std::string path = dir + "/expect_error";
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return false;
+    return invalidArgument(path + ": cannot inspect the expect_error marker: " + std::strerror(errno));
+  }
+  if (!S_ISREG(info.st_mode)) {
+    const char* kind = S_ISDIR(info.st_mode)    ? "a directory"
+                       : S_ISFIFO(info.st_mode) ? "a FIFO"
+                       : S_ISSOCK(info.st_mode) ? "a socket"
+                                                : "a device file";
+    return invalidArgument(path + ": is " + kind + ", not a regular file; an expect_error marker must be one");
+  }
+  return true;
+}
 
 // Compares the outputs with the data set's expectations: nullopt when all match, else a fail naming the
 // first mismatch ("<data set dir><how>: ..."), or an error when an output cannot be read back.
@@ -158,8 +181,11 @@ const char* outcomeName(Outcome outcome) {
 }
 
 NodeTestResult runNodeTestDir(Context& context, const std::string& dir, const NodeTestOptions& options) {
+  // The marker is checked first: a malformed one is an error whatever the run would have said.
+  const StatusOr<bool> expect_error = hasExpectErrorMarker(dir);
+  if (!expect_error.ok()) return error(expect_error.status().message());
   NodeTestResult result = runPlain(context, dir, options);
-  if (!fileExists(dir + "/expect_error")) return result;
+  if (!*expect_error) return result;
   if (result.outcome == Outcome::kError) return {Outcome::kPass, "expected error: " + result.message, std::nullopt};
   return {Outcome::kFail,
           "expected an error, but the run " +

@@ -29,8 +29,10 @@ struct NodeTestOptions {
   int repeat = 0;
 };
 
-// Runs `dir`. A directory holding a file named `expect_error` passes exactly when running it reports an
-// error (reading it, or the operator), and fails when everything succeeds.
+// Runs `dir`. A directory holding a regular file named `expect_error` passes exactly when running it
+// reports an error (reading it, or the operator), and fails when everything succeeds. Anything else of
+// that name (a directory, a FIFO, ...) is an error without a run. Messages escape and cap every name and
+// value taken from the files (onnxio::printableText).
 NodeTestResult runNodeTestDir(Context& context, const std::string& dir, const NodeTestOptions& options);
 
 }  // namespace vkindex::tools

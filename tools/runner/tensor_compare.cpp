@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "quote.hpp"
+
 namespace vkindex::tools {
 namespace {
 
@@ -47,6 +49,18 @@ std::string halfBits(double value, uint16_t bits) {
   return text;
 }
 
+// Two strings that differ only past what printableText shows would print alike; say where they part.
+// Strings of at most a quarter of the cap always show whole (an escape takes at most 4 bytes a byte).
+std::string stringDifference(const onnxio::HostTensor& actual, const onnxio::HostTensor& expected, uint64_t index) {
+  if (expected.dtype != DataType::kString) return "";
+  const std::string& got = actual.strings[index];
+  const std::string& want = expected.strings[index];
+  if (got.size() <= onnxio::kMaxQuotedBytes / 4 && want.size() <= onnxio::kMaxQuotedBytes / 4) return "";
+  size_t at = 0;
+  while (at < got.size() && at < want.size() && got[at] == want[at]) ++at;
+  return " (first difference at byte " + std::to_string(at) + ")";
+}
+
 }  // namespace
 
 std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index) {
@@ -74,7 +88,7 @@ std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index) {
       return "(" + number(load<float>(tensor, index)) + ", " + number(load<float>(tensor, index, 4)) + ")";
     case DataType::kComplex128:
       return "(" + number(load<double>(tensor, index)) + ", " + number(load<double>(tensor, index, 8)) + ")";
-    case DataType::kString: return "\"" + tensor.strings[index] + "\"";
+    case DataType::kString: return "\"" + onnxio::printableText(tensor.strings[index]) + "\"";
   }
   return "?";
 }
@@ -103,7 +117,7 @@ std::optional<std::string> compareTensors(const onnxio::HostTensor& actual, cons
         rest /= static_cast<uint64_t>(expected.dims[d]);
       }
       return which + " differs at " + onnxio::formatDims(coordinates) + ": got " + formatElement(actual, i) +
-             ", expected " + formatElement(expected, i);
+             ", expected " + formatElement(expected, i) + stringDifference(actual, expected, i);
     }
   }
   return std::nullopt;

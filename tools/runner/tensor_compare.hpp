@@ -15,7 +15,7 @@ std::optional<std::string> compareTensors(const onnxio::HostTensor& actual, cons
                                           size_t output_index);
 
 // One element printed for people: numbers in decimal (float16/bfloat16 decoded, with their bits),
-// complex as (re, im), strings quoted.
+// complex as (re, im), strings quoted, escaped and capped (onnxio::printableText).
 std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index);
 
 }  // namespace vkindex::tools
