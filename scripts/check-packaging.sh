@@ -14,7 +14,7 @@ mkdir -p "$work"
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
 export VKINDEX_PIPELINE_CACHE_DIR=$work/pipeline_cache
 consumer=$root/tests/packaging/consumer
-library_options=(-G Ninja -DCMAKE_BUILD_TYPE= -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
+library_options=(-G Ninja -DCMAKE_BUILD_TYPE= -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
 
 step() { printf '\n== packaging: %s\n' "$*"; }
 
