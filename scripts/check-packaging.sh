@@ -2,7 +2,8 @@
 # Packaging checks (README, "Embedding"): vkindex built as a static and as a shared library, installed,
 # and embedded by two applications (C++ and C, tests/packaging/consumer) that also link libvulkan and
 # call Vulkan themselves, then run a Gather through vkindex on lavapipe. The applications are built
-# through find_package after `cmake --install`, through pkg-config, and through add_subdirectory.
+# through find_package after `cmake --install` (the C one also from a project that enables only C,
+# tests/packaging/c_only_consumer), through pkg-config, and through add_subdirectory.
 # Also checks that the libraries expose no symbol but vkindex's own (volk's globals are renamed).
 # Usage: scripts/check-packaging.sh [work folder]   (default: a fresh temporary folder)
 # VKINDEX_STATIC_BUILD=<build folder>: install the static library from that existing (static) build
@@ -74,6 +75,11 @@ for kind in static shared; do
   cmake -S "$consumer" -B "$work/$kind-package" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
   cmake --build "$work/$kind-package"
   run_consumers "$work/$kind-package"
+
+  step "$kind library: the C consumer through find_package, from a project that enables only C"
+  cmake -S "$root/tests/packaging/c_only_consumer" -B "$work/$kind-c-only" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  cmake --build "$work/$kind-c-only"
+  "$work/$kind-c-only/consumer_c"
 
   step "$kind library: the C consumer through pkg-config"
   pc_dir=$(dirname "$(find "$prefix" -name vkindex.pc)")
