@@ -10,7 +10,7 @@ namespace vkindex {
 Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, const void* bytes, VkDeviceSize size) {
   if (size == 0) return Status::Ok();
   const vk::Device& device = *context.device;
-  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer staging, vk::Buffer::create(device, size, vk::Buffer::Kind::kStaging));
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer staging, vk::Buffer::create(device, size, vk::Buffer::Kind::kStaging, "upload staging buffer"));
   std::memcpy(staging.mapped(), bytes, size);
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, context.submitter->begin());
   // Earlier reads and writes of the destination (kernels, transfers) finish before it is overwritten.
@@ -24,7 +24,7 @@ Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset,
 Status downloadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, void* bytes, VkDeviceSize size) {
   if (size == 0) return Status::Ok();
   const vk::Device& device = *context.device;
-  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer staging, vk::Buffer::create(device, size, vk::Buffer::Kind::kStaging));
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer staging, vk::Buffer::create(device, size, vk::Buffer::Kind::kStaging, "download staging buffer"));
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, context.submitter->begin());
   vk::recordBufferBarrier(device.fn(), cmd, buffer, offset, size, kTensorStages, kTensorWrites,
                           VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
