@@ -3,24 +3,27 @@
 namespace vkindex::vk {
 namespace {
 
-Status exceeds(const DeviceInfo& info, VkDeviceSize bytes, const char* limit_name, uint64_t limit,
-               const std::string& purpose) {
-  return unsupported(purpose + ": " + std::to_string(bytes) + " bytes exceed the device's " + limit_name + " of " +
-                     std::to_string(limit) + " bytes (" + info.name + ")");
+Status exceeds(const DeviceInfo& info, VkDeviceSize requested, VkDeviceSize allocated, const char* limit_name,
+               uint64_t limit, const std::string& purpose) {
+  const std::string rounded = allocated != requested ? " (" + std::to_string(allocated) + " allocated)" : "";
+  return unsupported(purpose + ": " + std::to_string(requested) + " bytes" + rounded + " exceed the device's " +
+                     limit_name + " of " + std::to_string(limit) + " bytes (" + info.name + ")");
 }
 
 }  // namespace
 
-Status checkBufferSize(const DeviceInfo& info, VkDeviceSize bytes, VkDeviceSize heap_bytes,
+Status checkBufferSize(const DeviceInfo& info, VkDeviceSize requested, VkDeviceSize allocated, VkDeviceSize heap_bytes,
                        const std::string& purpose) {
+  const VkDeviceSize bytes = allocated;
   // A limit of 0 means the device did not report it (an adopted device may predate maintenance3).
   if (info.max_memory_allocation_size > 0 && bytes > info.max_memory_allocation_size) {
-    return exceeds(info, bytes, "maxMemoryAllocationSize", info.max_memory_allocation_size, purpose);
+    return exceeds(info, requested, bytes, "maxMemoryAllocationSize", info.max_memory_allocation_size, purpose);
   }
   if (info.max_buffer_size > 0 && bytes > info.max_buffer_size) {
-    return exceeds(info, bytes, "maxBufferSize", info.max_buffer_size, purpose);
+    return exceeds(info, requested, bytes, "maxBufferSize", info.max_buffer_size, purpose);
   }
-  if (heap_bytes > 0 && bytes > heap_bytes) return exceeds(info, bytes, "memory heap size", heap_bytes, purpose);
+  if (heap_bytes > 0 && bytes > heap_bytes)
+    return exceeds(info, requested, bytes, "memory heap size", heap_bytes, purpose);
   return Status::Ok();
 }
 

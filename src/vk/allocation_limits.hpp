@@ -11,10 +11,12 @@
 
 namespace vkindex::vk {
 
-// Ok when one buffer of `bytes` fits the device's maxMemoryAllocationSize, maxBufferSize (when known) and
-// `heap_bytes` (0: not checked); else kUnsupported naming `purpose` (e.g. "Gather output"), the bytes,
-// the limit and the device. Tensors are never split across allocations, so this is a hard limit.
-Status checkBufferSize(const DeviceInfo& info, VkDeviceSize bytes, VkDeviceSize heap_bytes, const std::string& purpose);
+// Ok when a buffer of `allocated` bytes (`requested` rounded up as vkindex allocates) fits the device's
+// maxMemoryAllocationSize, maxBufferSize (when known) and `heap_bytes` (0: not checked); else
+// kUnsupported naming `purpose` (e.g. "Gather output"), the requested bytes, the limit and the device.
+// Tensors are never split across allocations, so this is a hard limit.
+Status checkBufferSize(const DeviceInfo& info, VkDeviceSize requested, VkDeviceSize allocated, VkDeviceSize heap_bytes,
+                       const std::string& purpose);
 
 // The Status for a failed vkCreateBuffer / vkAllocateMemory / vkMapMemory (`step`) of a buffer of
 // `bytes` for `purpose`: a device error that says what was being allocated, not which call failed.

@@ -45,8 +45,8 @@ VkDeviceSize roundedSize(VkDeviceSize size) { return std::max<VkDeviceSize>(16, 
 }  // namespace
 
 Status Buffer::checkSize(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose) {
-  return checkBufferSize(device.info(), roundedSize(size), largestUsableHeap(device.memory(), requiredFlags(kind)),
-                         purpose);
+  return checkBufferSize(device.info(), size, roundedSize(size),
+                         largestUsableHeap(device.memory(), requiredFlags(kind)), purpose);
 }
 
 StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose) {
@@ -75,7 +75,7 @@ StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind ki
   // The driver may ask for more than the buffer's size, and the chosen type's heap may be smaller than
   // the largest one checked above.
   const VkDeviceSize heap = device.memory().memoryHeaps[device.memory().memoryTypes[*type].heapIndex].size;
-  VKINDEX_RETURN_IF_ERROR(checkBufferSize(device.info(), requirements.size, heap, purpose));
+  VKINDEX_RETURN_IF_ERROR(checkBufferSize(device.info(), size, requirements.size, heap, purpose));
 
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
