@@ -49,6 +49,9 @@ struct ContextOptions {
   // cap). Tensors larger than the cap are processed a window at a time, exactly as tensors larger
   // than the device limit are; tests use it to exercise that path with small tensors.
   uint64_t max_binding_bytes = 0;
+  // Caps the staging buffer that uploads and downloads copy through (0: vkindex's 64 MiB chunk).
+  // Larger tensors are copied a chunk at a time; tests use it to exercise that with small tensors.
+  uint64_t max_staging_bytes = 0;
   // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
   uint32_t workgroup_size = 0;

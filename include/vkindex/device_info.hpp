@@ -43,6 +43,12 @@ struct DeviceInfo {
   uint32_t timestamp_valid_bits = 0;     // meaningful low bits of a timestamp (mask the rest)
   float timestamp_period_ns = 0.0f;      // nanoseconds per timestamp tick
 
+  // Memory limits. vkindex refuses (kUnsupported) any buffer larger than one of them before asking the
+  // driver: drivers are not required to fail cleanly beyond them (lavapipe crashes at 2 GiB).
+  uint64_t max_memory_allocation_size = 0;  // one VkDeviceMemory (Vulkan 1.1 core; lavapipe: 2 GiB)
+  uint64_t max_buffer_size = 0;             // one VkBuffer (Vulkan 1.3 or VK_KHR_maintenance4); 0: unknown
+  uint64_t device_local_heap_size = 0;      // the largest device-local heap (the largest heap if none is)
+
   // Tuning vkindex chose for this device (see DeviceCaps probing in src/vk/device.cpp).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;

@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "core/context_impl.hpp"
+#include "core/transfer.hpp"
 
 namespace vkindex {
 namespace {
@@ -20,6 +21,9 @@ std::string environmentString(const char* name) {
 StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Impl> impl,
                                                     const ContextOptions& options) {
   impl->device->capBindingRange(options.max_binding_bytes);
+  impl->staging_chunk_bytes = options.max_staging_bytes > 0 && options.max_staging_bytes < kStagingChunkBytes
+                                  ? options.max_staging_bytes
+                                  : kStagingChunkBytes;
   VKINDEX_RETURN_IF_ERROR(impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation));
   std::string cache_dir =
       options.pipeline_cache_dir ? *options.pipeline_cache_dir : vk::defaultPipelineCacheDirectory();

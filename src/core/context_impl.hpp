@@ -21,6 +21,8 @@ struct Context::Impl {
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;
   std::unique_ptr<vk::Submitter> submitter;
+  // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOptions::max_staging_bytes lowers it).
+  uint64_t staging_chunk_bytes = 0;
 };
 
 namespace internal {

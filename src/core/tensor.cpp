@@ -35,8 +35,8 @@ StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
   tensor.context_ = &context;
   tensor.dtype_ = type;
   tensor.shape_ = std::move(shape);
-  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer,
-                           vk::Buffer::create(*implOf(context).device, tensor.byteSize(), vk::Buffer::Kind::kDevice));
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(*implOf(context).device, tensor.byteSize(),
+                                                                 vk::Buffer::Kind::kDevice, "Tensor::create"));
   tensor.owned_ = std::make_unique<vk::Buffer>(std::move(buffer));
   tensor.buffer_ = tensor.owned_->handle();
   return tensor;

@@ -5,6 +5,11 @@
 
 namespace vkindex {
 
+// Uploads and downloads go through a staging buffer of at most this many bytes, a chunk at a time, so
+// copying a tensor needs O(chunk) extra memory rather than a second copy of the tensor. 64 MiB: large
+// enough that per-submission overhead is noise, small beside any device's heap.
+inline constexpr uint64_t kStagingChunkBytes = uint64_t(64) << 20;
+
 // Copies `size` host bytes to `buffer` at `offset` and waits.
 Status uploadBytes(Context::Impl& context, VkBuffer buffer, VkDeviceSize offset, const void* bytes, VkDeviceSize size);
 // Copies `size` bytes at `offset` of `buffer` to host memory and waits.

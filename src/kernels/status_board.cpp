@@ -3,8 +3,8 @@
 namespace vkindex::kernels {
 
 StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& device) {
-  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer,
-                           vk::Buffer::create(device, kSlotCount * kSlotBytes, vk::Buffer::Kind::kReadback));
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(device, kSlotCount * kSlotBytes,
+                                                                 vk::Buffer::Kind::kReadback, "status board"));
   std::unique_ptr<StatusBoard> board(new StatusBoard(std::move(buffer)));
   for (uint32_t slot = kSlotCount; slot-- > 0;) board->free_.push_back(slot);
   return board;

@@ -81,7 +81,7 @@ StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, con
     std::vector<std::string> empty(*plan::elementCount(shape));
     VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, shape, std::move(empty)));
   } else {
-    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::create(context, data.dtype(), shape));
+    VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), shape));
   }
   VKINDEX_RETURN_IF_ERROR(runGatherFamily(context, op, data, indices, attribute, output));
   return output;

@@ -1,9 +1,12 @@
 #include "ops/op_runner.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "common/abi.h"
 #include "core/transfer.hpp"
+#include "plan/shape.hpp"
 
 namespace vkindex {
 namespace {
@@ -92,8 +95,8 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
   VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(
                                                    *context.device, static_cast<uint32_t>(plan.steps.size()), buffers));
   if (plan.scratch_bytes > 0) {
-    VKINDEX_ASSIGN_OR_RETURN(vk::Buffer scratch,
-                             vk::Buffer::create(*context.device, plan.scratch_bytes, vk::Buffer::Kind::kDevice));
+    VKINDEX_ASSIGN_OR_RETURN(vk::Buffer scratch, vk::Buffer::create(*context.device, plan.scratch_bytes,
+                                                                    vk::Buffer::Kind::kDevice, "scratch buffer"));
     state->scratch = std::make_unique<vk::Buffer>(std::move(scratch));
   }
   VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
@@ -102,6 +105,16 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
 }
 
 }  // namespace
+
+StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType type, const Shape& shape) {
+  std::optional<uint64_t> count = plan::elementCount(shape);
+  // An unrepresentable count is Tensor::create's to report; the multiplication cannot wrap below it.
+  if (count && *count <= uint64_t(INT64_MAX) / 16) {
+    VKINDEX_RETURN_IF_ERROR(vk::Buffer::checkSize(*implOf(context).device, *count * elementSize(type),
+                                                  vk::Buffer::Kind::kDevice, std::string(op_name) + " output"));
+  }
+  return Tensor::create(context, type, shape);
+}
 
 StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,
                                                         const plan::OpPlan& plan, const OpTensors& tensors) {

@@ -16,6 +16,10 @@ struct OpTensors {
   Tensor* output = nullptr;
 };
 
+// A new output tensor for `op_name` (e.g. "Gather"). An output beyond the device's memory limits is
+// refused as "Gather output: N bytes exceed ..." rather than in the words of Tensor::create.
+StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType type, const Shape& shape);
+
 // Records `plan` into `command_buffer` and returns the state the commands refer to; the caller keeps
 // it alive until they completed. The application places the barriers around it (see ops.hpp).
 StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,

@@ -90,7 +90,7 @@ StatusOr<Tensor> runScatterFamily(Context& context, const ScatterFamilyOp& op, c
   if (data.dtype() == DataType::kString) {
     VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, data.shape(), data.strings()));
   } else {
-    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::create(context, data.dtype(), data.shape()));
+    VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), data.shape()));
   }
   VKINDEX_RETURN_IF_ERROR(
       runScatterFamily(context, op, data, indices, updates, attribute, reduction, output, ScatterTarget::kOutput));

@@ -1,7 +1,10 @@
 #include "vk/buffer.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
+
+#include "vk/allocation_limits.hpp"
 
 namespace vkindex::vk {
 namespace {
@@ -18,12 +21,43 @@ std::optional<uint32_t> findMemoryType(const VkPhysicalDeviceMemoryProperties& m
   return std::nullopt;
 }
 
+// The largest heap of the memory types with all `required` flags: the most a buffer can get, known
+// before the buffer exists.
+VkDeviceSize largestUsableHeap(const VkPhysicalDeviceMemoryProperties& memory, VkMemoryPropertyFlags required) {
+  VkDeviceSize largest = 0;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if ((memory.memoryTypes[i].propertyFlags & required) == required) {
+      largest = std::max(largest, memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size);
+    }
+  }
+  return largest;
+}
+
+// Memory properties a buffer of `kind` cannot do without.
+VkMemoryPropertyFlags requiredFlags(Buffer::Kind kind) {
+  return kind == Buffer::Kind::kDevice ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+}
+
+// At least 16 bytes, rounded up to 16. Cannot wrap: sizes come from tensors, whose byte size is at most
+// INT64_MAX, or from small constants.
+VkDeviceSize roundedSize(VkDeviceSize size) { return std::max<VkDeviceSize>(16, (size + 15) & ~VkDeviceSize(15)); }
+
 }  // namespace
 
-StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind kind) {
+Status Buffer::checkSize(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose) {
+  return checkBufferSize(device.info(), size, roundedSize(size),
+                         largestUsableHeap(device.memory(), requiredFlags(kind)), purpose);
+}
+
+StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose) {
+  VKINDEX_RETURN_IF_ERROR(checkSize(device, size, kind, purpose));
+  const VkMemoryPropertyFlags required = requiredFlags(kind);
+  const VkMemoryPropertyFlags preferred = kind == Kind::kDevice     ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+                                          : kind == Kind::kReadback ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT
+                                                                    : 0;
   Buffer buffer;
   buffer.device_ = &device;
-  buffer.size_ = std::max<VkDeviceSize>(16, (size + 15) & ~VkDeviceSize(15));
+  buffer.size_ = roundedSize(size);
   const VolkDeviceTable& fn = device.fn();
 
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -31,29 +65,27 @@ StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind ki
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (kind != Kind::kStaging) info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VKINDEX_VK_RETURN_IF_ERROR(fn.vkCreateBuffer(device.handle(), &info, nullptr, &buffer.buffer_));
+  VkResult result = fn.vkCreateBuffer(device.handle(), &info, nullptr, &buffer.buffer_);
+  if (result != VK_SUCCESS) return allocationFailed(result, "vkCreateBuffer", purpose, buffer.size_);
 
   VkMemoryRequirements requirements;
   fn.vkGetBufferMemoryRequirements(device.handle(), buffer.buffer_, &requirements);
-  VkMemoryPropertyFlags required = 0, preferred = 0;
-  switch (kind) {
-    case Kind::kDevice: preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
-    case Kind::kStaging: required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT; break;
-    case Kind::kReadback:
-      required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-      preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-      break;
-  }
   std::optional<uint32_t> type = findMemoryType(device.memory(), requirements.memoryTypeBits, required, preferred);
-  if (!type) return deviceError("no suitable Vulkan memory type for a " + std::to_string(size) + "-byte buffer");
+  if (!type) return deviceError(purpose + ": no suitable Vulkan memory type for " + std::to_string(size) + " bytes");
+  // The driver may ask for more than the buffer's size, and the chosen type's heap may be smaller than
+  // the largest one checked above.
+  const VkDeviceSize heap = device.memory().memoryHeaps[device.memory().memoryTypes[*type].heapIndex].size;
+  VKINDEX_RETURN_IF_ERROR(checkBufferSize(device.info(), size, requirements.size, heap, purpose));
 
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
   allocate.memoryTypeIndex = *type;
-  VKINDEX_VK_RETURN_IF_ERROR(fn.vkAllocateMemory(device.handle(), &allocate, nullptr, &buffer.memory_));
+  result = fn.vkAllocateMemory(device.handle(), &allocate, nullptr, &buffer.memory_);
+  if (result != VK_SUCCESS) return allocationFailed(result, "vkAllocateMemory", purpose, requirements.size);
   VKINDEX_VK_RETURN_IF_ERROR(fn.vkBindBufferMemory(device.handle(), buffer.buffer_, buffer.memory_, 0));
   if (kind != Kind::kDevice) {
-    VKINDEX_VK_RETURN_IF_ERROR(fn.vkMapMemory(device.handle(), buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_));
+    result = fn.vkMapMemory(device.handle(), buffer.memory_, 0, VK_WHOLE_SIZE, 0, &buffer.mapped_);
+    if (result != VK_SUCCESS) return allocationFailed(result, "vkMapMemory", purpose, requirements.size);
   }
   return buffer;
 }

@@ -2,6 +2,8 @@
 // and for the status words the host reads back.
 #pragma once
 
+#include <string>
+
 #include "vk/device.hpp"
 
 namespace vkindex::vk {
@@ -15,7 +17,11 @@ class Buffer {
   };
 
   // Allocates `size` bytes (at least 16; rounded up to 16 so every tensor ends on a whole uvec4).
-  static StatusOr<Buffer> create(const Device& device, VkDeviceSize size, Kind kind);
+  // Sizes beyond the device's allocation, buffer or heap limits are refused (kUnsupported) before any
+  // Vulkan call; `purpose` (e.g. "Gather output") names the buffer in that and every other error.
+  static StatusOr<Buffer> create(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose);
+  // The check create() starts with, for callers that want to refuse a size before other work.
+  static Status checkSize(const Device& device, VkDeviceSize size, Kind kind, const std::string& purpose);
 
   Buffer() = default;
   ~Buffer();

@@ -43,6 +43,20 @@ std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice physical, uint32_t* 
   return std::nullopt;
 }
 
+// The largest device-local heap, or the largest heap when none is device-local (some CPU drivers).
+uint64_t largestHeap(VkPhysicalDevice physical) {
+  VkPhysicalDeviceMemoryProperties memory;
+  vkGetPhysicalDeviceMemoryProperties(physical, &memory);
+  uint64_t device_local = 0, any = 0;
+  for (uint32_t i = 0; i < memory.memoryHeapCount; ++i) {
+    any = std::max<uint64_t>(any, memory.memoryHeaps[i].size);
+    if (memory.memoryHeaps[i].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) {
+      device_local = std::max<uint64_t>(device_local, memory.memoryHeaps[i].size);
+    }
+  }
+  return device_local > 0 ? device_local : any;
+}
+
 // Probes identity, optional features and limits. Extension structs are chained only when the device
 // advertises the extension, so the query is valid on a Vulkan 1.1 instance.
 DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
@@ -50,23 +64,40 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   info.index = index;
 
   VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceMaintenance3Properties maintenance3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+  VkPhysicalDeviceMaintenance4PropertiesKHR maintenance4{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES_KHR};
   VkPhysicalDeviceDriverPropertiesKHR driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES_KHR};
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   properties.pNext = &subgroup;
-  if (hasExtension(physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME)) subgroup.pNext = &driver;
+  subgroup.pNext = &maintenance3;
+  void** tail = &maintenance3.pNext;
+  // maxBufferSize is only known where VK_KHR_maintenance4 is advertised. It is core in Vulkan 1.3, but
+  // the instance asks for 1.1, so 1.3 structures are only valid through the extension.
+  const bool has_maintenance4 = hasExtension(physical, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+  if (has_maintenance4) {
+    *tail = &maintenance4;
+    tail = &maintenance4.pNext;
+  }
+  const bool has_driver = hasExtension(physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  if (has_driver) *tail = &driver;
   vkGetPhysicalDeviceProperties2(physical, &properties);
   const VkPhysicalDeviceProperties& p = properties.properties;
   const VkPhysicalDeviceLimits& limits = p.limits;
 
   info.name = p.deviceName;
   info.type = typeName(p.deviceType);
-  info.driver_name = subgroup.pNext != nullptr ? driver.driverName : "";
-  info.driver_info = subgroup.pNext != nullptr ? driver.driverInfo : "";
+  info.driver_name = has_driver ? driver.driverName : "";
+  info.driver_info = has_driver ? driver.driverInfo : "";
   info.api_version = p.apiVersion;
   info.driver_version = p.driverVersion;
   info.vendor_id = p.vendorID;
   info.device_id = p.deviceID;
   std::copy(std::begin(p.pipelineCacheUUID), std::end(p.pipelineCacheUUID), info.pipeline_cache_uuid.begin());
+
+  info.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
+  info.max_buffer_size = has_maintenance4 ? maintenance4.maxBufferSize : 0;
+  info.device_local_heap_size = largestHeap(physical);
 
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   VkPhysicalDevice8BitStorageFeaturesKHR storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES_KHR};
@@ -74,7 +105,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES_KHR};
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &storage16;
-  void** tail = &storage16.pNext;
+  tail = &storage16.pNext;
   if (hasExtension(physical, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) {
     *tail = &storage8;
     tail = &storage8.pNext;

@@ -124,6 +124,9 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "min_storage_buffer_offset_alignment",
                             "max_workgroup_count",
                             "max_workgroup_invocations",
+                            "max_memory_allocation_size",
+                            "max_buffer_size",
+                            "device_local_heap_size",
                             "timestamps",
                             "workgroup_size",
                             "items_per_invocation"}) {

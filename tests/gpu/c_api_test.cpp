@@ -1,8 +1,10 @@
 // The C API (include/vkindex/vkindex.h), driven from C code: results, status codes and messages.
 #include <array>
 #include <cstring>
+#include <string>
 
 #include "c_api/gather_from_c.h"
+#include "c_api/huge_tensor_from_c.h"
 #include "support/gpu_test.hpp"
 
 namespace vkindex::test {
@@ -47,6 +49,18 @@ TEST_F(CApiTest, BadIndexGivesOutOfRangeAndTheMessage) {
   char message[256] = {};
   EXPECT_EQ(gatherFromC(device().c_str(), 4294967297LL, values, message, sizeof(message)), VKINDEX_OUT_OF_RANGE);
   EXPECT_STREQ(message, "Gather: indices[2] = 4294967297 is out of range for axis 0 of size 4 (allowed [-4, 3])");
+}
+
+// 3072 MiB is beyond every device's allocation limit here (lavapipe 2 GiB, SwiftShader 1 GiB): a status
+// before any allocation, where the driver used to accept it (or crash on the copy).
+TEST_F(CApiTest, TensorBeyondTheAllocationLimitGivesUnsupported) {
+  char message[512] = {};
+  const uint64_t limit = context().device().max_memory_allocation_size;
+  if (limit == 0 || limit >= (uint64_t(3072) << 20)) GTEST_SKIP() << "this device can allocate 3072 MiB at once";
+  EXPECT_EQ(hugeTensorFromC(device().c_str(), 3072, message, sizeof(message)), VKINDEX_UNSUPPORTED);
+  EXPECT_STREQ(message, ("Tensor::create: 3221225472 bytes exceed the device's maxMemoryAllocationSize of " +
+                         std::to_string(limit) + " bytes (" + context().device().name + ")")
+                            .c_str());
 }
 
 // ONNX's GatherElements example: data [[1, 2], [3, 4]], indices [[0, 0], [1, 0]], axis 1.

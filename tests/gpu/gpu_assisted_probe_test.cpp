@@ -27,8 +27,10 @@ TEST_F(GpuAssistedProbeTest, PlantedOverrunIsReported) {
   // A 256-byte source read as 32 uvec4s (512 bytes) into a 4 KiB target: only reads overrun, so
   // nothing outside the buffers is written even if the instrumentation let the access through.
   const VkDeviceSize binding = 256;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer source, vk::Buffer::create(device, binding, vk::Buffer::Kind::kDevice));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer target, vk::Buffer::create(device, 4096, vk::Buffer::Kind::kDevice));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer source,
+                               vk::Buffer::create(device, binding, vk::Buffer::Kind::kDevice, "probe source"));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer target,
+                               vk::Buffer::create(device, 4096, vk::Buffer::Kind::kDevice, "probe target"));
   VKINDEX_ASSERT_OK_AND_ASSIGN(kernels::DescriptorPool pool, kernels::DescriptorPool::create(device, 1, 2));
   VKINDEX_ASSERT_OK_AND_ASSIGN(VkCommandBuffer cmd, impl.submitter->begin());
   kernels::Recorder recorder(device, *impl.pipelines, pool, cmd);

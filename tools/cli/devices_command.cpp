@@ -1,6 +1,7 @@
 // `vkindex devices`: the Vulkan devices, the capabilities vkindex uses, and which one is the default.
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,10 @@ void printText(const DeviceInfo& d, bool is_default) {
       static_cast<unsigned long long>(d.max_storage_buffer_range),
       static_cast<unsigned long long>(d.min_storage_buffer_offset_alignment), d.max_workgroup_count[0],
       d.max_workgroup_count[1], d.max_workgroup_count[2]);
+  std::printf("     maxMemoryAllocationSize %llu, maxBufferSize %s, device-local heap %llu bytes\n",
+              static_cast<unsigned long long>(d.max_memory_allocation_size),
+              d.max_buffer_size > 0 ? std::to_string(d.max_buffer_size).c_str() : "unknown",
+              static_cast<unsigned long long>(d.device_local_heap_size));
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
 }
@@ -53,6 +58,9 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["max_storage_buffer_range"] = d.max_storage_buffer_range;
   device["min_storage_buffer_offset_alignment"] = d.min_storage_buffer_offset_alignment;
   device["max_workgroup_count"] = d.max_workgroup_count;
+  device["max_memory_allocation_size"] = d.max_memory_allocation_size;
+  device["max_buffer_size"] = d.max_buffer_size;  // 0: the device does not say
+  device["device_local_heap_size"] = d.device_local_heap_size;
   device["max_workgroup_invocations"] = d.max_workgroup_invocations;
   device["timestamps"] = d.timestamps;
   device["workgroup_size"] = d.workgroup_size;
