@@ -18,8 +18,9 @@ std::string lowercase(std::string text) {
 
 // Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted goes through the library's own switch.
 // sync goes through the Khronos layer's environment variable instead, so the library needs no option
-// for it: the layer (1.3.239) adds VK_LAYER_ENABLES to whatever the application chains in, for every
-// instance of the process. An unknown mode aborts: a typo must not run the suite without its checks.
+// for it: the layer (1.3.239) reads VK_LAYER_ENABLES at every vkCreateInstance of the process, the
+// embedding tests' own instances included (SyncValidationProbeTest shows it takes effect). An unknown
+// mode aborts: a typo must not run the suite without its checks.
 void enableValidationMode(const std::string& mode) {
   if (mode == "gpu_assisted") {
     ::setenv("VKINDEX_GPU_ASSISTED_VALIDATION", "1", 1);
