@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Quick start, tests: install, build, and run the whole suite with ctest: plan tests (no GPU), every
 # GPU test on SwiftShader and on lavapipe with the validation layer on, the bad-index tests also under
-# GPU-assisted validation, the ONNX node tests and the CLI. Then the packaging checks and the arm64
-# cross build, the host code's unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer,
-# the formatting check and clang-tidy.
+# GPU-assisted validation, a 20 s soak per driver, the ONNX node tests and the CLI. Then the packaging
+# checks and the arm64 cross build, the host code's unit tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, the formatting check and clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
 scripts/build.sh
-(cd build && ctest --output-on-failure -j "$(nproc)")
+# The synchronization-validation set (label sync: every GPU binary again on lavapipe+sync) is left out
+# here: ~5 minutes on 2 cores. Run it by hand: (cd build && ctest -L sync -j "$(nproc)").
+(cd build && ctest --output-on-failure -j "$(nproc)" -LE sync)
 
 # Packaging and embedding (README, "Embedding"): the static library installed from build/, a shared one,
 # and C and C++ applications that link libvulkan too, through find_package, pkg-config and

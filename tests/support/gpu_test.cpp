@@ -2,28 +2,49 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
 namespace vkindex::test {
 namespace {
 
+constexpr const char* kSyncValidationEnable = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT";
+
 std::string lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
 }
 
-// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_assisted]". Before the first Vulkan
-// call, point the loader at that driver's ICD and switch on GPU-assisted validation when asked.
+// Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted goes through the library's own switch.
+// sync goes through the Khronos layer's environment variable instead, so the library needs no option
+// for it: the layer (1.3.239) reads VK_LAYER_ENABLES at every vkCreateInstance of the process, the
+// embedding tests' own instances included (SyncValidationProbeTest shows it takes effect). An unknown
+// mode aborts: a typo must not run the suite without its checks.
+void enableValidationMode(const std::string& mode) {
+  if (mode == "gpu_assisted") {
+    ::setenv("VKINDEX_GPU_ASSISTED_VALIDATION", "1", 1);
+  } else if (mode == "sync") {
+    ::setenv("VK_LAYER_ENABLES", kSyncValidationEnable, 1);
+  } else {
+    std::fprintf(stderr, "VKINDEX_TEST_DRIVER: unknown mode '+%s' (known: +gpu_assisted, +sync)\n", mode.c_str());
+    std::abort();
+  }
+}
+
+// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_assisted][+sync]". Before the first
+// Vulkan call, point the loader at that driver's ICD and switch on the validation modes asked for.
 // Returns the driver name ("" when the variable is unset: the loader's own choice is used).
 std::string applyTestDriverSelection() {
   static const std::string driver = [] {
     const char* value = std::getenv("VKINDEX_TEST_DRIVER");
-    std::string selection = value != nullptr ? value : "";
-    const size_t plus = selection.find('+');
+    const std::string selection = value != nullptr ? value : "";
+    size_t plus = selection.find('+');
     std::string name = selection.substr(0, plus);
-    if (plus != std::string::npos && selection.substr(plus + 1) == "gpu_assisted") {
-      ::setenv("VKINDEX_GPU_ASSISTED_VALIDATION", "1", 1);
+    while (plus != std::string::npos) {
+      const size_t next = selection.find('+', plus + 1);
+      enableValidationMode(selection.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
+      plus = next;
     }
     if (name == "swiftshader") ::setenv("VK_DRIVER_FILES", VKINDEX_SWIFTSHADER_ICD, 1);
     if (name == "lavapipe") ::setenv("VK_DRIVER_FILES", VKINDEX_LAVAPIPE_ICD, 1);
@@ -31,6 +52,16 @@ std::string applyTestDriverSelection() {
   }();
   return driver;
 }
+
+}  // namespace
+
+bool syncValidationRequested() {
+  applyTestDriverSelection();
+  const char* enables = std::getenv("VK_LAYER_ENABLES");
+  return enables != nullptr && std::string(enables).find(kSyncValidationEnable) != std::string::npos;
+}
+
+namespace {
 
 // A test must never pass on some other device than the one ctest selected.
 void expectSelectedDriver(const DeviceInfo& device) {

@@ -1,6 +1,7 @@
 // Base fixture of every GPU test: one Context per test process on the driver ctest selected
 // (VK_DRIVER_FILES), with the Khronos validation layer on. A test fails if validation reported
-// anything while it ran. GPU-assisted validation is added when VKINDEX_GPU_ASSISTED_VALIDATION=1.
+// anything while it ran. GPU-assisted validation is added when VKINDEX_GPU_ASSISTED_VALIDATION=1,
+// synchronization validation when VK_LAYER_ENABLES names it (VKINDEX_TEST_DRIVER "<driver>+sync").
 #pragma once
 
 #include <gtest/gtest.h>
@@ -29,6 +30,10 @@ class GpuTest : public ::testing::Test {
 
 // Options every test context uses: validation on, no on-disk pipeline cache (tests stay hermetic).
 ContextOptions testContextOptions();
+
+// Whether this process runs synchronization validation ("+sync" in VKINDEX_TEST_DRIVER, or
+// VK_LAYER_ENABLES set by hand): the probe that shows it reports hazards runs only then.
+bool syncValidationRequested();
 
 }  // namespace vkindex::test
 
