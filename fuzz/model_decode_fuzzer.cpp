@@ -11,7 +11,6 @@
 #include "onnx_proto_decode.hpp"
 
 using vkindex::onnxio::AttributeValue;
-using vkindex::onnxio::HostTensor;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   onnx::ModelProto proto;
