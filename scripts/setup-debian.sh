@@ -12,6 +12,7 @@ packages=(
   mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer
   chromium-common                                              # ships SwiftShader (libvk_swiftshader.so)
   clang-format clang-tidy                                      # formatting and lint checks
+  clang libclang-rt-14-dev                                     # libFuzzer targets (scripts/run-fuzzers.sh)
 )
 missing=()
 for package in "${packages[@]}"; do

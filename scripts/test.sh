@@ -29,5 +29,9 @@ cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)" -R '^lavapipe\.' \
   -E 'gpu_assisted|WindowsTest|OnnxGeneratedTest')
 
+# libFuzzer: the ONNX reader and the planners on random input for about a minute, under the same
+# sanitizers, built with clang into build-fuzz/.
+scripts/run-fuzzers.sh
+
 scripts/check-format.sh
 scripts/check-tidy.sh

@@ -151,13 +151,14 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
   EXPECT_EQ(shape.index_words, index_bytes / 4);
-  // Copy passes run with the device's workgroup shape, or with the widest workgroup (halved down to
-  // 32) whose blocks of the device's items make every row whole blocks; only copy units (not sub-word
-  // rows) tile.
+  // Copy passes run with the device's workgroup shape, or with the widest power-of-two workgroup
+  // (halved down to 32) whose blocks of the device's items make every row whole blocks; only copy
+  // units (not sub-word rows) tile. Halving a size that is not a power of two (ContextOptions allows
+  // any) reaches none, so such a device never tiles.
   uint64_t best_block = 0, best_size = 0;
   for (uint32_t size = device.workgroup_size; U >= 4 && size >= 32 && best_block == 0; size /= 2) {
     const uint64_t items = device.items_per_invocation;
-    if ((R / U) % (size * items) == 0) {
+    if ((size & (size - 1)) == 0 && (R / U) % (size * items) == 0) {
       best_block = size * items;
       best_size = size;
     }

@@ -1,0 +1,242 @@
+#include "plan_oracles.hpp"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "gather_elements_simulator.hpp"
+#include "gather_simulator.hpp"
+#include "plan/gather_elements_plan.hpp"
+#include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
+#include "plan/scatter_plan.hpp"
+#include "plan_checks.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::fuzz {
+namespace {
+
+using plan::OpPlan;
+using plan::Placement;
+using plan::Role;
+using plan::Step;
+using plan::test::failuresOf;
+
+// Simulation budget per input, so the fuzzer keeps thousands of runs a second: every tensor at most
+// 16 KiB and ending within 64 KiB of its buffer (the simulators allocate the buffer up to its end), at
+// most 2^16 invocations over all steps.
+constexpr uint64_t kMaxSimulatedBytes = 16 * 1024;
+constexpr uint64_t kMaxSimulatedEnd = 64 * 1024;
+// The structural checkers cost far more per step than planning: a plan of more steps (megabytes of
+// indices through binding windows of a few hundred bytes) is only required to exist. Its parts are
+// the same as in smaller plans with the same windows, which the fuzzer reaches too.
+constexpr size_t kMaxCheckedSteps = 1024;
+constexpr uint64_t kMaxSimulatedInvocations = uint64_t(1) << 16;
+
+// Planners bind big tensors a window at a time, and the element and row passes pair every output
+// window with every data window: steps grow with (bytes / window capacity)^2, hundreds of megabytes
+// of plan for a megabyte tensor under a 256-byte ContextOptions::max_binding_bytes. That is a step
+// budget question, not a correctness one, so such problems are skipped: at most 64 windows a tensor.
+constexpr uint64_t kMaxWindowsPerTensor = 64;
+
+bool tooManyWindows(std::initializer_list<Placement> tensors, const DeviceInfo& device) {
+  const uint64_t capacity = plan::windowCapacity(device);
+  if (capacity == 0) return false;  // the planners refuse such devices up front
+  for (const Placement& tensor : tensors) {
+    if (tensor.bytes / capacity > kMaxWindowsPerTensor) return true;
+  }
+  return false;
+}
+
+// A planner may refuse a problem only as the caller's mistake or as something it cannot run.
+void expectRefusal(const Status& status) {
+  EXPECT_TRUE(status.code() == StatusCode::kInvalidArgument || status.code() == StatusCode::kUnsupported)
+      << "refused with " << status.toString();
+  EXPECT_FALSE(status.message().empty());
+}
+
+bool cheapToSimulate(const OpPlan& plan, std::initializer_list<Placement> tensors, const DeviceInfo& device) {
+  for (const Placement& tensor : tensors) {
+    if (tensor.bytes > kMaxSimulatedBytes || tensor.offset + tensor.bytes > kMaxSimulatedEnd) return false;
+  }
+  uint64_t invocations = 0;
+  for (const Step& step : plan.steps) {
+    invocations += step.groups * device.workgroup_size;
+    if (invocations > kMaxSimulatedInvocations) return false;
+  }
+  return true;
+}
+
+// The planted bad indices, moved to positions that exist among `elements` index elements.
+plan::test::BadIndices plantable(const PlanProblem& p, uint64_t elements) {
+  plan::test::BadIndices bad;
+  if (elements == 0) return bad;
+  for (const auto& [position, value] : p.bad) bad.emplace_back(position % elements, value);
+  return bad;
+}
+
+// Runs `structure`, then (when it held) `simulation`, collecting the failures of both.
+std::string checkThenSimulate(const std::function<void()>& structure, const std::function<void()>& simulation) {
+  std::string failures = failuresOf(structure);
+  if (failures.empty() && simulation) failures = failuresOf(simulation);
+  return failures;
+}
+
+std::string checkRowGather(const PlanProblem& p, const StatusOr<OpPlan>& planned, const plan::RowGather& gather,
+                           const Placement& data, const Placement& indices, const Placement& output,
+                           const std::function<void()>& report) {
+  if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
+  const OpPlan& op_plan = *planned;
+  if (op_plan.steps.size() > kMaxCheckedSteps) return "";
+  std::function<void()> simulation;
+  if (cheapToSimulate(op_plan, {data, indices, output}, p.device)) {
+    const uint64_t elements = gather.check.tuple_count * gather.check.extents.size();
+    simulation = [&, elements] {
+      plan::test::runRowGather(op_plan, gather, data, indices, output, p.device, plantable(p, elements), p.seed);
+    };
+  }
+  return checkThenSimulate(
+      [&] {
+        plan::test::checkStructure(op_plan, gather, data, indices, output, p.device);
+        report();
+      },
+      simulation);
+}
+
+std::string checkGather(const PlanProblem& p) {
+  StatusOr<plan::GatherShape> shape =
+      plan::inferGatherShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
+  if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
+  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
+  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
+  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
+  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
+  const StatusOr<OpPlan> planned = plan::planGather(*shape, p.index_type, *data, *indices, *output, p.device);
+  const plan::RowGather gather = plan::test::rowGatherOf(*shape, p.index_type);
+  return checkRowGather(p, planned, gather, *data, *indices, *output,
+                        [&] { plan::test::expectGatherReport(*planned, *shape); });
+}
+
+std::string checkGatherND(const PlanProblem& p) {
+  StatusOr<plan::GatherNDShape> shape =
+      plan::inferGatherNDShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
+  if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
+  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
+  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
+  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
+  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
+  const StatusOr<OpPlan> planned = plan::planGatherND(*shape, p.index_type, *data, *indices, *output, p.device);
+  // What GatherND must reduce to (ONNX): per batch, its own tuples addressing data dims batch_dims ..
+  // batch_dims + k - 1, each copying the slice after them.
+  plan::RowGather gather = plan::test::rowGather(shape->batch, shape->tuples, shape->row_bytes, shape->extents,
+                                                 p.index_type, /*batched=*/true);
+  gather.op = "GatherND";
+  gather.row_name = "one slice after the indexed dims";
+  return checkRowGather(p, planned, gather, *data, *indices, *output, [&] {
+    EXPECT_TRUE(planned->report.tuples);
+    EXPECT_EQ(planned->report.indices_shape, shape->indices_shape);
+    EXPECT_EQ(planned->report.extents, shape->extents);
+  });
+}
+
+std::string checkGatherElements(const PlanProblem& p) {
+  StatusOr<plan::GatherElementsShape> shape =
+      plan::inferGatherElementsShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
+  if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
+  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
+  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
+  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
+  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
+  const StatusOr<OpPlan> planned = plan::planGatherElements(*shape, p.index_type, *data, *indices, *output, p.device);
+  if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
+  if (planned->steps.size() > kMaxCheckedSteps) return "";
+  const plan::test::ElementsPlacements at{*data, *indices, *output};
+  std::function<void()> simulation;
+  if (cheapToSimulate(*planned, {*data, *indices, *output}, p.device)) {
+    simulation = [&] {
+      plan::test::ElementsCase c{
+          p.data_shape,  p.data_type,      p.indices_shape, p.index_type, p.attribute,
+          p.data_offset, p.indices_offset, p.output_offset, p.device,     plantable(p, shape->output_elements)};
+      plan::test::runElementsPlan(*planned, c, p.seed);
+    };
+  }
+  return checkThenSimulate(
+      [&] {
+        plan::test::checkElementsStructure(*planned, *shape, p.index_type, at, p.device);
+        plan::test::expectElementsReport(*planned, *shape);
+      },
+      simulation);
+}
+
+// What every scatter plan must satisfy: generic step parts, every window valid for its tensor (the
+// scratch buffer is a tensor of scratch_bytes at offset 0), and the shared index checks.
+void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shape, const Placement& data,
+                           const Placement& indices, const Placement& updates, const Placement& output,
+                           const DeviceInfo& device) {
+  const Placement scratch{0, op_plan.scratch_bytes};
+  const auto tensorOf = [&](Role role) {
+    switch (role) {
+      case Role::kData: return data;
+      case Role::kIndices: return indices;
+      case Role::kUpdates: return updates;
+      case Role::kOutput: return output;
+      case Role::kScratch: return scratch;
+      case Role::kStatus: break;
+    }
+    return Placement{};
+  };
+  for (size_t i = 0; i < op_plan.steps.size(); ++i) {
+    const Step& step = op_plan.steps[i];
+    SCOPED_TRACE("step " + std::to_string(i) + ": " + plan::test::str(step));
+    EXPECT_LT(static_cast<uint32_t>(step.kernel), static_cast<uint32_t>(plan::Kernel::kCount));
+    EXPECT_EQ(step.push_bytes, plan::test::pushBytesOf(step.kernel));
+    EXPECT_EQ(step.push[0], 0u) << "the status slot is the runner's to fill";
+    EXPECT_GT(step.groups, 0u);
+    for (const std::vector<plan::Binding>* list : {&step.bindings, &step.wait_for}) {
+      for (const plan::Binding& binding : *list) {
+        if (binding.role == Role::kStatus) {
+          EXPECT_EQ(binding.window.size, 0u);
+        } else {
+          plan::test::validWindow(binding.window, tensorOf(binding.role), device, "scatter");
+        }
+      }
+    }
+  }
+  plan::test::checkIndexSteps(op_plan, shape.check, indices, device);
+}
+
+std::string checkScatter(const PlanProblem& p) {
+  const bool nd = p.op == PlannedOp::kScatterND;
+  StatusOr<plan::ScatterShape> shape =
+      nd ? plan::inferScatterNDShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.updates_shape,
+                                     p.updates_type, p.reduction)
+         : plan::inferScatterElementsShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.updates_shape,
+                                           p.updates_type, p.attribute, p.reduction);
+  if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
+  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
+  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
+  const auto updates = placementOf(p.updates_shape, p.updates_type, p.updates_offset);
+  const auto output = placementOf(p.data_shape, p.data_type, p.output_offset);
+  if (!data || !indices || !updates || !output || tooManyWindows({*data, *indices, *updates, *output}, p.device)) {
+    return "";
+  }
+  const StatusOr<OpPlan> planned = plan::planScatter(*shape, *data, *indices, *updates, *output, p.in_place, p.device);
+  if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
+  if (planned->steps.size() > kMaxCheckedSteps) return "";
+  return failuresOf([&] { checkScatterStructure(*planned, *shape, *data, *indices, *updates, *output, p.device); });
+}
+
+}  // namespace
+
+std::string planAndCheck(const PlanProblem& problem) {
+  switch (problem.op) {
+    case PlannedOp::kGather: return checkGather(problem);
+    case PlannedOp::kGatherND: return checkGatherND(problem);
+    case PlannedOp::kGatherElements: return checkGatherElements(problem);
+    case PlannedOp::kScatterElements:
+    case PlannedOp::kScatterND: return checkScatter(problem);
+  }
+  return "";
+}
+
+}  // namespace vkindex::fuzz

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/) with clang, AddressSanitizer and UndefinedBehaviorSanitizer into
+# build-fuzz/, then runs each for a bounded time on a copy of its seed corpus (fuzz/corpus/<target>/).
+# Usage: scripts/run-fuzzers.sh [seconds_per_target] (default 15: about a minute for the four targets).
+# Fails when any target crashes, hangs or runs out of memory, and says where the input was saved.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-15}
+targets=(tensor_decode model_decode node_test_reader planners)
+build=build-fuzz
+
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKINDEX_WERROR=ON \
+  -DVKINDEX_BUILD_FUZZERS=ON -DVKINDEX_BUILD_TOOLS=ON -DVKINDEX_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+cmake --build "$build" -j "${VKINDEX_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
+
+# UndefinedBehaviorSanitizer's reports with the stack that led there.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+failed=()
+for target in "${targets[@]}"; do
+  # A fresh copy each run: what libFuzzer adds to the corpus stays out of the source tree.
+  work="$build/fuzz-runs/$target"
+  rm -rf "$work"
+  mkdir -p "$work/corpus"
+  cp fuzz/corpus/"$target"/* "$work/corpus/"
+  log="$work/log.txt"
+  # -timeout: one input running 10 s is a hang; -rss_limit_mb: 2 GiB is an out-of-memory finding.
+  if "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" >"$log" 2>&1; then
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    echo "fuzz: $target: ${runs:-?} runs in ${seconds} s ($((${runs:-0} / seconds)) per second), no findings"
+  else
+    tail -n 60 "$log"
+    echo "fuzz: $target FAILED; full log in $log" >&2
+    for artifact in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* "$work"/slow-unit-*; do
+      [[ -e $artifact ]] || continue
+      echo "fuzz: input saved as $artifact; reproduce with: $build/fuzz/fuzz_$target $artifact" >&2
+    done
+    failed+=("$target")
+  fi
+done
+if ((${#failed[@]})); then
+  echo "fuzz: findings in ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets clean"

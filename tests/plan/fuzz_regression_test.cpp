@@ -1,0 +1,34 @@
+// Planner problems the fuzzer (fuzz/planners_fuzzer.cpp) found disagreements on, kept as unit tests.
+// No GPU needed.
+#include <gtest/gtest.h>
+
+#include "gather_simulator.hpp"
+#include "plan_checks.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+// ContextOptions::workgroup_size may be any size the device allows. Row tiling only takes power-of-two
+// workgroups, so halving 96 (96, 48) finds none and the passes run untiled with the device's shape,
+// even though 48 x 1 items divides the 48-unit rows (the checker used to demand tiling with 48).
+TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupNeverTilesRows) {
+  const DeviceInfo device = fakeDevice(1024, 16, /*workgroup=*/96, /*items=*/1);
+  // Data at offset 4: 4-byte units, so each 192-byte row is 48 units.
+  StatusOr<OpPlan> plan = checkedPlan({4, 48}, DataType::kFloat32, {3}, DataType::kInt32, 0, device, 4, 0, 0);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const CopyShape shape = copyShape(*plan);
+  EXPECT_FALSE(shape.row_tiled);
+  EXPECT_EQ(shape.workgroup_size, 96u);
+  EXPECT_EQ(shape.unit_bytes, 4u);
+
+  SimCase c;
+  c.data_shape = {4, 48};
+  c.indices_shape = {3};
+  c.data_offset = 4;
+  c.device = device;
+  EXPECT_TRUE(simulate(c, 1).has_value());
+}
+
+}  // namespace
+}  // namespace vkindex::plan::test
