@@ -24,9 +24,12 @@ TEST_F(SyncValidationProbeTest, PlantedReadAfterWriteIsReported) {
   const vk::Device& device = *impl.device;
   // first -> middle -> last, 256 bytes each, all in bounds: only the missing barrier is wrong.
   const VkDeviceSize bytes = 256;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer first, vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer middle, vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice));
-  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer last, vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer first,
+                               vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice, "probe buffer"));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer middle,
+                               vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice, "probe buffer"));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(vk::Buffer last,
+                               vk::Buffer::create(device, bytes, vk::Buffer::Kind::kDevice, "probe buffer"));
   VKINDEX_ASSERT_OK_AND_ASSIGN(kernels::DescriptorPool pool, kernels::DescriptorPool::create(device, 2, 4));
   VKINDEX_ASSERT_OK_AND_ASSIGN(VkCommandBuffer cmd, impl.submitter->begin());
   kernels::Recorder recorder(device, *impl.pipelines, pool, cmd);
