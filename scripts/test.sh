@@ -24,10 +24,11 @@ scripts/check-cross-arm64.sh
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVKINDEX_WERROR=ON -DVKINDEX_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ctest --output-on-failure -j "$(nproc)" -R '^(plan|kernels|onnx_io)\.')
-# The window tests and the generated ONNX matrix are left out here: their time goes into building large
-# inputs, and the same host paths run in the other suites.
+# Left out here, to keep CI short: the type matrices (AllTypes/, DefinedPairs/), the window tests, the
+# generated ONNX matrix and the memory-limit tests. Their time goes into large or many inputs; the host
+# code they reach (planners, recorder, transfers) runs in the shape, error, embedding and C API suites.
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)" -R '^lavapipe\.' \
-  -E 'gpu_assisted|WindowsTest|OnnxGeneratedTest')
+  -E 'gpu_assisted|AllTypes/|DefinedPairs/|WindowsTest|OnnxGeneratedTest|MemoryLimitsTest')
 
 # libFuzzer: the ONNX reader and the planners on random input for about a minute, under the same
 # sanitizers, built with clang into build-fuzz/.
