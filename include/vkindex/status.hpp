@@ -14,11 +14,12 @@ namespace vkindex {
 // What kind of failure a Status describes. Callers branch on the code; the message is for people.
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,  // the call itself is malformed: bad axis, rank, dtype, shape disagreement
-  kOutOfRange,       // an index value read on the device lies outside its allowed range
-  kUnsupported,      // valid input that this device or this build cannot run (with the reason)
-  kDeviceError,      // Vulkan reported a failure (device lost, out of memory, missing driver)
-  kInternal,         // a broken invariant inside vkindex: a bug, please report it
+  kInvalidArgument,    // the call itself is malformed: bad axis, rank, dtype, shape disagreement
+  kOutOfRange,         // an index value read on the device lies outside its allowed range
+  kUnsupported,        // valid input that this device or this build cannot run (with the reason)
+  kDeviceError,        // Vulkan reported a failure (device lost, missing driver, a failed call)
+  kInternal,           // a broken invariant inside vkindex: a bug, please report it
+  kResourceExhausted,  // host or device memory ran out (says which buffer and how many bytes); may pass
 };
 
 // Returns a stable lower-case name for the code, e.g. "invalid argument".
@@ -49,6 +50,9 @@ inline Status outOfRange(std::string message) { return Status(StatusCode::kOutOf
 inline Status unsupported(std::string message) { return Status(StatusCode::kUnsupported, std::move(message)); }
 inline Status deviceError(std::string message) { return Status(StatusCode::kDeviceError, std::move(message)); }
 inline Status internalError(std::string message) { return Status(StatusCode::kInternal, std::move(message)); }
+inline Status resourceExhausted(std::string message) {
+  return Status(StatusCode::kResourceExhausted, std::move(message));
+}
 
 // Either a value or the error that prevented it. Accessing the value of an error is a bug (asserted).
 template <typename T>

@@ -19,6 +19,9 @@ namespace vkindex {
 namespace vk {
 class Buffer;
 }
+namespace internal {
+struct TensorAccess;
+}
 
 using Shape = std::vector<int64_t>;
 
@@ -59,6 +62,8 @@ class VKINDEX_API Tensor {
   // Copies host bytes into the tensor / the tensor into host memory (through a staging buffer; waits).
   Status upload(const void* bytes, size_t byte_count);
   Status download(void* bytes, size_t byte_count) const;
+  // download() into a new vector. If the host cannot allocate it, kResourceExhausted (the check and the
+  // allocation are back to back; to rule out any host allocation, download into memory you own).
   StatusOr<std::vector<uint8_t>> toHost() const;
 
   // String tensors only: the elements, row-major.
@@ -72,6 +77,10 @@ class VKINDEX_API Tensor {
   Context* context() const { return context_; }
 
  private:
+  friend struct internal::TensorAccess;
+  // create(), naming the buffer `purpose` (e.g. "Gather output") in the errors it may return.
+  static StatusOr<Tensor> createFor(Context& context, DataType type, Shape shape, const std::string& purpose);
+
   Context* context_ = nullptr;
   DataType dtype_ = DataType::kFloat32;
   Shape shape_;

@@ -26,7 +26,8 @@ typedef enum VkindexStatus {
   VKINDEX_OUT_OF_RANGE = 2,
   VKINDEX_UNSUPPORTED = 3,
   VKINDEX_DEVICE_ERROR = 4,
-  VKINDEX_INTERNAL = 5
+  VKINDEX_INTERNAL = 5,
+  VKINDEX_RESOURCE_EXHAUSTED = 6
 } VkindexStatus;
 
 /* The ONNX element types, in the order of vkindex::DataType. Strings are not available in the C API. */

@@ -10,6 +10,7 @@ const char* statusCodeName(StatusCode code) {
     case StatusCode::kUnsupported: return "unsupported";
     case StatusCode::kDeviceError: return "device error";
     case StatusCode::kInternal: return "internal error";
+    case StatusCode::kResourceExhausted: return "resource exhausted";
   }
   return "unknown";
 }

@@ -11,6 +11,7 @@ thread_local std::string last_error;
 }  // namespace
 
 static_assert(static_cast<int>(StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
+static_assert(static_cast<int>(StatusCode::kResourceExhausted) == VKINDEX_RESOURCE_EXHAUSTED, "status codes drifted");
 static_assert(static_cast<int>(DataType::kComplex128) == VKINDEX_COMPLEX128, "data types drifted");
 static_assert(static_cast<int>(Reduction::kMin) == VKINDEX_REDUCTION_MIN, "reductions drifted");
 

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "base/host_memory.hpp"
+#include "core/tensor_access.hpp"
 #include "core/transfer.hpp"
 #include "plan/shape.hpp"
 #include "plan/windows.hpp"
@@ -29,14 +31,18 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept = default;
 uint64_t Tensor::byteSize() const { return dtype_ == DataType::kString ? 0 : element_count_ * elementSize(dtype_); }
 
 StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
-  if (type == DataType::kString) return invalidArgument("Tensor::create: string tensors are made with fromStrings");
+  return createFor(context, type, std::move(shape), "Tensor::create");
+}
+
+StatusOr<Tensor> Tensor::createFor(Context& context, DataType type, Shape shape, const std::string& purpose) {
+  if (type == DataType::kString) return invalidArgument(purpose + ": string tensors are made with fromStrings");
   Tensor tensor;
-  VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, "Tensor::create"));
+  VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, purpose.c_str()));
   tensor.context_ = &context;
   tensor.dtype_ = type;
   tensor.shape_ = std::move(shape);
   VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(*implOf(context).device, tensor.byteSize(),
-                                                                 vk::Buffer::Kind::kDevice, "Tensor::create"));
+                                                                 vk::Buffer::Kind::kDevice, purpose));
   tensor.owned_ = std::make_unique<vk::Buffer>(std::move(buffer));
   tensor.buffer_ = tensor.owned_->handle();
   return tensor;
@@ -109,7 +115,7 @@ Status Tensor::download(void* bytes, size_t byte_count) const {
 }
 
 StatusOr<std::vector<uint8_t>> Tensor::toHost() const {
-  std::vector<uint8_t> bytes(byteSize());
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, allocateHostVector<uint8_t>(byteSize(), "Tensor::toHost"));
   VKINDEX_RETURN_IF_ERROR(download(bytes.data(), bytes.size()));
   return bytes;
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ops/string_picking.hpp"
 #include "plan/shape.hpp"
 
 namespace vkindex {
@@ -48,14 +49,8 @@ Status runOnStrings(Context& context, const GatherFamilyOp& op, const Tensor& da
   VKINDEX_ASSIGN_OR_RETURN(Tensor id_tensor, Tensor::fromHost(context, DataType::kUInt32, data.shape(), ids.data(),
                                                               ids.size() * sizeof(uint32_t)));
   VKINDEX_ASSIGN_OR_RETURN(Tensor picked, runGatherFamily(context, op, id_tensor, indices, attribute));
-  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, picked.toHost());
-  std::vector<std::string>& strings = output.mutableStrings();
-  strings.resize(picked.elementCount());
-  for (size_t i = 0; i < strings.size(); ++i) {
-    uint32_t id;
-    std::memcpy(&id, bytes.data() + i * sizeof(id), sizeof(id));
-    strings[i] = data.strings()[id];
-  }
+  VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(),
+                           pickStrings(picked, {&data.strings()}, std::string(op.name) + " output"));
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/abi.h"
+#include "core/tensor_access.hpp"
 #include "core/transfer.hpp"
 #include "plan/shape.hpp"
 
@@ -107,13 +108,14 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
 }  // namespace
 
 StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType type, const Shape& shape) {
+  const std::string purpose = std::string(op_name) + " output";
   std::optional<uint64_t> count = plan::elementCount(shape);
   // An unrepresentable count is Tensor::create's to report; the multiplication cannot wrap below it.
   if (count && *count <= uint64_t(INT64_MAX) / 16) {
-    VKINDEX_RETURN_IF_ERROR(vk::Buffer::checkSize(*implOf(context).device, *count * elementSize(type),
-                                                  vk::Buffer::Kind::kDevice, std::string(op_name) + " output"));
+    VKINDEX_RETURN_IF_ERROR(
+        vk::Buffer::checkSize(*implOf(context).device, *count * elementSize(type), vk::Buffer::Kind::kDevice, purpose));
   }
-  return Tensor::create(context, type, shape);
+  return internal::TensorAccess::create(context, type, shape, purpose);
 }
 
 StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,

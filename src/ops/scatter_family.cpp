@@ -3,6 +3,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ops/string_picking.hpp"
 #include "plan/shape.hpp"
 
 namespace vkindex {
@@ -55,14 +56,8 @@ Status runOnStrings(Context& context, const ScatterFamilyOp& op, const Tensor& d
                                                                   update_ids.data(), update_ids.size() * 4));
   VKINDEX_ASSIGN_OR_RETURN(Tensor picked,
                            runScatterFamily(context, op, data_tensor, indices, update_tensor, attribute, reduction));
-  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, picked.toHost());
-  std::vector<std::string> strings(picked.elementCount());
-  for (size_t i = 0; i < strings.size(); ++i) {
-    uint32_t id;
-    std::memcpy(&id, bytes.data() + i * sizeof(id), sizeof(id));
-    strings[i] = id < data_ids.size() ? data.strings()[id] : updates.strings()[id - data_ids.size()];
-  }
-  output.mutableStrings() = std::move(strings);
+  VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(), pickStrings(picked, {&data.strings(), &updates.strings()},
+                                                                std::string(op.name) + " output"));
   return Status::Ok();
 }
 

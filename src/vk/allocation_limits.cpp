@@ -29,8 +29,9 @@ Status checkBufferSize(const DeviceInfo& info, VkDeviceSize requested, VkDeviceS
 
 Status allocationFailed(VkResult result, const char* step, const std::string& purpose, VkDeviceSize bytes) {
   const bool out_of_memory = result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY;
-  return deviceError(purpose + ": " + (out_of_memory ? "out of memory" : "failure") + " in " + step + " of " +
-                     std::to_string(bytes) + " bytes (" + resultName(result) + ")");
+  std::string message = purpose + ": " + (out_of_memory ? "out of memory" : "failure") + " in " + step + " of " +
+                        std::to_string(bytes) + " bytes (" + resultName(result) + ")";
+  return out_of_memory ? resourceExhausted(std::move(message)) : deviceError(std::move(message));
 }
 
 }  // namespace vkindex::vk

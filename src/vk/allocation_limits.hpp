@@ -19,7 +19,8 @@ Status checkBufferSize(const DeviceInfo& info, VkDeviceSize requested, VkDeviceS
                        const std::string& purpose);
 
 // The Status for a failed vkCreateBuffer / vkAllocateMemory / vkMapMemory (`step`) of a buffer of
-// `bytes` for `purpose`: a device error that says what was being allocated, not which call failed.
+// `bytes` for `purpose`, saying what was being allocated: kResourceExhausted when memory ran out,
+// else a device error.
 Status allocationFailed(VkResult result, const char* step, const std::string& purpose, VkDeviceSize bytes);
 
 }  // namespace vkindex::vk

@@ -31,6 +31,9 @@ class Device {
   Device& operator=(const Device&) = delete;
 
   const VolkDeviceTable& fn() const { return table_; }
+  // For tests only: the same table, writable, so a test can put a failing vkAllocateMemory (or any
+  // other command) in front of the driver's and check how vkindex handles it.
+  VolkDeviceTable& functionsForTesting() { return table_; }
   VkDevice handle() const { return device_; }
   VkPhysicalDevice physical() const { return physical_; }
   VkQueue queue() const { return queue_; }

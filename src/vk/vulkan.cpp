@@ -31,10 +31,26 @@ const char* resultName(VkResult result) {
   }
 }
 
+namespace {
+
+// "vkBindBufferMemory" from the expression "fn.vkBindBufferMemory(device.handle(), ...)": the message
+// names the Vulkan command, not vkindex's source text.
+std::string commandName(const char* call) {
+  std::string text(call);
+  text = text.substr(0, text.find('('));
+  const size_t last_separator = text.find_last_of(".>:");
+  return last_separator == std::string::npos ? text : text.substr(last_separator + 1);
+}
+
+}  // namespace
+
 Status checkResult(VkResult result, const char* call) {
   if (result == VK_SUCCESS) return Status::Ok();
-  return deviceError(std::string(call) + " failed: " + resultName(result) + " (" +
-                     std::to_string(static_cast<int>(result)) + ")");
+  std::string message =
+      commandName(call) + " failed: " + resultName(result) + " (" + std::to_string(static_cast<int>(result)) + ")";
+  const bool out_of_memory = result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY ||
+                             result == VK_ERROR_OUT_OF_POOL_MEMORY;
+  return out_of_memory ? resourceExhausted(std::move(message)) : deviceError(std::move(message));
 }
 
 }  // namespace vkindex::vk

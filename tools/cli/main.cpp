@@ -1,6 +1,7 @@
 // vkindex: run ONNX node tests and benchmarks of the indexing operators on any Vulkan device.
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
   // and still deserves a message and a failing exit code rather than std::terminate.
   try {
     return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Sizes read from files are checked before their allocations; this is one that was not foreseen.
+    std::fprintf(stderr, "vkindex: out of host memory\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "vkindex: internal error: %s\n", e.what());
   } catch (...) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <system_error>
 
+#include "base/host_memory.hpp"
+
 namespace vkindex::onnxio {
 namespace {
 
@@ -25,6 +27,7 @@ Status readWholeFile(const std::string& path, std::string* bytes) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return invalidArgument(path + ": cannot open file for reading");
+  VKINDEX_RETURN_IF_ERROR(checkHostAllocation(size, path + ": reading the file"));
   bytes->resize(static_cast<size_t>(size));
   in.read(bytes->data(), static_cast<std::streamsize>(size));
   if (static_cast<uintmax_t>(in.gcount()) != size) {
@@ -40,6 +43,9 @@ Status parseProtoFile(const std::string& path, const char* type_name, google::pr
   VKINDEX_RETURN_IF_ERROR(readWholeFile(path, &bytes));
   // An empty file parses as an empty message; reject it here so the error says what really happened.
   if (bytes.empty()) return invalidArgument(path + ": file is empty (expected a serialized ONNX " + type_name + ")");
+  // Parsing copies every bytes field (a tensor's raw_data: nearly the whole file) out of the buffer,
+  // so the message needs about as much memory again while the file is still held.
+  VKINDEX_RETURN_IF_ERROR(checkHostAllocation(bytes.size(), path + ": parsing the file"));
   // ParseFromString reports malformed wire data by returning false; it never throws or aborts.
   if (!message->ParseFromString(bytes)) {
     return invalidArgument(path + ": not a valid ONNX " + type_name + " (truncated or corrupted)");

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/host_memory.hpp"
 #include "onnx_proto_decode.hpp"
 #include "proto_file.hpp"
 #include "quote.hpp"
@@ -114,8 +115,10 @@ uint64_t doubleBits(double value) {
 Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const std::string& where, HostTensor* tensor) {
   std::vector<uint8_t>& out = tensor->bytes;
   const DataType type = tensor->dtype;
-  out.reserve(static_cast<size_t>(typedFieldSize(proto, storage)) * elementSize(type) /
-              static_cast<size_t>(entriesPerElement(type)));
+  const uint64_t out_bytes = static_cast<uint64_t>(typedFieldSize(proto, storage)) * elementSize(type) /
+                             static_cast<uint64_t>(entriesPerElement(type));
+  VKINDEX_RETURN_IF_ERROR(checkHostAllocation(out_bytes, where + ": decoding " + storageName(storage)));
+  out.reserve(static_cast<size_t>(out_bytes));
   switch (storage) {
     case Storage::kFloat:
       for (float value : proto.float_data()) appendLittleEndian(&out, floatBits(value), 4);
@@ -241,6 +244,7 @@ StatusOr<HostTensor> decodeTensorProto(const onnx::TensorProto& proto, const std
                              " need " + std::to_string(need));
     }
     // raw_data is little-endian by definition, which is already the HostTensor layout.
+    VKINDEX_RETURN_IF_ERROR(checkHostAllocation(raw.size(), where + ": decoding raw_data"));
     tensor.bytes.assign(raw.begin(), raw.end());
     return tensor;
   }

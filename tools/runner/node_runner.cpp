@@ -2,10 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
 
+#include "base/host_memory.hpp"
 #include "node_ops.hpp"
 #include "onnx_io.hpp"
 #include "quote.hpp"
@@ -79,7 +81,9 @@ StatusOr<std::vector<Tensor>> poisonedOutputs(Context& context, const std::vecto
   std::vector<Tensor> outputs;
   for (const Tensor& tensor : like) {
     VKINDEX_ASSIGN_OR_RETURN(Tensor output, Tensor::create(context, tensor.dtype(), tensor.shape()));
-    const std::vector<uint8_t> pattern(output.byteSize(), 0xCD);
+    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> pattern,
+                             allocateHostVector<uint8_t>(output.byteSize(), "the poisoned output"));
+    std::fill(pattern.begin(), pattern.end(), uint8_t{0xCD});
     VKINDEX_RETURN_IF_ERROR(output.upload(pattern.data(), pattern.size()));
     outputs.push_back(std::move(output));
   }
