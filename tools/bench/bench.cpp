@@ -6,6 +6,7 @@
 #include "command_timer.hpp"
 #include "measure.hpp"
 #include "report.hpp"
+#include "sweep.hpp"
 #include "workloads.hpp"
 
 namespace vkindex::bench {
@@ -42,6 +43,15 @@ RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, co
   return info;
 }
 
+// Under VKINDEX_VALIDATION=1 a clean table is not enough: the layer must have stayed silent too.
+Status checkValidation(const Context& context, Status first_failure) {
+  if (first_failure.ok() && context.validationMessageCount() > 0) {
+    return internalError("bench: the validation layer reported " + std::to_string(context.validationMessageCount()) +
+                         " message(s); first: " + context.firstValidationMessage());
+  }
+  return first_failure;
+}
+
 }  // namespace
 
 Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
@@ -58,6 +68,11 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.
   measure.row_budget_ms = options.quick ? 100.0 : 500.0;
   const RunInfo info = describeRun(*context, *timer, options, measure);
+  if (options.sweep) {
+    // 17 points: a shorter budget per point than per row keeps the whole sweep near the table's length.
+    measure.row_budget_ms = options.quick ? 30.0 : 300.0;
+    return checkValidation(*context, runSweep(*context, *timer, info, measure, options.json, options.quick, out));
+  }
   const std::vector<Workload> rows = workloads(options.quick);
   if (!options.json) printHeader(out, info, rows);
   out.flush();
@@ -75,12 +90,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     }
     out.flush();
   }
-  // Under VKINDEX_VALIDATION=1 a clean table is not enough: the layer must have stayed silent too.
-  if (first_failure.ok() && context->validationMessageCount() > 0) {
-    return internalError("bench: the validation layer reported " + std::to_string(context->validationMessageCount()) +
-                         " message(s); first: " + context->firstValidationMessage());
-  }
-  return first_failure;
+  return checkValidation(*context, first_failure);
 }
 
 }  // namespace vkindex::bench

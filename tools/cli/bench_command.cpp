@@ -17,6 +17,8 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
       ->type_name("SEL");
   command->add_flag("--json", options.json, "One JSON object per row instead of the table");
   command->add_flag("--quick", options.quick, "Smaller sizes and shorter rows, for a smoke test");
+  command->add_flag("--sweep", options.sweep,
+                    "Instead of the table: Gather GB/s for rows of 1 B to 64 KiB beside both copy baselines");
   command->add_option("--repeats", options.repeats, "Timed runs per row (default: chosen per row, 5 to 50)")
       ->type_name("N")
       ->check(CLI::Range(1, 100000));
