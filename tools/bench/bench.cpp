@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "command_timer.hpp"
+#include "latency.hpp"
 #include "measure.hpp"
 #include "report.hpp"
 #include "sweep.hpp"
@@ -90,6 +91,8 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     }
     out.flush();
   }
+  Status latency = runLatency(*context, *timer, info, options.json, options.quick, out);
+  if (first_failure.ok()) first_failure = latency;
   return checkValidation(*context, first_failure);
 }
 

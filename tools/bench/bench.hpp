@@ -24,9 +24,9 @@ struct BenchOptions {
 };
 
 // Runs every workload on the selected device and prints the table (or one JSON object per line) to
-// `out` as rows complete; with options.sweep, the sweep instead. Every workload's output is checked
-// against a CPU reference before it is timed; a mismatch aborts that row, the remaining rows still
-// run, and the first failure is returned.
+// `out` as rows complete, then the latency rows (latency.hpp); with options.sweep, the sweep instead.
+// Every workload's output is checked against a CPU reference before it is timed; a mismatch aborts
+// that row, the remaining rows still run, and the first failure is returned.
 Status runBenchmarks(const BenchOptions& options, std::ostream& out);
 
 }  // namespace vkindex::bench
