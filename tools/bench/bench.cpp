@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "cold_start.hpp"
 #include "command_timer.hpp"
 #include "latency.hpp"
 #include "measure.hpp"
@@ -60,6 +61,9 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     return invalidArgument("bench: repeats must be positive (or 0 to choose per workload), got " +
                            std::to_string(options.repeats));
   }
+  // The cold-start modes make their own Contexts (the parent none at all).
+  if (options.cold_start_child) return runColdStartChild(options, out);
+  if (options.cold_start) return runColdStart(options, out);
   ContextOptions context_options;
   context_options.device = options.device;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
