@@ -151,7 +151,9 @@ std::string utcDay() {
   return text;
 }
 
-void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>& runs, bool expect_loaded, bool json) {
+// One line for one cache state. `cache_bytes`: the size of the file the runs could load (0 for none).
+void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>& runs, bool expect_loaded,
+               uint64_t cache_bytes, bool json) {
   int loaded = 0;
   for (const ChildRun& run : runs) loaded += run.cache_loaded ? 1 : 0;
   const double total = medianOf(runs, &ChildRun::start_to_result_ms);
@@ -164,6 +166,7 @@ void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>
                                {"start_to_first_result_ms", std::round(total * 10.0) / 10.0},
                                {"context_create_ms", std::round(context * 10.0) / 10.0},
                                {"first_gather_ms", std::round(gather * 10.0) / 10.0},
+                               {"cache_file_bytes", cache_bytes},
                                {"runs", runs.size()},
                                {"runs_that_loaded_the_cache", loaded}});
     return;
@@ -177,6 +180,20 @@ void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>
         << (expect_loaded ? "all" : "none") << "\n";
   }
 }
+
+// The bytes of the files in `directory`: what the warm runs can load.
+uint64_t directoryBytes(const std::filesystem::path& directory) {
+  uint64_t bytes = 0;
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ignored)) {
+    if (entry.is_regular_file(ignored)) bytes += entry.file_size(ignored);
+  }
+  return bytes;
+}
+
+// vkindex's file header (pipeline_cache_file.hpp) plus the driver's VkPipelineCacheHeaderVersionOne: a
+// file no larger holds no pipelines, and a warm start cannot gain anything from it.
+constexpr uint64_t kEmptyCacheFileBytes = 32 + 32;
 
 }  // namespace
 
@@ -228,6 +245,7 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
     if (child.ok()) cold.push_back(*child);
     status = child.status();
   }
+  const uint64_t cache_bytes = directoryBytes(cache_dir);
   for (int run = 0; run < runs && status.ok(); ++run) {
     StatusOr<ChildRun> child = runChild(options, cache_dir.string());
     if (child.ok()) warm.push_back(*child);
@@ -245,13 +263,16 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
         << "] and int64[" << kTokens << "], gather, download, check; VKINDEX_PIPELINE_CACHE_DIR in a temporary"
         << " directory, MESA_SHADER_CACHE_DISABLE=true\n"
         << "note:    medians of " << runs << " processes each; ms = host milliseconds; none = empty cache"
-        << " directory, warm = the file a previous process saved\n\n"
+        << " directory, warm = the file a previous process saved\n"
+        << "cache:   the file the cold runs saved has " << cache_bytes << " bytes"
+        << (cache_bytes <= kEmptyCacheFileBytes ? ": headers only, the driver returned no pipelines to reuse" : "")
+        << "\n\n"
         << padded("cache", -8) << " " << padded("start to result ms", 24) << " " << padded("Context::create ms", 19)
         << " " << padded("first gather ms", 19) << " " << padded("runs", 5) << " " << padded("cache loaded", 12)
         << "\n";
   }
-  printCase(out, "none", cold, false, options.json);
-  printCase(out, "warm", warm, true, options.json);
+  printCase(out, "none", cold, false, 0, options.json);
+  printCase(out, "warm", warm, true, cache_bytes, options.json);
   return Status::Ok();
 }
 

@@ -153,6 +153,10 @@ class ScatterRow : public LatencyCase {
   std::vector<uint8_t> expected_;
 };
 
+// Runs per measurement: single operations are cheap (~0.1 ms on the CPU drivers), batches 100x that.
+int singleRuns(bool quick) { return quick ? 20 : 100; }
+int batchRuns(bool quick) { return quick ? 3 : 10; }
+
 struct LatencyResult {
   // Medians, in microseconds.
   double record_us = 0.0;        // host time of one record* call
@@ -192,8 +196,8 @@ StatusOr<tools::Sample> runRecorded(Context& context, tools::CommandTimer& timer
 
 StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& timer, LatencyCase& row, bool quick) {
   LatencyResult result;
-  result.runs = quick ? 20 : 100;
-  result.batch_runs = quick ? 3 : 10;
+  result.runs = singleRuns(quick);
+  result.batch_runs = batchRuns(quick);
   std::vector<double> record, device, call, batch_record, batch_device;
   // Run -1 warms up, untimed: pipelines are created and the views' memory touched.
   for (int run = -1; run < result.runs; ++run) {
@@ -243,8 +247,8 @@ const char* const kHeadings[] = {"record us",          "device us",          "sy
                                  "x100: record us/op", "x100: device us/op", "runs"};
 
 void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCase>>& rows, bool quick) {
-  out << "\nlatency: one small operation at a time; medians of N runs (" << (quick ? 20 : 100) << " single, "
-      << (quick ? 3 : 10) << " batches); us = microseconds\n"
+  out << "\nlatency: one small operation at a time; medians of " << singleRuns(quick) << " runs (" << batchRuns(quick)
+      << " for batches); us = microseconds\n"
       << "         record = host time of the record* call; device = timestamps around the recorded operation;\n"
       << "         sync call = host time of the submit-and-wait call (gather / scatterNDInPlace into existing"
       << " tensors);\n"
