@@ -43,8 +43,12 @@ double gigabytesPerSecond(uint64_t bytes, const Measurement& time) {
   return time.median_ms > 0.0 ? 2.0 * static_cast<double>(bytes) / (time.median_ms * 1e6) : 0.0;
 }
 
-// Three decimals are more than a GB/s figure carries; shorter lines are easier to read.
-double rounded3(double value) { return std::round(value * 1000.0) / 1000.0; }
+// `value` to `decimals` places, as the main table's JSON rounds: more digits than a timing carries only
+// make the lines longer.
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
 
 std::string format(const char* pattern, double value) {
   char text[64];
@@ -97,12 +101,12 @@ void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point,
                                 {"element_type", dataTypeName(point.type)},
                                 {"rows", point.rows},
                                 {"output_bytes", row.output_bytes},
-                                {"gather_gb_per_s", rounded3(gather)},
-                                {"copy_buffer_gb_per_s", rounded3(copy)},
-                                {"compute_copy_gb_per_s", rounded3(compute)},
-                                {"gather_ms", row.op.median_ms},
-                                {"copy_buffer_ms", row.copy_buffer.median_ms},
-                                {"compute_copy_ms", row.compute_copy.median_ms},
+                                {"gather_gb_per_s", rounded(gather, 3)},
+                                {"copy_buffer_gb_per_s", rounded(copy, 3)},
+                                {"compute_copy_gb_per_s", rounded(compute, 3)},
+                                {"gather_ms", rounded(row.op.median_ms, 4)},
+                                {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
+                                {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
                                 {"repeats", row.repeats},
                                 {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}};
     tools::writeJsonLine(out, line);
