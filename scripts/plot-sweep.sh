@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Draws `vkindex bench --sweep` as an SVG: GB/s against row bytes (log2 axis) for Gather, vkCmdCopyBuffer
+# Draws `vkindex bench --sweep` as an SVG: GB/s (log axis) against row bytes (log2 axis) for Gather, vkCmdCopyBuffer
 # and the compute copy, titled with the device and the date the sweep ran. A tool for the README's
 # plots, not part of CI. Needs gnuplot (Debian: apt-get install gnuplot-nox) and python3 (it reads the
 # JSON lines).
@@ -98,10 +98,11 @@ set logscale x 2
 set xrange [0.7:94000]
 set xtics ('1' 1, '4' 4, '16' 16, '64' 64, '256' 256, '1K' 1024, '4K' 4096, '16K' 16384, '64K' 65536)
 set xlabel 'row bytes (bytes per gathered slice, log2)'
-set ylabel 'GB/s (2 x output bytes / median time)'
-set yrange [0:*]
+# Log y as well: on the CPU drivers Gather of 1-byte rows and vkCmdCopyBuffer differ by 1000x.
+set logscale y 10
+set ylabel 'GB/s (2 x output bytes / median time, log)'
 set grid
-set key top left
+set key bottom right box opaque
 plot '$work/sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'Gather', \
      '' using 1:3 with linespoints lw 2 pt 5 title 'vkCmdCopyBuffer', \
      '' using 1:4 with linespoints lw 2 pt 9 title 'compute copy'
