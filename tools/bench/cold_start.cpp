@@ -259,7 +259,7 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
     out << "vkindex bench --cold-start: process start to the first Gather result\n"
         << "device:  " << cold.front().device << "\n"
         << "date:    " << utcDay() << " (UTC)\n"
-        << "child:   a new vkindex process: Context::create, upload float32[" << kVocab << "," << kHidden
+        << "child:   a new vkindex process: Context::create, upload float[" << kVocab << "," << kHidden
         << "] and int64[" << kTokens << "], gather, download, check; VKINDEX_PIPELINE_CACHE_DIR in a temporary"
         << " directory, MESA_SHADER_CACHE_DISABLE=true\n"
         << "note:    medians of " << runs << " processes each; ms = host milliseconds; none = empty cache"

@@ -67,7 +67,7 @@ class GatherRow : public LatencyCase {
     auto row = std::make_unique<GatherRow>();
     row->name = "gather-1row";
     row->op = "Gather";
-    row->shapes = "float32[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x int64[1], axis 0";
+    row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x int64[1], axis 0";
     const Shape table_shape = {vocab, kHidden};
     const std::vector<uint8_t> table = randomBytes(uint64_t(vocab * kHidden) * 4, 21);
     const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kBatchOps, vocab, 22);
@@ -106,7 +106,7 @@ class ScatterRow : public LatencyCase {
     auto row = std::make_unique<ScatterRow>();
     row->name = "scatternd-1row";
     row->op = "ScatterND";
-    row->shapes = "float32[" + std::to_string(rows) + "," + std::to_string(kHidden) + "] x int64[1,1] x float32[1," +
+    row->shapes = "float[" + std::to_string(rows) + "," + std::to_string(kHidden) + "] x int64[1,1] x float[1," +
                   std::to_string(kHidden) + "], in place";
     const uint64_t row_bytes = kHidden * 4;
     std::vector<uint8_t> caches = randomBytes(uint64_t(kBatchOps * rows) * row_bytes, 31);
