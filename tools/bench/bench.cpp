@@ -3,9 +3,12 @@
 #include <cstdio>
 #include <ctime>
 
+#include "cold_start.hpp"
 #include "command_timer.hpp"
+#include "latency.hpp"
 #include "measure.hpp"
 #include "report.hpp"
+#include "sweep.hpp"
 #include "workloads.hpp"
 
 namespace vkindex::bench {
@@ -42,6 +45,15 @@ RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, co
   return info;
 }
 
+// Under VKINDEX_VALIDATION=1 a clean table is not enough: the layer must have stayed silent too.
+Status checkValidation(const Context& context, Status first_failure) {
+  if (first_failure.ok() && context.validationMessageCount() > 0) {
+    return internalError("bench: the validation layer reported " + std::to_string(context.validationMessageCount()) +
+                         " message(s); first: " + context.firstValidationMessage());
+  }
+  return first_failure;
+}
+
 }  // namespace
 
 Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
@@ -49,6 +61,9 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     return invalidArgument("bench: repeats must be positive (or 0 to choose per workload), got " +
                            std::to_string(options.repeats));
   }
+  // The cold-start modes make their own Contexts (the parent none at all).
+  if (options.cold_start_child) return runColdStartChild(options, out);
+  if (options.cold_start) return runColdStart(options, out);
   ContextOptions context_options;
   context_options.device = options.device;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
@@ -58,6 +73,11 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.
   measure.row_budget_ms = options.quick ? 100.0 : 500.0;
   const RunInfo info = describeRun(*context, *timer, options, measure);
+  if (options.sweep) {
+    // 17 points: a shorter budget per point than per row keeps the whole sweep near the table's length.
+    measure.row_budget_ms = options.quick ? 30.0 : 300.0;
+    return checkValidation(*context, runSweep(*context, *timer, info, measure, options.json, options.quick, out));
+  }
   const std::vector<Workload> rows = workloads(options.quick);
   if (!options.json) printHeader(out, info, rows);
   out.flush();
@@ -75,12 +95,9 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     }
     out.flush();
   }
-  // Under VKINDEX_VALIDATION=1 a clean table is not enough: the layer must have stayed silent too.
-  if (first_failure.ok() && context->validationMessageCount() > 0) {
-    return internalError("bench: the validation layer reported " + std::to_string(context->validationMessageCount()) +
-                         " message(s); first: " + context->firstValidationMessage());
-  }
-  return first_failure;
+  Status latency = runLatency(*context, *timer, info, options.json, options.quick, out);
+  if (first_failure.ok()) first_failure = latency;
+  return checkValidation(*context, first_failure);
 }
 
 }  // namespace vkindex::bench

@@ -19,11 +19,19 @@ struct BenchOptions {
   int repeats = 0;
   // Smaller sizes, for a smoke test.
   bool quick = false;
+  // Instead of the operator table: Gather GB/s against row size (sweep.hpp).
+  bool sweep = false;
+  // Instead of the operator table: process start to the first Gather result, with and without a pipeline
+  // cache file (cold_start.hpp).
+  bool cold_start = false;
+  // Internal: this process is one of --cold-start's children.
+  bool cold_start_child = false;
 };
 
 // Runs every workload on the selected device and prints the table (or one JSON object per line) to
-// `out` as rows complete. Every workload's output is checked against a CPU reference before it is
-// timed; a mismatch aborts that row, the remaining rows still run, and the first failure is returned.
+// `out` as rows complete, then the latency rows (latency.hpp); with options.sweep or cold_start, that mode instead.
+// Every workload's output is checked against a CPU reference before it is timed; a mismatch aborts
+// that row, the remaining rows still run, and the first failure is returned.
 Status runBenchmarks(const BenchOptions& options, std::ostream& out);
 
 }  // namespace vkindex::bench

@@ -134,6 +134,12 @@ Workload workload(std::string name, const OperatorRow& row, const IndexingSpec& 
 
 }  // namespace
 
+Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                        Shape indices_shape, int64_t axis, uint64_t seed) {
+  return workload(std::move(name), kGather,
+                  {data_type, std::move(data_shape), index_type, std::move(indices_shape), axis}, seed);
+}
+
 std::vector<Workload> workloads(bool quick) {
   using DT = DataType;
   // Full sizes: outputs of 8 to 32 MiB, large enough that launch overhead does not dominate. Quick

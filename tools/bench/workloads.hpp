@@ -36,6 +36,11 @@ struct Workload {
 // test.
 std::vector<Workload> workloads(bool quick);
 
+// One Gather row outside the fixed table (the sweep's points): random valid indices for data's dim `axis`
+// (non-negative), data of pseudo-random bytes from `seed`, output checked against cpuGather.
+Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                        Shape indices_shape, int64_t axis, uint64_t seed);
+
 // The scatter rows (scatter_workloads.cpp).
 std::vector<Workload> scatterWorkloads(bool quick);
 

@@ -1,0 +1,160 @@
+#include "sweep.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "json_line.hpp"
+
+namespace vkindex::bench {
+namespace {
+
+// Row sizes 2^0 .. 2^16 bytes: from the sub-word byte-assembly path to rows far wider than a workgroup.
+constexpr int kLargestRowLog2 = 16;
+// Output bytes per point: 16 MiB is well past launch overhead on the CPU drivers and still verifies in
+// about a second on the host; --quick keeps 1 MiB.
+constexpr int64_t kOutputBytes = int64_t(16) << 20;
+constexpr int64_t kQuickOutputBytes = int64_t(1) << 20;
+
+// One point of the sweep: `rows` rows of `row_bytes` bytes gathered from a table with as many rows.
+struct SweepPoint {
+  int64_t row_bytes;
+  int64_t rows;
+  DataType type;  // the widest of uint8, uint16, float32 that divides the row: how models store such rows
+};
+
+SweepPoint pointFor(int64_t row_bytes, int64_t output_bytes) {
+  const DataType type = row_bytes % 4 == 0 ? DataType::kFloat32 : row_bytes == 2 ? DataType::kUInt16 : DataType::kUInt8;
+  return {row_bytes, output_bytes / row_bytes, type};
+}
+
+// Gather along axis 0 of data[rows, elements per row] with int32 indices (int64 would make the index
+// stream 8x the output at 1-byte rows; int32 is the narrower choice every exporter allows).
+Workload sweepWorkload(const SweepPoint& point) {
+  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
+  return gatherWorkload("row " + std::to_string(point.row_bytes) + " B", point.type, {point.rows, elements},
+                        DataType::kInt32, {point.rows}, 0, static_cast<uint64_t>(100 + point.row_bytes));
+}
+
+// 2 x bytes per median second (one read and one write of every output byte), as the main table counts.
+double gigabytesPerSecond(uint64_t bytes, const Measurement& time) {
+  return time.median_ms > 0.0 ? 2.0 * static_cast<double>(bytes) / (time.median_ms * 1e6) : 0.0;
+}
+
+// `value` to `decimals` places, as the main table's JSON rounds: more digits than a timing carries only
+// make the lines longer.
+double rounded(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof(text), pattern, value);
+  return text;
+}
+
+std::string rightAligned(const std::string& text, size_t width) {
+  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
+}
+
+constexpr size_t kWidths[] = {10, 8, 9, 8, 12, 16, 18, 18, 5};
+const char* const kHeadings[] = {
+    "row bytes",         "type", "rows", "out MiB", "gather GB/s", "copyBuffer GB/s", "compute-copy GB/s",
+    "gather/copyBuffer", "runs"};
+
+void printCells(std::ostream& out, const std::string (&cells)[std::size(kWidths)]) {
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << (i ? " " : "") << rightAligned(cells[i], kWidths[i]);
+  out << "\n";
+}
+
+// The date alone (YYYY-MM-DD): RunInfo::date also carries the time of day, which plots do not need.
+std::string day(const RunInfo& info) { return info.date.substr(0, 10); }
+
+void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_bytes) {
+  out << "vkindex bench --sweep: Gather GB/s against row size, beside the copy ceilings"
+      << (info.quick ? " (--quick sizes)" : "") << "\n"
+      << "device:  " << info.device_line << "\n"
+      << "driver:  " << info.driver << "\n"
+      << "date:    " << day(info) << " (UTC)\n"
+      << "timing:  " << info.timing << "\n";
+  if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";
+  out << "points:  Gather axis 0 of data[rows, row] with int32 indices[rows] (random, table as large as the "
+      << "output), " << output_bytes / (1 << 20) << " MiB out per point; baselines copy the same output bytes\n"
+      << "note:    GB/s = 2 x output bytes / median time (1 GB = 1e9 B); index reads are not counted, so small "
+      << "rows understate the bytes Gather moves\n\n";
+  std::string headings[std::size(kWidths)];
+  for (size_t i = 0; i < std::size(kWidths); ++i) headings[i] = kHeadings[i];
+  printCells(out, headings);
+}
+
+void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point, const RowResult& row, bool json) {
+  const double gather = gigabytesPerSecond(row.output_bytes, row.op);
+  const double copy = gigabytesPerSecond(row.output_bytes, row.copy_buffer);
+  const double compute = gigabytesPerSecond(row.output_bytes, row.compute_copy);
+  if (json) {
+    tools::JsonDocument line = {{"device", info.device},
+                                {"date", day(info)},
+                                {"row_bytes", point.row_bytes},
+                                {"element_type", dataTypeName(point.type)},
+                                {"rows", point.rows},
+                                {"output_bytes", row.output_bytes},
+                                {"gather_gb_per_s", rounded(gather, 3)},
+                                {"copy_buffer_gb_per_s", rounded(copy, 3)},
+                                {"compute_copy_gb_per_s", rounded(compute, 3)},
+                                {"gather_ms", rounded(row.op.median_ms, 4)},
+                                {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
+                                {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
+                                {"repeats", row.repeats},
+                                {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}};
+    tools::writeJsonLine(out, line);
+    return;
+  }
+  const std::string cells[] = {
+      std::to_string(point.row_bytes), dataTypeName(point.type),
+      std::to_string(point.rows),      format("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
+      format("%.2f", gather),          format("%.2f", copy),
+      format("%.2f", compute),         format("%.2f", copy > 0.0 ? gather / copy : 0.0),
+      std::to_string(row.repeats)};
+  printCells(out, cells);
+}
+
+void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint& point, const Status& status,
+                       bool json) {
+  if (json) {
+    tools::writeJsonLine(
+        out,
+        {{"device", info.device}, {"date", day(info)}, {"row_bytes", point.row_bytes}, {"error", status.toString()}});
+    return;
+  }
+  out << rightAligned(std::to_string(point.row_bytes), kWidths[0]) << " FAILED: " << status.toString() << "\n";
+}
+
+}  // namespace
+
+Status runSweep(Context& context, tools::CommandTimer& timer, const RunInfo& info, const MeasureOptions& measure,
+                bool json, bool quick, std::ostream& out) {
+  const int64_t output_bytes = quick ? kQuickOutputBytes : kOutputBytes;
+  if (!json) printSweepHeader(out, info, output_bytes);
+  out.flush();
+  Status first_failure;
+  for (int log2 = 0; log2 <= kLargestRowLog2; ++log2) {
+    const SweepPoint point = pointFor(int64_t(1) << log2, output_bytes);
+    StatusOr<RowResult> row = measureWorkload(context, timer, sweepWorkload(point), measure);
+    if (row.ok()) {
+      printPoint(out, info, point, *row, json);
+    } else {
+      printPointFailure(out, info, point, row.status(), json);
+      if (first_failure.ok()) {
+        first_failure = Status(row.status().code(),
+                               "sweep, " + std::to_string(point.row_bytes) + "-byte rows: " + row.status().message());
+      }
+    }
+    out.flush();
+  }
+  return first_failure;
+}
+
+}  // namespace vkindex::bench
