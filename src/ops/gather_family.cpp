@@ -38,6 +38,7 @@ StatusOr<plan::OpPlan> prepare(Context& context, const GatherFamilyOp& op, const
   VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
   VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
   VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
+  VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &output}, context.device()));
   return op.plan(data, indices, attribute, output, context.device());
 }
 

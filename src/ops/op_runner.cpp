@@ -107,6 +107,30 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
 
 }  // namespace
 
+Status checkWindowPairs(const char* op_name, const std::vector<const Tensor*>& tensors, const DeviceInfo& device) {
+  const uint64_t range = std::max<uint64_t>(device.max_storage_buffer_range, 1);
+  uint64_t most = 1, second = 1, most_bytes = 0, second_bytes = 0;
+  for (const Tensor* tensor : tensors) {
+    const uint64_t windows = std::max<uint64_t>((tensor->byteSize() + range - 1) / range, 1);
+    if (windows > most) {
+      second = most, second_bytes = most_bytes;
+      most = windows, most_bytes = tensor->byteSize();
+    } else if (windows > second) {
+      second = windows, second_bytes = tensor->byteSize();
+    }
+  }
+  // Both counts are at most 2^64 / range, and the product is compared without overflow.
+  if (second > 0 && most > kMaxWindowPairs / second) {
+    return unsupported(std::string(op_name) + ": tensors of " + std::to_string(most_bytes) + " and " +
+                       std::to_string(second_bytes) + " bytes need " + std::to_string(most) + " x " +
+                       std::to_string(second) + " binding windows of at most " + std::to_string(range) +
+                       " bytes (ContextOptions::max_binding_bytes, or the device's maxStorageBufferRange); more "
+                       "than " +
+                       std::to_string(kMaxWindowPairs) + " window pairs are not planned");
+  }
+  return Status::Ok();
+}
+
 StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType type, const Shape& shape) {
   const std::string purpose = std::string(op_name) + " output";
   std::optional<uint64_t> count = plan::elementCount(shape);

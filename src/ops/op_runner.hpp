@@ -16,6 +16,14 @@ struct OpTensors {
   Tensor* output = nullptr;
 };
 
+// Tensors larger than the binding range (the device's maxStorageBufferRange, or a lower
+// ContextOptions::max_binding_bytes) are processed a window at a time, and a plan pairs the windows of
+// the tensors it reads and writes: its size grows with the product of their window counts. A binding
+// range far below the tensors' sizes would take minutes and gigabytes to plan, so a call whose two
+// most-windowed tensors need more than kMaxWindowPairs pairs is refused (kUnsupported) before planning.
+inline constexpr uint64_t kMaxWindowPairs = uint64_t(1) << 16;
+Status checkWindowPairs(const char* op_name, const std::vector<const Tensor*>& tensors, const DeviceInfo& device);
+
 // A new output tensor for `op_name` (e.g. "Gather"). An output beyond the device's memory limits is
 // refused as "Gather output: N bytes exceed ..." rather than in the words of Tensor::create.
 StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType type, const Shape& shape);

@@ -40,6 +40,7 @@ StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, cons
   VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
   VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
   VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
+  VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &updates, &output}, context.device()));
   return plan::planScatter(shape, placementOf(data), placementOf(indices), placementOf(updates), placementOf(output),
                            target == ScatterTarget::kInPlace, context.device());
 }

@@ -108,5 +108,36 @@ TEST_F(GatherFamilyWindowsTest, MoreWorkgroupsThanOneGridDimension) {
                 randomTuples(rng, DataType::kInt32, {count * 4, 1}, {1000}, 0), 0);
 }
 
+TEST_F(GatherFamilyWindowsTest, ABindingCapFarBelowTheTensorsIsRefusedBeforePlanning) {
+  // 256-byte bindings over 256 KiB tensors: 1024 x 1024 window pairs, which once took about a minute
+  // and 1.9 GB to plan. Refused at once, by every operator family, before anything is recorded.
+  ContextOptions options;
+  options.max_binding_bytes = 256;
+  std::unique_ptr<Context> ctx = contextWith(options);
+  ASSERT_TRUE(ctx);
+  Rng rng(5);
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(*ctx, randomTensor(rng, DataType::kFloat32, {65536})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(*ctx, randomIndices(rng, DataType::kInt32, {65536}, 65536)));
+  const std::string refusal =
+      ": tensors of 262144 and 262144 bytes need 1024 x 1024 binding windows of at most 256 bytes "
+      "(ContextOptions::max_binding_bytes, or the device's maxStorageBufferRange); more than 65536 window pairs "
+      "are not planned";
+  StatusOr<Tensor> gathered = gatherElements(*ctx, data, indices, 0);
+  ASSERT_FALSE(gathered.ok());
+  EXPECT_EQ(gathered.status().code(), StatusCode::kUnsupported);
+  EXPECT_EQ(gathered.status().message(), "GatherElements" + refusal);
+  StatusOr<Tensor> scattered = scatterElements(*ctx, data, indices, data, 0, Reduction::kNone);
+  ASSERT_FALSE(scattered.ok());
+  EXPECT_EQ(scattered.status().message(), "ScatterElements" + refusal);
+  // A cap that keeps the pairs within the limit still plans: 16 KiB bindings, 16 x 16 pairs.
+  options.max_binding_bytes = 16384;
+  std::unique_ptr<Context> wider = contextWith(options);
+  ASSERT_TRUE(wider);
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wide_data, toDevice(*wider, randomTensor(rng, DataType::kFloat32, {65536})));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wide_indices,
+                               toDevice(*wider, randomIndices(rng, DataType::kInt32, {65536}, 65536)));
+  VKINDEX_ASSERT_OK(gatherElements(*wider, wide_data, wide_indices, 0).status());
+}
+
 }  // namespace
 }  // namespace vkindex::test

@@ -4,7 +4,6 @@
 
 #include "support/defined_reductions.hpp"
 #include "support/reduction_values.hpp"
-#include "support/reference_ops.hpp"
 
 namespace vkindex::test {
 namespace {
@@ -65,8 +64,9 @@ SoakCase gatherCase(Rng& rng, const SoakKind& kind) {
   const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, rank, a, a + 1));
   const Shape index_shape = randomShape(rng, static_cast<size_t>(uniform(rng, 0, 2)), 16);
   const HostTensor indices = randomIndices(rng, kind.index_type, index_shape, data.shape[a]);
-  SoakCase c{"Gather axis " + std::to_string(axis), {data, indices}, referenceGather(data, indices, axis).output, {}};
+  SoakCase c{"Gather axis " + std::to_string(axis), {data, indices}, {}, {}, {}};
   c.run = [axis](Context& context, const std::vector<Tensor>& in) { return gather(context, in[0], in[1], axis); };
+  c.reference = [axis](const std::vector<HostTensor>& in) { return referenceGather(in[0], in[1], axis); };
   return c;
 }
 
@@ -76,10 +76,8 @@ SoakCase gatherElementsCase(Rng& rng, const SoakKind& kind) {
   const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
   const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, rank, a, a + 1));
   const HostTensor indices = elementsIndices(rng, kind.index_type, data.shape, a);
-  SoakCase c{"GatherElements axis " + std::to_string(axis),
-             {data, indices},
-             referenceGatherElements(data, indices, axis).output,
-             {}};
+  SoakCase c{"GatherElements axis " + std::to_string(axis), {data, indices}, {}, {}, {}};
+  c.reference = [axis](const std::vector<HostTensor>& in) { return referenceGatherElements(in[0], in[1], axis); };
   c.run = [axis](Context& context, const std::vector<Tensor>& in) {
     return gatherElements(context, in[0], in[1], axis);
   };
@@ -93,7 +91,8 @@ SoakCase gatherNDCase(Rng& rng, const SoakKind& kind) {
   Shape index_shape = randomShape(rng, static_cast<size_t>(uniform(rng, 0, 2)), 16);
   index_shape.push_back(static_cast<int64_t>(k));
   const HostTensor indices = randomTuples(rng, kind.index_type, index_shape, data.shape, 0);
-  SoakCase c{"GatherND", {data, indices}, referenceGatherND(data, indices, 0).output, {}};
+  SoakCase c{"GatherND", {data, indices}, {}, {}, {}};
+  c.reference = [](const std::vector<HostTensor>& in) { return referenceGatherND(in[0], in[1], 0); };
   c.run = [](Context& context, const std::vector<Tensor>& in) { return gatherND(context, in[0], in[1], 0); };
   return c;
 }
@@ -109,8 +108,12 @@ SoakCase scatterElementsCase(Rng& rng, const SoakKind& kind) {
   const HostTensor updates = reductionValues(rng, type, indices.shape);
   SoakCase c{"ScatterElements axis " + std::to_string(axis) + " reduction " + reductionName(reduction),
              {data, indices, updates},
-             referenceScatterElements(data, indices, updates, axis, reduction).output,
+             {},
+             {},
              {}};
+  c.reference = [axis, reduction](const std::vector<HostTensor>& in) {
+    return referenceScatterElements(in[0], in[1], in[2], axis, reduction);
+  };
   c.run = [axis, reduction](Context& context, const std::vector<Tensor>& in) {
     return scatterElements(context, in[0], in[1], in[2], axis, reduction);
   };
@@ -129,10 +132,10 @@ SoakCase scatterNDCase(Rng& rng, const SoakKind& kind) {
   index_shape.push_back(static_cast<int64_t>(k));
   const HostTensor indices = randomTuples(rng, kind.index_type, index_shape, data.shape, 0);
   const HostTensor updates = reductionValues(rng, type, update_shape);
-  SoakCase c{std::string("ScatterND reduction ") + reductionName(reduction),
-             {data, indices, updates},
-             referenceScatterND(data, indices, updates, reduction).output,
-             {}};
+  SoakCase c{std::string("ScatterND reduction ") + reductionName(reduction), {data, indices, updates}, {}, {}, {}};
+  c.reference = [reduction](const std::vector<HostTensor>& in) {
+    return referenceScatterND(in[0], in[1], in[2], reduction);
+  };
   c.run = [reduction](Context& context, const std::vector<Tensor>& in) {
     return scatterND(context, in[0], in[1], in[2], reduction);
   };
@@ -159,6 +162,7 @@ SoakCase randomSoakCase(Rng& rng, const SoakKind& kind) {
     case 3: c = scatterElementsCase(rng, kind); break;
     default: c = scatterNDCase(rng, kind); break;
   }
+  c.expected = c.reference(c.inputs).output;
   c.description += ":" + describeInputs(c.inputs);
   return c;
 }

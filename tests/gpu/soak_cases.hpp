@@ -11,6 +11,7 @@
 
 #include "support/host_tensor.hpp"
 #include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
 
 namespace vkindex::test {
 
@@ -29,6 +30,9 @@ struct SoakCase {
   std::vector<HostTensor> inputs;  // data, indices, and updates for the scatters
   HostTensor expected;             // the CPU reference's output
   std::function<StatusOr<Tensor>(Context&, const std::vector<Tensor>&)> run;  // the new-output form
+  // The CPU reference for other inputs of the same shapes and attributes (the differential fuzzer
+  // plants bad index values).
+  std::function<ReferenceResult(const std::vector<HostTensor>&)> reference;
 };
 
 // A random case of `kind`; its inputs are small (data of at most 64 elements) so that the soak is
