@@ -61,6 +61,7 @@ std::vector<std::string> childEnvironment(const std::string& cache_dir) {
 
 std::vector<char*> pointers(std::vector<std::string>& strings) {
   std::vector<char*> result;
+  result.reserve(strings.size() + 1);
   for (std::string& text : strings) result.push_back(text.data());
   result.push_back(nullptr);
   return result;
@@ -125,6 +126,7 @@ StatusOr<ChildRun> runChild(const BenchOptions& options, const std::string& cach
 template <typename Field>
 double medianOf(const std::vector<ChildRun>& runs, Field field) {
   std::vector<double> values;
+  values.reserve(runs.size());
   for (const ChildRun& run : runs) values.push_back(run.*field);
   return tools::medianOf(values);
 }
