@@ -79,6 +79,9 @@ StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataT
 // several passes.
 uint64_t winnerTableRows(const ScatterShape& shape, const DeviceInfo& device) {
   if (shape.op != "ScatterND" || shape.reduction != Reduction::kNone) return 0;
+  // One tuple (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
+  // table would add a clear and a claim pass and a scratch buffer.
+  if (shape.check.tuple_count <= 1) return 0;
   if (shape.slice_elements >= device.busy_invocations && shape.check.tuple_count <= kMaxWalk) return 0;
   uint64_t rows = 1;
   for (uint64_t extent : shape.check.extents) rows *= extent;  // data elements bound it: no overflow
