@@ -1,7 +1,6 @@
 #include "bench.hpp"
 
 #include <cstdio>
-#include <ctime>
 
 #include "cold_start.hpp"
 #include "command_timer.hpp"
@@ -9,19 +8,11 @@
 #include "measure.hpp"
 #include "report.hpp"
 #include "sweep.hpp"
+#include "table_text.hpp"
 #include "workloads.hpp"
 
 namespace vkindex::bench {
 namespace {
-
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%d %H:%M:%S UTC", &utc);
-  return text;
-}
 
 RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, const BenchOptions& options,
                     const MeasureOptions& measure) {
@@ -36,7 +27,7 @@ RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, co
   info.driver += version;
   info.tuning = "workgroup size " + std::to_string(device.workgroup_size) + ", " +
                 std::to_string(device.items_per_invocation) + " items per invocation";
-  info.date = utcNow();
+  info.date = utcTime("%Y-%m-%d %H:%M:%S UTC");
   info.timing = timer.describe();
   info.timestamps = timer.usesTimestamps();
   info.fixed_repeats = options.repeats;

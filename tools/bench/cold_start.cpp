@@ -8,15 +8,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "host_data.hpp"
 #include "json_line.hpp"
+#include "table_text.hpp"
 #include "timing_math.hpp"
 #include "vkindex/vkindex.hpp"
 
@@ -131,28 +130,6 @@ double medianOf(const std::vector<ChildRun>& runs, Field field) {
   return tools::medianOf(values);
 }
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
-
-std::string padded(const std::string& text, int width) {
-  const size_t columns = static_cast<size_t>(width < 0 ? -width : width);
-  if (text.size() >= columns) return text;
-  const std::string pad(columns - text.size(), ' ');
-  return width < 0 ? text + pad : pad + text;
-}
-
-std::string utcDay() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[16];
-  std::strftime(text, sizeof(text), "%Y-%m-%d", &utc);
-  return text;
-}
-
 // One line for one cache state. `cache_bytes`: the size of the file the runs could load (0 for none).
 void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>& runs, bool expect_loaded,
                uint64_t cache_bytes, bool json) {
@@ -173,9 +150,9 @@ void printCase(std::ostream& out, const char* cache, const std::vector<ChildRun>
                                {"runs_that_loaded_the_cache", loaded}});
     return;
   }
-  out << padded(cache, -8) << " " << padded(format("%.1f", total), 24) << " " << padded(format("%.1f", context), 19)
-      << " " << padded(format("%.1f", gather), 19) << " " << padded(std::to_string(runs.size()), 5) << " "
-      << padded(std::to_string(loaded), 12) << "\n";
+  out << cell(cache, -8) << " " << cell(formatNumber("%.1f", total), 24) << " "
+      << cell(formatNumber("%.1f", context), 19) << " " << cell(formatNumber("%.1f", gather), 19) << " "
+      << cell(std::to_string(runs.size()), 5) << " " << cell(std::to_string(loaded), 12) << "\n";
   const bool as_expected = expect_loaded ? loaded == static_cast<int>(runs.size()) : loaded == 0;
   if (!as_expected) {
     out << "WARNING: " << loaded << " of " << runs.size() << " " << cache << " runs loaded a cache file; expected "
@@ -260,7 +237,7 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
   if (!options.json) {
     out << "vkindex bench --cold-start: process start to the first Gather result\n"
         << "device:  " << cold.front().device << "\n"
-        << "date:    " << utcDay() << " (UTC)\n"
+        << "date:    " << utcTime("%Y-%m-%d") << " (UTC)\n"
         << "child:   a new vkindex process: Context::create, upload float[" << kVocab << "," << kHidden
         << "] and int64[" << kTokens << "], gather, download, check; VKINDEX_PIPELINE_CACHE_DIR in a temporary"
         << " directory, MESA_SHADER_CACHE_DISABLE=true\n"
@@ -269,9 +246,8 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
         << "cache:   the file the cold runs saved has " << cache_bytes << " bytes"
         << (cache_bytes <= kEmptyCacheFileBytes ? ": headers only, the driver returned no pipelines to reuse" : "")
         << "\n\n"
-        << padded("cache", -8) << " " << padded("start to result ms", 24) << " " << padded("Context::create ms", 19)
-        << " " << padded("first gather ms", 19) << " " << padded("runs", 5) << " " << padded("cache loaded", 12)
-        << "\n";
+        << cell("cache", -8) << " " << cell("start to result ms", 24) << " " << cell("Context::create ms", 19) << " "
+        << cell("first gather ms", 19) << " " << cell("runs", 5) << " " << cell("cache loaded", 12) << "\n";
   }
   printCase(out, "none", cold, false, 0, options.json);
   printCase(out, "warm", warm, true, cache_bytes, options.json);

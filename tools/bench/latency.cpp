@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <memory>
@@ -12,6 +11,7 @@
 
 #include "host_data.hpp"
 #include "json_line.hpp"
+#include "table_text.hpp"
 #include "timing_math.hpp"
 
 namespace vkindex::bench {
@@ -226,19 +226,6 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
   return result;
 }
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
-
-std::string padded(const std::string& text, int width) {
-  const size_t columns = static_cast<size_t>(width < 0 ? -width : width);
-  if (text.size() >= columns) return text;
-  const std::string pad(columns - text.size(), ' ');
-  return width < 0 ? text + pad : pad + text;
-}
-
 double rounded1(double value) { return std::round(value * 10.0) / 10.0; }
 
 constexpr int kNameWidth = -16;
@@ -255,9 +242,9 @@ void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCa
       << "         x100 = " << kBatchOps << " such operations (distinct outputs) recorded into one command buffer,"
       << " per operation\n";
   for (const auto& row : rows)
-    out << "  " << padded(row->name, kNameWidth) << " " << row->op << " " << row->shapes << "\n";
-  out << "\n" << padded("latency", kNameWidth);
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << padded(kHeadings[i], kWidths[i]);
+    out << "  " << cell(row->name, kNameWidth) << " " << row->op << " " << row->shapes << "\n";
+  out << "\n" << cell("latency", kNameWidth);
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(kHeadings[i], kWidths[i]);
   out << "\n";
 }
 
@@ -280,11 +267,12 @@ void printLatency(std::ostream& out, const RunInfo& info, const LatencyCase& row
                                {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}});
     return;
   }
-  const std::string cells[] = {format("%.1f", result.record_us),       format("%.1f", result.device_us),
-                               format("%.1f", result.call_us),         format("%.1f", result.batch_record_us),
-                               format("%.1f", result.batch_device_us), std::to_string(result.runs)};
-  out << padded(row.name, kNameWidth);
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << padded(cells[i], kWidths[i]);
+  const std::string cells[] = {
+      formatNumber("%.1f", result.record_us),       formatNumber("%.1f", result.device_us),
+      formatNumber("%.1f", result.call_us),         formatNumber("%.1f", result.batch_record_us),
+      formatNumber("%.1f", result.batch_device_us), std::to_string(result.runs)};
+  out << cell(row.name, kNameWidth);
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
   out << "\n";
 }
 
@@ -295,7 +283,7 @@ void printLatencyFailure(std::ostream& out, const RunInfo& info, const std::stri
         out, {{"section", "latency"}, {"device", info.device}, {"workload", name}, {"error", status.toString()}});
     return;
   }
-  out << padded(name, kNameWidth) << " FAILED: " << status.toString() << "\n";
+  out << cell(name, kNameWidth) << " FAILED: " << status.toString() << "\n";
 }
 
 }  // namespace

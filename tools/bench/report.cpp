@@ -1,29 +1,15 @@
 #include "report.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 
 #include "json_line.hpp"
+#include "table_text.hpp"
 
 namespace vkindex::bench {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
-
-// Right-aligns `text` in `width` columns (left-aligns when width is negative).
-std::string cell(const std::string& text, int width) {
-  size_t columns = static_cast<size_t>(width < 0 ? -width : width);
-  if (text.size() >= columns) return text;
-  std::string pad(columns - text.size(), ' ');
-  return width < 0 ? text + pad : pad + text;
-}
 
 // A ratio of times; 0 when the baseline measured nothing, which only a broken timer produces (JSON has
 // no infinity).
@@ -59,7 +45,7 @@ const char* const kHeadings[] = {"out MiB", "op ms",         "(min ms)",        
 void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads) {
   std::string runs = info.fixed_repeats > 0 ? "N = " + std::to_string(info.fixed_repeats)
                                             : "N per row in the runs column, chosen for ~" +
-                                                  format("%g", info.row_budget_ms / 1000.0) + " s per row, 5..50";
+                                                  formatNumber("%g", info.row_budget_ms / 1000.0) + " s per row, 5..50";
   out << "vkindex benchmark: operators against copy baselines" << (info.quick ? " (--quick sizes)" : "") << "\n"
       << "device:  " << info.device_line << "\n"
       << "driver:  " << info.driver << "\n"
@@ -103,14 +89,14 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
     tools::writeJsonLine(out, line);
     return;
   }
-  const std::string cells[] = {format("%.2f", mib),
-                               format("%.3f", row.op.median_ms),
-                               format("%.3f", row.op.min_ms),
-                               format("%.3f", row.copy_buffer.median_ms),
-                               format("%.3f", row.compute_copy.median_ms),
-                               format("%.2f", gbps),
-                               format("%.2f", vs_copy),
-                               format("%.2f", vs_compute),
+  const std::string cells[] = {formatNumber("%.2f", mib),
+                               formatNumber("%.3f", row.op.median_ms),
+                               formatNumber("%.3f", row.op.min_ms),
+                               formatNumber("%.3f", row.copy_buffer.median_ms),
+                               formatNumber("%.3f", row.compute_copy.median_ms),
+                               formatNumber("%.2f", gbps),
+                               formatNumber("%.2f", vs_copy),
+                               formatNumber("%.2f", vs_compute),
                                std::to_string(row.repeats)};
   out << cell(workload.name, kNameWidth);
   for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);

@@ -1,12 +1,12 @@
 #include "sweep.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <string>
 #include <vector>
 
 #include "json_line.hpp"
+#include "table_text.hpp"
 
 namespace vkindex::bench {
 namespace {
@@ -50,23 +50,13 @@ double rounded(double value, int decimals) {
   return std::round(value * scale) / scale;
 }
 
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof(text), pattern, value);
-  return text;
-}
-
-std::string rightAligned(const std::string& text, size_t width) {
-  return text.size() >= width ? text : std::string(width - text.size(), ' ') + text;
-}
-
-constexpr size_t kWidths[] = {10, 8, 9, 8, 12, 16, 18, 18, 5};
+constexpr int kWidths[] = {10, 8, 9, 8, 12, 16, 18, 18, 5};
 const char* const kHeadings[] = {
     "row bytes",         "type", "rows", "out MiB", "gather GB/s", "copyBuffer GB/s", "compute-copy GB/s",
     "gather/copyBuffer", "runs"};
 
 void printCells(std::ostream& out, const std::string (&cells)[std::size(kWidths)]) {
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << (i ? " " : "") << rightAligned(cells[i], kWidths[i]);
+  for (size_t i = 0; i < std::size(kWidths); ++i) out << (i ? " " : "") << cell(cells[i], kWidths[i]);
   out << "\n";
 }
 
@@ -114,9 +104,9 @@ void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point,
   }
   const std::string cells[] = {
       std::to_string(point.row_bytes), dataTypeName(point.type),
-      std::to_string(point.rows),      format("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
-      format("%.2f", gather),          format("%.2f", copy),
-      format("%.2f", compute),         format("%.2f", copy > 0.0 ? gather / copy : 0.0),
+      std::to_string(point.rows),      formatNumber("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
+      formatNumber("%.2f", gather),    formatNumber("%.2f", copy),
+      formatNumber("%.2f", compute),   formatNumber("%.2f", copy > 0.0 ? gather / copy : 0.0),
       std::to_string(row.repeats)};
   printCells(out, cells);
 }
@@ -129,7 +119,7 @@ void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint&
         {{"device", info.device}, {"date", day(info)}, {"row_bytes", point.row_bytes}, {"error", status.toString()}});
     return;
   }
-  out << rightAligned(std::to_string(point.row_bytes), kWidths[0]) << " FAILED: " << status.toString() << "\n";
+  out << cell(std::to_string(point.row_bytes), kWidths[0]) << " FAILED: " << status.toString() << "\n";
 }
 
 }  // namespace
