@@ -119,8 +119,8 @@ Status checkWindowPairs(const char* op_name, const std::vector<const Tensor*>& t
       second = windows, second_bytes = tensor->byteSize();
     }
   }
-  // Both counts are at most 2^64 / range, and the product is compared without overflow.
-  if (second > 0 && most > kMaxWindowPairs / second) {
+  // Compared by division: the product of two counts can overflow.
+  if (most > kMaxWindowPairs / second) {
     return unsupported(std::string(op_name) + ": tensors of " + std::to_string(most_bytes) + " and " +
                        std::to_string(second_bytes) + " bytes need " + std::to_string(most) + " x " +
                        std::to_string(second) + " binding windows of at most " + std::to_string(range) +

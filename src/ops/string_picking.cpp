@@ -17,8 +17,12 @@ const std::string& stringAt(const std::vector<const std::vector<std::string>*>& 
   return sources.back()->back();  // unreachable for ids the operator produced
 }
 
-// Heap bytes a copy of `text` takes besides its std::string object (short strings live inside it).
-uint64_t heapBytes(const std::string& text) { return text.size() < sizeof(std::string) ? 0 : text.size() + 1; }
+// Heap bytes a copy of `text` takes besides its std::string object: none for a string that fits the
+// object's own buffer (an empty string's capacity), else its characters and terminator.
+uint64_t heapBytes(const std::string& text) {
+  static const size_t kInlineCapacity = std::string().capacity();
+  return text.size() <= kInlineCapacity ? 0 : text.size() + 1;
+}
 
 }  // namespace
 
