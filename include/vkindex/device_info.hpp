@@ -56,6 +56,9 @@ struct DeviceInfo {
   // shape (ScatterND's walk runs one invocation per slice element) is worth choosing only with this
   // many. An estimate by device type: 256 on a CPU (cores x SIMD lanes), 65536 on a GPU.
   uint32_t busy_invocations = 0;
+  // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions
+  // average at least this many bytes, the kernel otherwise: the crossover measured per driver.
+  uint64_t min_copy_region_bytes = 0;
 };
 
 // "1.3.230" from a packed API version.

@@ -85,6 +85,35 @@ VKINDEX_API Status gatherND(Context& context, const Tensor& data, const Tensor& 
 VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                 const Tensor& indices, int64_t batch_dims, Tensor& output);
 
+// Index values in host memory, for the host-index forms of Gather and GatherND: the common case of
+// token ids from a CPU sampler, with no indices tensor to create. `values` holds the elements of
+// `shape` (int32 or int64, native byte order, no alignment needed) and is read during the call only.
+struct HostIndices {
+  DataType type = DataType::kInt64;
+  Shape shape;
+  const void* values = nullptr;  // may be null when `shape` has no elements
+};
+
+// Gather and GatherND with host indices: the same operators, shapes, rules and error messages as with
+// an indices tensor. The indices are checked on the host before anything is recorded, so a bad one
+// records nothing. Output rows (the slices after the axis, or after the indexed dims) are copied with
+// vkCmdCopyBuffer regions, runs of consecutive rows merged into one region; when the regions would be
+// small on average (short rows, few runs) the gather kernel runs instead, on a copy of the values
+// recorded into the command buffer. The recorded forms keep the synchronization contract above: they
+// place their own barriers between compute-shader and transfer accesses, and the RecordedOp owns the
+// recorded copy of the values. String data is gathered on the host (not in the recorded forms).
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis = 0);
+VKINDEX_API Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                          Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                              const HostIndices& indices, int64_t axis, Tensor& output);
+VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices,
+                                      int64_t batch_dims = 0);
+VKINDEX_API Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
+                            Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                const HostIndices& indices, int64_t batch_dims, Tensor& output);
+
 // ScatterElements (ONNX opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with kNone): output = data,
 // then for every position p of indices, output[p with coordinate `axis` replaced by indices[p]] is
 // combined with updates[p]. data, indices and updates have the same rank r >= 1; updates has indices'

@@ -188,6 +188,31 @@ VKINDEX_API VkindexStatus vkindexRecordScatterND(VkindexContext context, VkComma
                                                  VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
                                                  VkindexReduction reduction, VkindexTensor output,
                                                  VkindexRecordedOp* op);
+/* Gather and GatherND with index values in host memory (e.g. token ids from a CPU sampler) instead of an
+ * indices tensor; mirrors vkindex::HostIndices (vkindex/ops.hpp). The values are checked on the host, so a
+ * bad index fails the call itself and nothing is created or recorded. Rows are copied with vkCmdCopyBuffer
+ * regions (runs of consecutive rows merged), or by the gather kernel where regions would be small. */
+typedef struct VkindexHostIndices {
+  VkindexDataType type; /* VKINDEX_INT32 or VKINDEX_INT64 */
+  const int64_t* shape; /* `rank` dims; NULL when rank is 0 */
+  size_t rank;
+  const void* values; /* the packed elements, native byte order; NULL when there are none */
+} VkindexHostIndices;
+/* Into a new tensor `output` (destroy it with vkindexTensorDestroy). */
+VKINDEX_API VkindexStatus vkindexGatherHostIndices(VkindexContext context, VkindexTensor data,
+                                                   const VkindexHostIndices* indices, int64_t axis,
+                                                   VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherNDHostIndices(VkindexContext context, VkindexTensor data,
+                                                     const VkindexHostIndices* indices, int64_t batch_dims,
+                                                     VkindexTensor* output);
+/* Recorded as above; the values are copied into the command buffer, so they may change after the call. */
+VKINDEX_API VkindexStatus vkindexRecordGatherHostIndices(VkindexContext context, VkCommandBuffer command_buffer,
+                                                         VkindexTensor data, const VkindexHostIndices* indices,
+                                                         int64_t axis, VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherNDHostIndices(VkindexContext context, VkCommandBuffer command_buffer,
+                                                           VkindexTensor data, const VkindexHostIndices* indices,
+                                                           int64_t batch_dims, VkindexTensor output,
+                                                           VkindexRecordedOp* op);
 /* After the command buffer completed: VKINDEX_OK, or VKINDEX_OUT_OF_RANGE with the first bad index (the
  * output was then not written). Later calls return the same. */
 VKINDEX_API VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op);

@@ -17,18 +17,9 @@ Status checkContexts(Context& context, const GatherFamilyOp& op, const Tensor& d
   return checkTensorContext(context, output, op.name, "output");
 }
 
-// The output must have the expected shape, data's type, and no bytes in common with the inputs.
 Status validateOutput(const GatherFamilyOp& op, const Tensor& output, const Tensor& data, const Tensor& indices,
                       const Shape& expected) {
-  if (output.dtype() != data.dtype()) {
-    return invalidArgument(std::string(op.name) + ": the output has type " + dataTypeName(output.dtype()) +
-                           " but input 'data' has type " + dataTypeName(data.dtype()));
-  }
-  if (output.shape() != expected) {
-    return invalidArgument(std::string(op.name) + ": the output has shape " + plan::shapeString(output.shape()) +
-                           ", expected " + plan::shapeString(expected));
-  }
-  VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, data, op.name, "data"));
+  VKINDEX_RETURN_IF_ERROR(validateGatherOutput(op.name, output, data, expected));
   return checkNoOverlap(output, indices, op.name, "indices");
 }
 
@@ -56,6 +47,18 @@ Status runOnStrings(Context& context, const GatherFamilyOp& op, const Tensor& da
 }
 
 }  // namespace
+
+Status validateGatherOutput(const char* op_name, const Tensor& output, const Tensor& data, const Shape& expected) {
+  if (output.dtype() != data.dtype()) {
+    return invalidArgument(std::string(op_name) + ": the output has type " + dataTypeName(output.dtype()) +
+                           " but input 'data' has type " + dataTypeName(data.dtype()));
+  }
+  if (output.shape() != expected) {
+    return invalidArgument(std::string(op_name) + ": the output has shape " + plan::shapeString(output.shape()) +
+                           ", expected " + plan::shapeString(expected));
+  }
+  return checkNoOverlap(output, data, op_name, "data");
+}
 
 Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
                        int64_t attribute, Tensor& output) {

@@ -21,6 +21,9 @@ struct GatherFamilyOp {
 // Where a tensor's bytes live, for the planners.
 inline plan::Placement placementOf(const Tensor& tensor) { return {tensor.offset(), tensor.byteSize()}; }
 
+// A caller's output must have the expected shape, data's type, and no bytes in common with data.
+Status validateGatherOutput(const char* op_name, const Tensor& output, const Tensor& data, const Shape& expected);
+
 StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
                                  int64_t attribute);
 Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,

@@ -8,6 +8,7 @@
 #include "core/tensor_access.hpp"
 #include "core/transfer.hpp"
 #include "plan/shape.hpp"
+#include "vk/barriers.hpp"
 
 namespace vkindex {
 namespace {
@@ -151,11 +152,9 @@ StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkComm
   return state;
 }
 
-Status runPlan(Context& context, const plan::OpPlan& plan, const OpTensors& tensors) {
+Status runRecorded(Context& context, const OpTensors& tensors, const RecordFunction& record) {
   Context::Impl& impl = implOf(context);
-  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state, newState(impl, plan));
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, impl.submitter->begin());
-  kernels::Recorder recorder(*impl.device, *impl.pipelines, state->descriptors, cmd);
   // Prologue: earlier transfers and kernels on these tensors complete before this op reads or writes.
   const std::pair<const Tensor*, VkAccessFlags> accesses[] = {{tensors.data, VK_ACCESS_SHADER_READ_BIT},
                                                               {tensors.indices, VK_ACCESS_SHADER_READ_BIT},
@@ -163,13 +162,18 @@ Status runPlan(Context& context, const plan::OpPlan& plan, const OpTensors& tens
                                                               {tensors.output, kReadWrite}};
   for (const auto& [tensor, access] : accesses) {
     if (tensor != nullptr && tensor->byteSize() > 0) {
-      recorder.barrier(tensorRange(*tensor), kTensorStages, kTensorWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       access);
+      const BufferRange range = tensorRange(*tensor);
+      vk::recordBufferBarrier(impl.device->fn(), cmd, range.buffer, range.offset, range.size, kTensorStages,
+                              kTensorWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, access);
     }
   }
-  VKINDEX_RETURN_IF_ERROR(recordSteps(impl, recorder, plan, tensors, *state));
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state, record(cmd));
   VKINDEX_RETURN_IF_ERROR(impl.submitter->submitAndWait());
   return state->result();
+}
+
+Status runPlan(Context& context, const plan::OpPlan& plan, const OpTensors& tensors) {
+  return runRecorded(context, tensors, [&](VkCommandBuffer cmd) { return recordPlan(context, cmd, plan, tensors); });
 }
 
 }  // namespace vkindex

@@ -4,6 +4,8 @@
 // recording into the application's command buffer.
 #pragma once
 
+#include <functional>
+
 #include "ops/op_state.hpp"
 
 namespace vkindex {
@@ -32,6 +34,12 @@ StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType ty
 // it alive until they completed. The application places the barriers around it (see ops.hpp).
 StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkCommandBuffer command_buffer,
                                                         const plan::OpPlan& plan, const OpTensors& tensors);
+
+// Records with `record` on vkindex's own command buffer behind barriers on every tensor (the tensors'
+// earlier transfers and kernels complete first, as the recorded forms' contract asks of the
+// application), submits it and waits: Ok, or the bad index the device found (nothing written then).
+using RecordFunction = std::function<StatusOr<std::unique_ptr<RecordedOp::State>>(VkCommandBuffer)>;
+Status runRecorded(Context& context, const OpTensors& tensors, const RecordFunction& record);
 
 // Records `plan` on vkindex's own command buffer behind barriers on every tensor, submits it and waits:
 // Ok, or the bad index the device found (nothing written then).

@@ -6,20 +6,19 @@
 
 namespace vkindex {
 
-Status indexOutOfRange(const plan::IndexReport& info, const kernels::StatusBoard::Report& report) {
+Status indexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t value) {
   std::string where = info.op + ": " + info.input;
   size_t component = 0;
   if (info.tuples) {
     // Name the tuple by its coordinates in indices.shape[:-1], then the component inside it.
     const uint64_t k = info.extents.size();
-    component = static_cast<size_t>(report.position % k);
+    component = static_cast<size_t>(position % k);
     const Shape tuple_shape(info.indices_shape.begin(), info.indices_shape.end() - 1);
-    where +=
-        plan::coordinatesString(tuple_shape, report.position / k) + " (component " + std::to_string(component) + ")";
+    where += plan::coordinatesString(tuple_shape, position / k) + " (component " + std::to_string(component) + ")";
   } else {
-    where += plan::coordinatesString(info.indices_shape, report.position);
+    where += plan::coordinatesString(info.indices_shape, position);
   }
-  where += " = " + std::to_string(report.value) + " is out of range for " + (info.tuples ? "data dim " : "axis ") +
+  where += " = " + std::to_string(value) + " is out of range for " + (info.tuples ? "data dim " : "axis ") +
            std::to_string(info.data_dims[component]) + " of size " + std::to_string(info.extents[component]);
   if (info.extents[component] == 0) return outOfRange(where + " (an empty axis admits no index)");
   const int64_t size = static_cast<int64_t>(info.extents[component]);
@@ -44,9 +43,10 @@ RecordedOp::State::~State() {
 }
 
 Status RecordedOp::State::result() const {
+  if (!slot) return Status::Ok();  // nothing checked on the device (e.g. indices checked on the host)
   const kernels::StatusBoard::Report found = context->status->read(*slot);
   if (found.position == VKINDEX_NO_ERROR) return Status::Ok();
-  return indexOutOfRange(report, found);
+  return indexOutOfRange(report, found.position, found.value);
 }
 
 RecordedOp RecordedOpAccess::wrap(std::unique_ptr<RecordedOp::State> state) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/context_impl.hpp"
@@ -17,7 +18,8 @@ namespace vkindex {
 
 // "Gather: indices[1, 0] = 5 is out of range for axis 0 of size 5 (allowed [-5, 4])", or for tuples
 // "GatherND: indices[1, 0] (component 1) = 7 is out of range for data dim 2 of size 5 (allowed [-5, 4])".
-Status indexOutOfRange(const plan::IndexReport& info, const kernels::StatusBoard::Report& report);
+// `position` is the flat position of the bad element in the indices, `value` its value.
+Status indexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t value);
 
 struct RecordedOp::State {
   Context::Impl* context = nullptr;
@@ -25,6 +27,8 @@ struct RecordedOp::State {
   std::optional<uint32_t> slot;
   std::unique_ptr<vk::Buffer> scratch;
   plan::IndexReport report;
+  // Host-index forms: the index values recorded into the command buffer for the kernel path.
+  std::optional<Tensor> uploaded_indices;
 
   ~State();
   // Ok, or the index error the device reported. Call only after the commands completed.

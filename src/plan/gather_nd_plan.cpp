@@ -64,20 +64,23 @@ StatusOr<GatherNDShape> inferGatherNDShape(const Shape& data_shape, DataType dat
   return shape;
 }
 
-StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,
-                              const Placement& indices, const Placement& output, const DeviceInfo& device) {
+RowGather gatherNDRows(const GatherNDShape& shape, DataType index_type) {
   std::vector<int64_t> data_dims;  // the data dim each tuple component addresses
   for (size_t c = 0; c < shape.extents.size(); ++c) data_dims.push_back(shape.batch_dims + int64_t(c));
   // Each batch has its own tuples: index_outer_stride = tuples per batch.
-  const RowGather gather{"GatherND",
-                         "one slice after the indexed dims",
-                         shape.batch,
-                         shape.tuples,
-                         shape.row_bytes,
-                         shape.tuples,
-                         {index_type, shape.batch * shape.tuples, shape.extents},
-                         {"GatherND", "indices", shape.indices_shape, true, shape.extents, data_dims}};
-  return planRowGather(gather, data, indices, output, device);
+  return {"GatherND",
+          "one slice after the indexed dims",
+          shape.batch,
+          shape.tuples,
+          shape.row_bytes,
+          shape.tuples,
+          {index_type, shape.batch * shape.tuples, shape.extents},
+          {"GatherND", "indices", shape.indices_shape, true, shape.extents, data_dims}};
+}
+
+StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,
+                              const Placement& indices, const Placement& output, const DeviceInfo& device) {
+  return planRowGather(gatherNDRows(shape, index_type), data, indices, output, device);
 }
 
 }  // namespace vkindex::plan

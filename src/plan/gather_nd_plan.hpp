@@ -4,6 +4,7 @@
 #pragma once
 
 #include "plan/op_plan.hpp"
+#include "plan/row_gather_plan.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -26,6 +27,9 @@ struct GatherNDShape {
 // the operator, the input or attribute, and the allowed values.
 StatusOr<GatherNDShape> inferGatherNDShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
                                            DataType index_type, int64_t batch_dims);
+
+// GatherND as a row gather: k-component tuples, each batch with its own.
+RowGather gatherNDRows(const GatherNDShape& shape, DataType index_type);
 
 // Plans the dispatches for `shape` given where each tensor lives and the device's limits.
 StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,

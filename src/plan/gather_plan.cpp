@@ -47,18 +47,21 @@ StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_ty
   return shape;
 }
 
+RowGather gatherRows(const GatherShape& shape, DataType index_type) {
+  // One-component tuples shared by every outer slice (index_outer_stride 0).
+  return {"Gather",
+          "one slice after the axis",
+          shape.outer,
+          shape.index_count,
+          shape.row_bytes,
+          0,
+          {index_type, shape.index_count, {shape.axis_size}},
+          {"Gather", "indices", shape.indices_shape, false, {shape.axis_size}, {shape.axis}}};
+}
+
 StatusOr<OpPlan> planGather(const GatherShape& shape, DataType index_type, const Placement& data,
                             const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  // One-component tuples shared by every outer slice (index_outer_stride 0).
-  const RowGather gather{"Gather",
-                         "one slice after the axis",
-                         shape.outer,
-                         shape.index_count,
-                         shape.row_bytes,
-                         0,
-                         {index_type, shape.index_count, {shape.axis_size}},
-                         {"Gather", "indices", shape.indices_shape, false, {shape.axis_size}, {shape.axis}}};
-  return planRowGather(gather, data, indices, output, device);
+  return planRowGather(gatherRows(shape, index_type), data, indices, output, device);
 }
 
 }  // namespace vkindex::plan

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plan/op_plan.hpp"
+#include "plan/row_gather_plan.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -30,6 +31,9 @@ struct GatherShape {
 // attribute, and the allowed values.
 StatusOr<GatherShape> inferGatherShape(const std::vector<int64_t>& data_shape, DataType data_type,
                                        const std::vector<int64_t>& indices_shape, DataType index_type, int64_t axis);
+
+// Gather as a row gather: one-component tuples shared by every outer slice.
+RowGather gatherRows(const GatherShape& shape, DataType index_type);
 
 // Plans the dispatches for `shape` given where each tensor lives in its buffer and the device's
 // limits. status_slot words are left 0 for the runner to fill.

@@ -81,6 +81,63 @@ TEST_F(CApiTest, GatherNDFromC) {
               "GatherND: indices[1] (component 0) = 2 is out of range for data dim 1 of size 2 (allowed [-2, 1])");
 }
 
+// The host-index forms: data [4, 2], token ids in host memory (no indices tensor), a bad id's message,
+// GatherND over rows, and the argument checks of every form (the recorded forms included).
+TEST_F(CApiTest, GatherWithHostIndicesFromC) {
+  VkindexContext ctx = nullptr;
+  ASSERT_EQ(vkindexContextCreate(device().c_str(), 1, &ctx), VKINDEX_OK) << vkindexLastErrorMessage();
+  const float table[8] = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};
+  const int64_t table_shape[2] = {4, 2};
+  VkindexTensor data = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, table_shape, 2, table, sizeof(table), &data), VKINDEX_OK);
+  const int64_t ids[3] = {3, -4, 1};
+  const int64_t ids_shape[1] = {3};
+  VkindexHostIndices host = {VKINDEX_INT64, ids_shape, 1, ids};
+  VkindexTensor out = nullptr;
+  ASSERT_EQ(vkindexGatherHostIndices(ctx, data, &host, 0, &out), VKINDEX_OK) << vkindexLastErrorMessage();
+  float values[6] = {};
+  ASSERT_EQ(vkindexTensorDownload(out, values, sizeof(values)), VKINDEX_OK);
+  const float expected[6] = {6.f, 7.f, 0.f, 1.f, 2.f, 3.f};
+  EXPECT_EQ(std::memcmp(values, expected, sizeof(values)), 0);
+  vkindexTensorDestroy(out);
+  // GatherND over rows: int32 tuples [2, 1].
+  const int32_t tuples[2] = {2, -1};
+  const int64_t tuples_shape[2] = {2, 1};
+  VkindexHostIndices host_tuples = {VKINDEX_INT32, tuples_shape, 2, tuples};
+  ASSERT_EQ(vkindexGatherNDHostIndices(ctx, data, &host_tuples, 0, &out), VKINDEX_OK) << vkindexLastErrorMessage();
+  float rows[4] = {};
+  ASSERT_EQ(vkindexTensorDownload(out, rows, sizeof(rows)), VKINDEX_OK);
+  const float expected_rows[4] = {4.f, 5.f, 6.f, 7.f};
+  EXPECT_EQ(std::memcmp(rows, expected_rows, sizeof(rows)), 0);
+  vkindexTensorDestroy(out);
+  // A bad id fails the call itself, with the indices-tensor form's message; nothing is created.
+  const int64_t bad_ids[3] = {0, 4, 1};
+  host.values = bad_ids;
+  out = nullptr;
+  EXPECT_EQ(vkindexGatherHostIndices(ctx, data, &host, 0, &out), VKINDEX_OUT_OF_RANGE);
+  EXPECT_STREQ(vkindexLastErrorMessage(),
+               "Gather: indices[1] = 4 is out of range for axis 0 of size 4 (allowed [-4, 3])");
+  EXPECT_EQ(out, nullptr);
+  // Argument checks.
+  EXPECT_EQ(vkindexGatherHostIndices(ctx, data, nullptr, 0, &out), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexGatherHostIndices: 'indices' is NULL");
+  VkindexHostIndices no_shape = {VKINDEX_INT64, nullptr, 1, ids};
+  EXPECT_EQ(vkindexGatherNDHostIndices(ctx, data, &no_shape, 0, &out), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexGatherNDHostIndices: 'indices->shape' is NULL for rank 1");
+  VkindexHostIndices unknown_type = {static_cast<VkindexDataType>(15), ids_shape, 1, ids};
+  EXPECT_EQ(vkindexGatherHostIndices(ctx, data, &unknown_type, 0, &out), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexGatherHostIndices: unknown index type 15");
+  VkindexRecordedOp op = nullptr;
+  EXPECT_EQ(vkindexRecordGatherHostIndices(ctx, VK_NULL_HANDLE, data, &host, 0, data, &op), VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexRecordGatherHostIndices: 'command_buffer' is NULL");
+  EXPECT_EQ(vkindexRecordGatherNDHostIndices(ctx, reinterpret_cast<VkCommandBuffer>(uintptr_t(1)), data, &host_tuples,
+                                             0, nullptr, &op),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexRecordGatherNDHostIndices: 'output' is NULL");
+  vkindexTensorDestroy(data);
+  vkindexContextDestroy(ctx);
+}
+
 // ONNX's ScatterElements example: data [[1, 2, 3, 4, 5]], indices [[1, 3]], updates [[1.1, 2.1]], axis 1.
 TEST_F(CApiTest, ScatterElementsFromC) {
   const std::array<float, 5> data = {1.f, 2.f, 3.f, 4.f, 5.f};

@@ -38,6 +38,22 @@ Workload sweepWorkload(const SweepPoint& point) {
                         DataType::kInt32, {point.rows}, 0, static_cast<uint64_t>(100 + point.row_bytes));
 }
 
+// Copy regions are timed for points of at most this many rows (--quick: kMaxQuickTimedRegions). More
+// regions cost a driver like lavapipe about 0.6 us each (a minute of runs at 1 MiB of 1-byte rows), and
+// the validation layer's checks of one vkCmdCopyBuffer grow with the square of its region count (the
+// --quick sweep is a CI test, run under validation).
+constexpr int64_t kMaxTimedRegions = 65536;
+constexpr int64_t kMaxQuickTimedRegions = 1024;
+
+// The same point with the indices in host memory, forced onto vkCmdCopyBuffer regions (one per row,
+// random indices rarely form runs): where its line crosses the kernel's, the planner's threshold.
+Workload regionsWorkload(const SweepPoint& point) {
+  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
+  return hostIndexGatherWorkload("row " + std::to_string(point.row_bytes) + " B, regions", point.type,
+                                 {point.rows, elements}, DataType::kInt32, {point.rows},
+                                 plan::HostIndexPath::kCopyRegions, static_cast<uint64_t>(100 + point.row_bytes));
+}
+
 // 2 x bytes per median second (one read and one write of every output byte), as the main table counts.
 double gigabytesPerSecond(uint64_t bytes, const Measurement& time) {
   return time.median_ms > 0.0 ? 2.0 * static_cast<double>(bytes) / (time.median_ms * 1e6) : 0.0;
@@ -50,10 +66,17 @@ double rounded(double value, int decimals) {
   return std::round(value * scale) / scale;
 }
 
-constexpr int kWidths[] = {10, 8, 9, 8, 12, 16, 18, 18, 5};
-const char* const kHeadings[] = {
-    "row bytes",         "type", "rows", "out MiB", "gather GB/s", "copyBuffer GB/s", "compute-copy GB/s",
-    "gather/copyBuffer", "runs"};
+constexpr int kWidths[] = {10, 8, 9, 8, 12, 13, 16, 18, 18, 5};
+const char* const kHeadings[] = {"row bytes",
+                                 "type",
+                                 "rows",
+                                 "out MiB",
+                                 "gather GB/s",
+                                 "regions GB/s",
+                                 "copyBuffer GB/s",
+                                 "compute-copy GB/s",
+                                 "gather/copyBuffer",
+                                 "runs"};
 
 void printCells(std::ostream& out, const std::string (&cells)[std::size(kWidths)]) {
   for (size_t i = 0; i < std::size(kWidths); ++i) out << (i ? " " : "") << cell(cells[i], kWidths[i]);
@@ -63,7 +86,7 @@ void printCells(std::ostream& out, const std::string (&cells)[std::size(kWidths)
 // The date alone (YYYY-MM-DD): RunInfo::date also carries the time of day, which plots do not need.
 std::string day(const RunInfo& info) { return info.date.substr(0, 10); }
 
-void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_bytes) {
+void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_bytes, int64_t max_timed_regions) {
   out << "vkindex bench --sweep: Gather GB/s against row size, beside the copy ceilings"
       << (info.quick ? " (--quick sizes)" : "") << "\n"
       << "device:  " << info.device_line << "\n"
@@ -73,6 +96,8 @@ void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_byt
   if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";
   out << "points:  Gather axis 0 of data[rows, row] with int32 indices[rows] (random, table as large as the "
       << "output), " << output_bytes / (1 << 20) << " MiB out per point; baselines copy the same output bytes\n"
+      << "regions: the same Gather with the indices in host memory, as vkCmdCopyBuffer regions (one per row; "
+      << "timed up to " << max_timed_regions << " rows)\n"
       << "note:    GB/s = 2 x output bytes / median time (1 GB = 1e9 B); index reads are not counted, so small "
       << "rows understate the bytes Gather moves\n\n";
   std::string headings[std::size(kWidths)];
@@ -80,34 +105,44 @@ void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_byt
   printCells(out, headings);
 }
 
-void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point, const RowResult& row, bool json) {
+void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point, const RowResult& row,
+                const RowResult& regions_row, bool json) {
   const double gather = gigabytesPerSecond(row.output_bytes, row.op);
+  const double regions = gigabytesPerSecond(row.output_bytes, regions_row.op);
+  const bool has_regions = regions_row.op.median_ms > 0.0;  // beyond max_timed_regions: not measured
   const double copy = gigabytesPerSecond(row.output_bytes, row.copy_buffer);
   const double compute = gigabytesPerSecond(row.output_bytes, row.compute_copy);
   if (json) {
-    tools::JsonDocument line = {{"device", info.device},
-                                {"date", day(info)},
-                                {"row_bytes", point.row_bytes},
-                                {"element_type", dataTypeName(point.type)},
-                                {"rows", point.rows},
-                                {"output_bytes", row.output_bytes},
-                                {"gather_gb_per_s", rounded(gather, 3)},
-                                {"copy_buffer_gb_per_s", rounded(copy, 3)},
-                                {"compute_copy_gb_per_s", rounded(compute, 3)},
-                                {"gather_ms", rounded(row.op.median_ms, 4)},
-                                {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
-                                {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
-                                {"repeats", row.repeats},
-                                {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}};
+    tools::JsonDocument line = {
+        {"device", info.device},
+        {"date", day(info)},
+        {"row_bytes", point.row_bytes},
+        {"element_type", dataTypeName(point.type)},
+        {"rows", point.rows},
+        {"output_bytes", row.output_bytes},
+        {"gather_gb_per_s", rounded(gather, 3)},
+        {"regions_gb_per_s", has_regions ? tools::JsonDocument(rounded(regions, 3)) : tools::JsonDocument()},
+        {"copy_buffer_gb_per_s", rounded(copy, 3)},
+        {"compute_copy_gb_per_s", rounded(compute, 3)},
+        {"gather_ms", rounded(row.op.median_ms, 4)},
+        {"regions_ms", has_regions ? tools::JsonDocument(rounded(regions_row.op.median_ms, 4)) : tools::JsonDocument()},
+        {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
+        {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
+        {"repeats", row.repeats},
+        {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}};
     tools::writeJsonLine(out, line);
     return;
   }
-  const std::string cells[] = {
-      std::to_string(point.row_bytes), dataTypeName(point.type),
-      std::to_string(point.rows),      formatNumber("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
-      formatNumber("%.2f", gather),    formatNumber("%.2f", copy),
-      formatNumber("%.2f", compute),   formatNumber("%.2f", copy > 0.0 ? gather / copy : 0.0),
-      std::to_string(row.repeats)};
+  const std::string cells[] = {std::to_string(point.row_bytes),
+                               dataTypeName(point.type),
+                               std::to_string(point.rows),
+                               formatNumber("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
+                               formatNumber("%.2f", gather),
+                               has_regions ? formatNumber("%.2f", regions) : "-",
+                               formatNumber("%.2f", copy),
+                               formatNumber("%.2f", compute),
+                               formatNumber("%.2f", copy > 0.0 ? gather / copy : 0.0),
+                               std::to_string(row.repeats)};
   printCells(out, cells);
 }
 
@@ -127,14 +162,21 @@ void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint&
 Status runSweep(Context& context, tools::CommandTimer& timer, const RunInfo& info, const MeasureOptions& measure,
                 bool json, bool quick, std::ostream& out) {
   const int64_t output_bytes = quick ? kQuickOutputBytes : kOutputBytes;
-  if (!json) printSweepHeader(out, info, output_bytes);
+  const int64_t max_timed_regions = quick ? kMaxQuickTimedRegions : kMaxTimedRegions;
+  if (!json) printSweepHeader(out, info, output_bytes, max_timed_regions);
   out.flush();
   Status first_failure;
   for (int log2 = 0; log2 <= kLargestRowLog2; ++log2) {
     const SweepPoint point = pointFor(int64_t(1) << log2, output_bytes);
     StatusOr<RowResult> row = measureWorkload(context, timer, sweepWorkload(point), measure);
+    // Regions are timed up to max_timed_regions rows (printed "-" beyond).
+    StatusOr<RowResult> regions = RowResult{};
+    if (row.ok() && point.rows <= max_timed_regions) {
+      regions = measureWorkload(context, timer, regionsWorkload(point), measure);
+      if (!regions.ok()) row = regions.status();
+    }
     if (row.ok()) {
-      printPoint(out, info, point, *row, json);
+      printPoint(out, info, point, *row, *regions, json);
     } else {
       printPointFailure(out, info, point, row.status(), json);
       if (first_failure.ok()) {

@@ -1,5 +1,7 @@
 #include "workloads.hpp"
 
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "host_data.hpp"
@@ -19,6 +21,9 @@ struct IndexingSpec {
 
 using RecordFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const Tensor&, const Tensor&, int64_t,
                                                 Tensor&);
+// The host-index form (ops.hpp, HostIndices), for Gather and GatherND.
+using RecordHostFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const Tensor&, const HostIndices&,
+                                                    int64_t, Tensor&);
 
 // What distinguishes the operators: the ONNX name, the attribute's name, the record form, random valid
 // indices, the output's shape and the CPU oracle.
@@ -26,6 +31,7 @@ struct OperatorRow {
   const char* op;
   const char* attribute_name;
   RecordFunction record;
+  RecordHostFunction record_host;  // null where the operator has no host-index form
   std::vector<uint8_t> (*indices)(const IndexingSpec& spec, uint64_t seed);
   Shape (*output_shape)(const IndexingSpec& spec);
   std::vector<uint8_t> (*expected)(const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices,
@@ -73,6 +79,7 @@ const OperatorRow kGather = {
     "Gather",
     "axis",
     recordGather,
+    recordGather,
     axisIndices,
     gatherShape,
     [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
@@ -83,6 +90,7 @@ const OperatorRow kGatherElements = {
     "GatherElements",
     "axis",
     recordGatherElements,
+    nullptr,
     axisIndices,
     indicesShape,
     [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
@@ -94,6 +102,7 @@ const OperatorRow kGatherND = {
     "GatherND",
     "batch_dims",
     recordGatherND,
+    recordGatherND,
     tupleIndices,
     gatherNDShape,
     [](const std::vector<uint8_t>& data, const std::vector<uint8_t>& indices, const IndexingSpec& spec) {
@@ -101,18 +110,33 @@ const OperatorRow kGatherND = {
                          spec.index_type, spec.attribute);
     }};
 
-StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed) {
+// `host_path`: nullopt for the indices-tensor form; else the host-index form, on the planner's path
+// (a null inner optional) or a forced one (Gather only).
+using HostPath = std::optional<internal::ForcedPath>;
+
+StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed,
+                               const HostPath& host_path) {
   std::vector<uint8_t> data = randomBytes(elementCount(spec.data_shape) * elementSize(spec.data_type), seed);
-  std::vector<uint8_t> indices = row.indices(spec, seed + 1);
+  auto indices = std::make_shared<std::vector<uint8_t>>(row.indices(spec, seed + 1));
   PreparedCase prepared;
-  prepared.expected = row.expected(data, indices, spec);
+  prepared.expected = row.expected(data, *indices, spec);
 
   VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
                            Tensor::fromHost(context, spec.data_type, spec.data_shape, data.data(), data.size()));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, spec.index_type, spec.indices_shape,
-                                                                 indices.data(), indices.size()));
   VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, spec.data_type, row.output_shape(spec)));
   prepared.inputs.push_back(std::move(data_tensor));
+  if (host_path) {
+    prepared.record = [&row, spec, indices, forced = *host_path](Context& ctx, VkCommandBuffer cmd,
+                                                                 const std::vector<Tensor>& inputs, Tensor& output) {
+      const HostIndices host{spec.index_type, spec.indices_shape, indices->data()};
+      if (forced)
+        return internal::recordGatherWithHostIndices(ctx, cmd, inputs[0], host, spec.attribute, output, forced);
+      return row.record_host(ctx, cmd, inputs[0], host, spec.attribute, output);
+    };
+    return prepared;
+  }
+  VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, spec.index_type, spec.indices_shape,
+                                                                 indices->data(), indices->size()));
   prepared.inputs.push_back(std::move(index_tensor));
   prepared.record = [record = row.record, attribute = spec.attribute](
                         Context& ctx, VkCommandBuffer cmd, const std::vector<Tensor>& inputs, Tensor& output) {
@@ -121,18 +145,27 @@ StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const I
   return prepared;
 }
 
-Workload workload(std::string name, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed) {
+Workload workload(std::string name, const OperatorRow& row, const IndexingSpec& spec, uint64_t seed,
+                  const HostPath& host_path = std::nullopt) {
   Workload workload;
   workload.name = std::move(name);
   workload.op = row.op;
-  workload.shapes = shapeText(spec.data_type, spec.data_shape) + " x " +
+  workload.shapes = shapeText(spec.data_type, spec.data_shape) + " x " + (host_path ? "host " : "") +
                     shapeText(spec.index_type, spec.indices_shape) + ", " + row.attribute_name + " " +
                     std::to_string(spec.attribute);
-  workload.prepare = [&row, spec, seed](Context& context) { return prepare(context, row, spec, seed); };
+  workload.prepare = [&row, spec, seed, host_path](Context& context) {
+    return prepare(context, row, spec, seed, host_path);
+  };
   return workload;
 }
 
 }  // namespace
+
+Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                                 Shape indices_shape, internal::ForcedPath path, uint64_t seed) {
+  return workload(std::move(name), kGather, {data_type, std::move(data_shape), index_type, std::move(indices_shape), 0},
+                  seed, HostPath(path));
+}
 
 Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                         Shape indices_shape, int64_t axis, uint64_t seed) {
@@ -173,6 +206,17 @@ std::vector<Workload> workloads(bool quick) {
       workload("gathernd-rows", kGatherND, {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1},
                6),
   };
+  // The same row gathers with the indices in host memory (HostIndices): copy regions where rows are
+  // large enough, as an LLM decoder's token ids from a CPU sampler.
+  const HostPath planner = internal::ForcedPath();
+  rows.push_back(
+      workload("embedding-host", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1, planner));
+  rows.push_back(workload(
+      "middle-axis-host", kGather,
+      {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64, {quick ? 256 : 1024}, 1}, 2,
+      planner));
+  rows.push_back(workload("gathernd-rows-host", kGatherND,
+                          {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1}, 6, planner));
   for (Workload& row : scatterWorkloads(quick)) rows.push_back(std::move(row));
   return rows;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/host_index_gather.hpp"
 #include "vkindex/vkindex.hpp"
 
 namespace vkindex::bench {
@@ -40,6 +41,10 @@ std::vector<Workload> workloads(bool quick);
 // (non-negative), data of pseudo-random bytes from `seed`, output checked against cpuGather.
 Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                         Shape indices_shape, int64_t axis, uint64_t seed);
+
+// The same with the indices in host memory (HostIndices), on the planner's path or a forced one.
+Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                                 Shape indices_shape, internal::ForcedPath path, uint64_t seed);
 
 // The scatter rows (scatter_workloads.cpp).
 std::vector<Workload> scatterWorkloads(bool quick);

@@ -1,0 +1,246 @@
+#include "ops/host_index_gather.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/tensor_access.hpp"
+#include "core/transfer.hpp"
+#include "ops/gather_family.hpp"
+#include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
+#include "plan/shape.hpp"
+#include "vk/barriers.hpp"
+
+namespace vkindex {
+namespace {
+
+using plan::HostIndexPath;
+using plan::RowGather;
+
+// vkCmdUpdateBuffer copies at most this many bytes per command.
+constexpr VkDeviceSize kMaxUpdateBytes = 65536;
+
+// A host-index call reduced to a row gather, with the output's shape.
+struct HostRowGather {
+  RowGather rows;
+  Shape output_shape;
+};
+
+// One host-index operator: its name, how its call becomes a row gather, and its indices-tensor form
+// (for string data, which is gathered on the host by that form).
+struct HostIndexOp {
+  const char* name;
+  StatusOr<HostRowGather> (*infer)(const Tensor& data, const HostIndices& indices, int64_t attribute);
+  Status (*tensor_form)(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output);
+};
+
+StatusOr<HostRowGather> inferGather(const Tensor& data, const HostIndices& indices, int64_t axis) {
+  VKINDEX_ASSIGN_OR_RETURN(plan::GatherShape shape,
+                           plan::inferGatherShape(data.shape(), data.dtype(), indices.shape, indices.type, axis));
+  return HostRowGather{plan::gatherRows(shape, indices.type), shape.output_shape};
+}
+
+StatusOr<HostRowGather> inferGatherND(const Tensor& data, const HostIndices& indices, int64_t batch_dims) {
+  VKINDEX_ASSIGN_OR_RETURN(
+      plan::GatherNDShape shape,
+      plan::inferGatherNDShape(data.shape(), data.dtype(), indices.shape, indices.type, batch_dims));
+  return HostRowGather{plan::gatherNDRows(shape, indices.type), shape.output_shape};
+}
+
+constexpr HostIndexOp kGather{"Gather", inferGather,
+                              [](Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                 Tensor& output) { return gather(context, data, indices, axis, output); }};
+constexpr HostIndexOp kGatherND{"GatherND", inferGatherND,
+                                [](Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
+                                   Tensor& output) { return gatherND(context, data, indices, batch_dims, output); }};
+
+uint64_t hostIndexBytes(const RowGather& rows) {
+  return rows.check.tuple_count * rows.check.extents.size() * elementSize(rows.check.index_type);
+}
+
+// Checks the call, then every index value, on the host: the same messages the kernel path's device
+// check gives. Returns the row gather to run.
+StatusOr<RowGather> prepare(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices,
+                            int64_t attribute, const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, output, op.name, "output"));
+  VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
+  VKINDEX_RETURN_IF_ERROR(validateGatherOutput(op.name, output, data, gather.output_shape));
+  if (indices.values == nullptr && gather.rows.check.tuple_count > 0) {
+    return invalidArgument(std::string(op.name) + ": input 'indices' (host) has shape " +
+                           plan::shapeString(indices.shape) + " but its values pointer is null");
+  }
+  if (std::optional<plan::BadIndex> bad = plan::findBadIndex(gather.rows.check, indices.values)) {
+    return indexOutOfRange(gather.rows.report, bad->position, bad->value);
+  }
+  return gather.rows;
+}
+
+// The copy path: the regions, behind barriers that turn the recorded forms' compute-shader contract
+// into transfer accesses and back.
+std::unique_ptr<RecordedOp::State> recordCopyRegions(Context::Impl& context, VkCommandBuffer cmd,
+                                                     const std::vector<plan::CopyRegion>& regions, const Tensor& data,
+                                                     const Tensor& output) {
+  auto state = std::make_unique<RecordedOp::State>();
+  state->context = &context;
+  if (regions.empty()) return state;
+  std::vector<VkBufferCopy> copies;
+  copies.reserve(regions.size());
+  for (const plan::CopyRegion& region : regions) copies.push_back({region.source, region.target, region.bytes});
+  const VolkDeviceTable& fn = context.device->fn();
+  const auto barrier = [&](const Tensor& tensor, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
+    vk::recordBufferBarrier(fn, cmd, tensor.buffer(), tensor.offset(), plan::alignUp(tensor.byteSize(), 4), src_stage,
+                            src_access, dst_stage, dst_access);
+  };
+  // The application made its writes of data visible to compute shaders, and ordered its accesses of
+  // output before them: chaining from that stage extends both to the copy.
+  barrier(data, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  barrier(output, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT);
+  fn.vkCmdCopyBuffer(cmd, data.buffer(), output.buffer(), static_cast<uint32_t>(copies.size()), copies.data());
+  // The application's barrier after the operation starts at compute shaders: chain the copy to them.
+  barrier(output, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  return state;
+}
+
+// The kernel path: the values recorded into the command buffer (vkCmdUpdateBuffer) into a tensor the
+// state keeps, then the row gather's plan on it.
+StatusOr<std::unique_ptr<RecordedOp::State>> recordKernel(Context& context, VkCommandBuffer cmd, const HostIndexOp& op,
+                                                          const RowGather& rows, const HostIndices& indices,
+                                                          const Tensor& data, Tensor& output) {
+  Context::Impl& impl = implOf(context);
+  VKINDEX_ASSIGN_OR_RETURN(Tensor uploaded,
+                           internal::TensorAccess::create(context, indices.type, indices.shape,
+                                                          std::string(op.name) + " indices (from the host)"));
+  VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &uploaded, &output}, context.device()));
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan op_plan, plan::planRowGather(rows, placementOf(data), placementOf(uploaded),
+                                                                     placementOf(output), context.device()));
+  const VolkDeviceTable& fn = impl.device->fn();
+  const auto* values = static_cast<const unsigned char*>(indices.values);
+  const VkDeviceSize bytes = hostIndexBytes(rows);  // a multiple of 4 (int32 or int64 elements)
+  for (VkDeviceSize done = 0; done < bytes; done += kMaxUpdateBytes) {
+    fn.vkCmdUpdateBuffer(cmd, uploaded.buffer(), uploaded.offset() + done, std::min(kMaxUpdateBytes, bytes - done),
+                         values + done);
+  }
+  if (bytes > 0) {
+    vk::recordBufferBarrier(fn, cmd, uploaded.buffer(), uploaded.offset(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_SHADER_READ_BIT);
+  }
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
+                           recordPlan(context, cmd, op_plan, {&data, &uploaded, nullptr, &output}));
+  state->uploaded_indices = std::move(uploaded);
+  return state;
+}
+
+// Records a prepared call on the chosen path.
+StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandBuffer cmd, const HostIndexOp& op,
+                                                    const RowGather& rows, const HostIndices& indices,
+                                                    const Tensor& data, Tensor& output, internal::ForcedPath forced) {
+  const bool copy_possible = rows.outer * rows.index_count <= plan::kMaxCopyRows;
+  std::vector<plan::CopyRegion> regions;
+  if (copy_possible && forced != HostIndexPath::kKernel) {
+    regions = plan::rowCopyRegions(rows, indices.values, data.offset(), output.offset());
+  }
+  const HostIndexPath path =
+      forced.value_or(plan::chooseHostIndexPath(rows, regions.size(), context.device().min_copy_region_bytes));
+  if (path == HostIndexPath::kCopyRegions && copy_possible) {
+    return recordCopyRegions(implOf(context), cmd, regions, data, output);
+  }
+  return recordKernel(context, cmd, op, rows, indices, data, output);
+}
+
+Status run(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices, int64_t attribute,
+           Tensor& output, internal::ForcedPath forced) {
+  VKINDEX_ASSIGN_OR_RETURN(RowGather rows, prepare(context, op, data, indices, attribute, output));
+  if (data.dtype() == DataType::kString) {
+    // Strings live on the host: the indices-tensor form picks them.
+    VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, indices.type, indices.shape, indices.values,
+                                                                   hostIndexBytes(rows)));
+    return op.tensor_form(context, data, index_tensor, attribute, output);
+  }
+  return runRecorded(context, {&data, nullptr, nullptr, &output}, [&](VkCommandBuffer cmd) {
+    return record(context, cmd, op, rows, indices, data, output, forced);
+  });
+}
+
+StatusOr<Tensor> runWithNewOutput(Context& context, const HostIndexOp& op, const Tensor& data,
+                                  const HostIndices& indices, int64_t attribute) {
+  VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
+  Tensor output;
+  if (data.dtype() == DataType::kString) {
+    std::vector<std::string> empty(*plan::elementCount(gather.output_shape));
+    VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, gather.output_shape, std::move(empty)));
+  } else {
+    VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), gather.output_shape));
+  }
+  VKINDEX_RETURN_IF_ERROR(run(context, op, data, indices, attribute, output, std::nullopt));
+  return output;
+}
+
+StatusOr<RecordedOp> recordForm(Context& context, const HostIndexOp& op, VkCommandBuffer command_buffer,
+                                const Tensor& data, const HostIndices& indices, int64_t attribute, Tensor& output,
+                                internal::ForcedPath forced) {
+  const std::string form = std::string("record") + op.name;
+  if (data.dtype() == DataType::kString) {
+    return unsupported(form + ": string tensors live on the host and cannot be recorded; use " +
+                       std::string(1, static_cast<char>(std::tolower(op.name[0]))) + (op.name + 1) + "()");
+  }
+  if (command_buffer == VK_NULL_HANDLE) return invalidArgument(form + ": the VkCommandBuffer is null");
+  VKINDEX_ASSIGN_OR_RETURN(RowGather rows, prepare(context, op, data, indices, attribute, output));
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
+                           record(context, command_buffer, op, rows, indices, data, output, forced));
+  return RecordedOpAccess::wrap(std::move(state));
+}
+
+}  // namespace
+
+namespace internal {
+
+Status gatherWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                             Tensor& output, ForcedPath path) {
+  return run(context, kGather, data, indices, axis, output, path);
+}
+
+Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
+                               Tensor& output, ForcedPath path) {
+  return run(context, kGatherND, data, indices, batch_dims, output, path);
+}
+
+StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                 const HostIndices& indices, int64_t axis, Tensor& output,
+                                                 ForcedPath path) {
+  return recordForm(context, kGather, command_buffer, data, indices, axis, output, path);
+}
+
+}  // namespace internal
+
+StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis) {
+  return runWithNewOutput(context, kGather, data, indices, axis);
+}
+
+Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis, Tensor& output) {
+  return run(context, kGather, data, indices, axis, output, std::nullopt);
+}
+
+StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                  const HostIndices& indices, int64_t axis, Tensor& output) {
+  return recordForm(context, kGather, command_buffer, data, indices, axis, output, std::nullopt);
+}
+
+StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims) {
+  return runWithNewOutput(context, kGatherND, data, indices, batch_dims);
+}
+
+Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims, Tensor& output) {
+  return run(context, kGatherND, data, indices, batch_dims, output, std::nullopt);
+}
+
+StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                    const HostIndices& indices, int64_t batch_dims, Tensor& output) {
+  return recordForm(context, kGatherND, command_buffer, data, indices, batch_dims, output, std::nullopt);
+}
+
+}  // namespace vkindex

@@ -1,0 +1,25 @@
+// Gather and GatherND with index values in host memory (vkindex/ops.hpp, HostIndices): checked on the
+// host, then copied as vkCmdCopyBuffer regions or, for small regions, by the row gather kernel on
+// values recorded into the command buffer (src/plan/host_index_copy chooses). Tests and the bench
+// force either path through these entry points; the public forms take the planner's choice.
+#pragma once
+
+#include <optional>
+
+#include "plan/host_index_copy.hpp"
+#include "vkindex/ops.hpp"
+
+namespace vkindex::internal {
+
+// nullopt: the planner's choice.
+using ForcedPath = std::optional<plan::HostIndexPath>;
+
+Status gatherWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                             Tensor& output, ForcedPath path);
+Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
+                               Tensor& output, ForcedPath path);
+StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                 const HostIndices& indices, int64_t axis, Tensor& output,
+                                                 ForcedPath path);
+
+}  // namespace vkindex::internal

@@ -1,0 +1,75 @@
+#include "plan/host_index_copy.hpp"
+
+#include <cstring>
+
+namespace vkindex::plan {
+namespace {
+
+// Index element `i` of `values`, sign-extended.
+int64_t indexValue(DataType type, const void* values, uint64_t i) {
+  const auto* bytes = static_cast<const unsigned char*>(values);
+  if (type == DataType::kInt32) {
+    int32_t value = 0;
+    std::memcpy(&value, bytes + i * sizeof(value), sizeof(value));
+    return value;
+  }
+  int64_t value = 0;
+  std::memcpy(&value, bytes + i * sizeof(value), sizeof(value));
+  return value;
+}
+
+// `value`, already checked to lie in [-extent, extent - 1], as a position in [0, extent).
+uint64_t normalized(int64_t value, uint64_t extent) {
+  return value < 0 ? extent - static_cast<uint64_t>(-(value + 1)) - 1 : static_cast<uint64_t>(value);
+}
+
+}  // namespace
+
+std::optional<BadIndex> findBadIndex(const IndexCheck& check, const void* values) {
+  const uint64_t k = check.extents.size();
+  for (uint64_t i = 0; i < check.tuple_count * k; ++i) {
+    const int64_t value = indexValue(check.index_type, values, i);
+    const uint64_t extent = check.extents[i % k];
+    // value in [-extent, extent - 1], compared without forming -extent (extent can exceed INT64_MAX).
+    const bool fits = value >= 0 ? static_cast<uint64_t>(value) < extent : static_cast<uint64_t>(-(value + 1)) < extent;
+    if (!fits) return BadIndex{i, value};
+  }
+  return std::nullopt;
+}
+
+std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
+                                       uint64_t output_offset) {
+  std::vector<CopyRegion> regions;
+  const uint64_t R = gather.row_bytes, N = gather.index_count, k = gather.check.extents.size();
+  if (R == 0 || N == 0 || gather.outer == 0) return regions;
+  uint64_t axis_rows = 1;  // A: the rows one outer slice of data holds
+  for (uint64_t extent : gather.check.extents) axis_rows *= extent;
+  for (uint64_t o = 0; o < gather.outer; ++o) {
+    for (uint64_t n = 0; n < N; ++n) {
+      const uint64_t first = (o * gather.index_outer_stride + n) * k;
+      uint64_t row = 0;
+      for (uint64_t c = 0; c < k; ++c) {
+        const uint64_t extent = gather.check.extents[c];
+        row = row * extent + normalized(indexValue(gather.check.index_type, values, first + c), extent);
+      }
+      const uint64_t source = data_offset + (o * axis_rows + row) * R;
+      const uint64_t target = output_offset + (o * N + n) * R;
+      if (!regions.empty() && regions.back().source + regions.back().bytes == source &&
+          regions.back().target + regions.back().bytes == target) {
+        regions.back().bytes += R;
+      } else {
+        regions.push_back({source, target, R});
+      }
+    }
+  }
+  return regions;
+}
+
+HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes) {
+  const uint64_t rows = gather.outer * gather.index_count;
+  if (rows > kMaxCopyRows || region_count == 0) return HostIndexPath::kKernel;
+  return rows * gather.row_bytes / region_count >= min_region_bytes ? HostIndexPath::kCopyRegions
+                                                                    : HostIndexPath::kKernel;
+}
+
+}  // namespace vkindex::plan

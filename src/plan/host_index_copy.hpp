@@ -1,0 +1,52 @@
+// Row gathers (Gather, GatherND) whose index values are in host memory, e.g. token ids from a CPU
+// sampler. The values are checked here, on the host, and the output rows become copy regions for
+// vkCmdCopyBuffer, with runs of consecutive rows merged into one region; or, when the regions would be
+// too small to copy well, the row gather kernel runs on an uploaded copy of the values. Pure C++.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "plan/row_gather_plan.hpp"
+
+namespace vkindex::plan {
+
+// The first index element (in the indices' flat order) outside the range of the axis it addresses.
+struct BadIndex {
+  uint64_t position = 0;
+  int64_t value = 0;
+};
+
+// Scans the check.tuple_count * check.extents.size() values (int32 or int64, check.index_type, in
+// native byte order; `values` need not be aligned) for the first one out of its range [-s, s-1].
+std::optional<BadIndex> findBadIndex(const IndexCheck& check, const void* values);
+
+// One vkCmdCopyBuffer region: byte offsets into the data and output buffers.
+struct CopyRegion {
+  uint64_t source = 0;
+  uint64_t target = 0;
+  uint64_t bytes = 0;
+};
+
+// How a row gather with host indices runs.
+enum class HostIndexPath {
+  kCopyRegions,  // vkCmdCopyBuffer of the regions
+  kKernel,       // the row gather kernel on the values uploaded into the command buffer
+};
+
+// Regions are built only up to this many rows: beyond it their host memory (24 bytes a row) and the
+// recording time outgrow what the kernel path costs for the same rows.
+inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
+
+// The output rows of `gather` as copy regions, data starting at byte `data_offset` of its buffer and
+// the output at `output_offset`; the values must have passed findBadIndex. Consecutive rows that are
+// also consecutive in the data merge into one region. Empty when the output is empty.
+std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
+                                       uint64_t output_offset);
+
+// The path for `gather` whose merged regions would be `region_count` (see rowCopyRegions): copy
+// regions when they average at least `min_region_bytes` (DeviceInfo::min_copy_region_bytes, the
+// crossover measured on the device's driver) and the rows are at most kMaxCopyRows.
+HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes);
+
+}  // namespace vkindex::plan

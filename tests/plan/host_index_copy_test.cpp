@@ -1,0 +1,107 @@
+// Host-index planning (src/plan/host_index_copy): the host check finds the first bad element with the
+// device check's range rule, regions merge exactly the runs that are consecutive in data and output,
+// and the path choice follows the average region size.
+#include <gtest/gtest.h>
+
+#include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
+#include "plan/host_index_copy.hpp"
+
+namespace vkindex::plan {
+namespace {
+
+RowGather gatherOf(const Shape& data_shape, DataType data_type, const Shape& indices_shape, DataType index_type,
+                   int64_t axis) {
+  StatusOr<GatherShape> shape = inferGatherShape(data_shape, data_type, indices_shape, index_type, axis);
+  EXPECT_TRUE(shape.ok()) << shape.status().toString();
+  return gatherRows(*shape, index_type);
+}
+
+TEST(HostIndexCopyTest, FindBadIndexUsesTheDeviceChecksRange) {
+  const IndexCheck check{DataType::kInt64, 6, {5}};
+  const int64_t good[] = {0, 4, -1, -5, 2, 3};
+  EXPECT_FALSE(findBadIndex(check, good).has_value());
+  const int64_t bad[] = {0, 4, -6, 5, (int64_t(1) << 32) + 1, 0};
+  std::optional<BadIndex> found = findBadIndex(check, bad);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->position, 2u);
+  EXPECT_EQ(found->value, -6);
+  const int64_t wide[] = {0, 1, 2, 3, (int64_t(1) << 32) + 1, INT64_MIN};
+  found = findBadIndex(check, wide);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->position, 4u);
+  // int32 values are sign-extended; an empty axis admits nothing.
+  const int32_t narrow[] = {-5, 4, -2147483647 - 1};
+  found = findBadIndex(IndexCheck{DataType::kInt32, 3, {5}}, narrow);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->position, 2u);
+  EXPECT_EQ(found->value, INT32_MIN);
+  EXPECT_TRUE(findBadIndex(IndexCheck{DataType::kInt32, 1, {0}}, narrow).has_value());
+}
+
+TEST(HostIndexCopyTest, FindBadIndexChecksEachTupleComponentAgainstItsOwnDim) {
+  const IndexCheck check{DataType::kInt32, 2, {3, 7}};
+  const int32_t values[] = {2, 6, -3, 7};  // tuple 1's component 1 is 7 in a dim of 7
+  std::optional<BadIndex> found = findBadIndex(check, values);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->position, 3u);
+  EXPECT_EQ(found->value, 7);
+}
+
+TEST(HostIndexCopyTest, RegionsMergeRunsThatAreConsecutiveInDataAndOutput) {
+  // data [2 outer, 10 rows, 4 floats]: rows of 16 bytes; indices [5] shared by both outer slices.
+  const RowGather gather = gatherOf({2, 10, 4}, DataType::kFloat32, {5}, DataType::kInt64, 1);
+  const int64_t values[] = {3, 4, -6, 9, 9};  // -6 is row 4 again: 3,4 then 4,9,9 break the run
+  const std::vector<CopyRegion> regions = rowCopyRegions(gather, values, 1000, 5000);
+  const std::vector<std::tuple<uint64_t, uint64_t, uint64_t>> expected = {
+      {1000 + 3 * 16, 5000, 32},            // rows 3, 4
+      {1000 + 4 * 16, 5000 + 2 * 16, 16},   // row 4 again
+      {1000 + 9 * 16, 5000 + 3 * 16, 16},   // row 9
+      {1000 + 9 * 16, 5000 + 4 * 16, 16},   // row 9 again
+      {1000 + 13 * 16, 5000 + 5 * 16, 32},  // outer 1: rows 3, 4
+      {1000 + 14 * 16, 5000 + 7 * 16, 16}, {1000 + 19 * 16, 5000 + 8 * 16, 16}, {1000 + 19 * 16, 5000 + 9 * 16, 16},
+  };
+  ASSERT_EQ(regions.size(), expected.size());
+  for (size_t i = 0; i < regions.size(); ++i) {
+    EXPECT_EQ(std::make_tuple(regions[i].source, regions[i].target, regions[i].bytes), expected[i]) << "region " << i;
+  }
+}
+
+TEST(HostIndexCopyTest, ARunAcrossOuterSlicesMergesWhenBothSidesAreContiguous) {
+  // Gather axis 0 over all rows in order: one region for the whole tensor.
+  const RowGather gather = gatherOf({6, 3}, DataType::kUInt8, {6}, DataType::kInt32, 0);
+  const int32_t values[] = {0, 1, 2, 3, 4, 5};
+  const std::vector<CopyRegion> regions = rowCopyRegions(gather, values, 0, 64);
+  ASSERT_EQ(regions.size(), 1u);
+  EXPECT_EQ(regions[0].bytes, 18u);
+}
+
+TEST(HostIndexCopyTest, GatherNDTuplesAddressRowsWithinTheirBatch) {
+  // data [2 batch, 3, 4, 2 int16]: rows of 4 bytes; indices [2 batch, 2 tuples, 2].
+  StatusOr<GatherNDShape> shape = inferGatherNDShape({2, 3, 4, 2}, DataType::kInt16, {2, 2, 2}, DataType::kInt64, 1);
+  ASSERT_TRUE(shape.ok()) << shape.status().toString();
+  const RowGather gather = gatherNDRows(*shape, DataType::kInt64);
+  const int64_t values[] = {1, 2, -1, -1, 1, 0, 2, 3};
+  const std::vector<CopyRegion> regions = rowCopyRegions(gather, values, 0, 0);
+  ASSERT_EQ(regions.size(), 4u);
+  EXPECT_EQ(regions[0].source, (1u * 4 + 2) * 4);       // batch 0, (1, 2)
+  EXPECT_EQ(regions[1].source, (2u * 4 + 3) * 4);       // batch 0, (2, 3)
+  EXPECT_EQ(regions[2].source, (12u + 4) * 4);          // batch 1, (1, 0)
+  EXPECT_EQ(regions[3].source, (12u + 2 * 4 + 3) * 4);  // batch 1, (2, 3)
+  EXPECT_EQ(regions[3].target, 3u * 4);
+}
+
+TEST(HostIndexCopyTest, PathFollowsTheAverageRegionSize) {
+  const RowGather rows_1k = gatherOf({100, 256}, DataType::kFloat32, {8}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_1k, 8, 256), HostIndexPath::kCopyRegions);
+  const RowGather rows_4b = gatherOf({100, 1}, DataType::kFloat32, {64}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, 256), HostIndexPath::kKernel);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, 4), HostIndexPath::kCopyRegions);  // a driver with cheap regions
+  // Small rows in long runs: the merged regions are large.
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 1, 256), HostIndexPath::kCopyRegions);
+  const RowGather too_many = gatherOf({2, 4096}, DataType::kFloat32, {kMaxCopyRows + 1}, DataType::kInt32, 0);
+  EXPECT_EQ(chooseHostIndexPath(too_many, 1, 1), HostIndexPath::kKernel);
+}
+
+}  // namespace
+}  // namespace vkindex::plan
