@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "host_data.hpp"
@@ -60,14 +61,17 @@ Status expectEqual(const std::vector<uint8_t>& actual, const std::vector<uint8_t
   return Status::Ok();
 }
 
-// One token's embedding row: Gather axis 0 of a float32 [vocab, 1024] table with one int64 index.
+// One token's embedding row: Gather axis 0 of a float32 [vocab, 1024] table with one int64 index, in an
+// indices tensor or (`host_indices`) in host memory, as a CPU sampler leaves it (HostIndices).
 class GatherRow : public LatencyCase {
  public:
-  static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
+  static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab, bool host_indices) {
     auto row = std::make_unique<GatherRow>();
-    row->name = "gather-1row";
+    row->name = host_indices ? "gather-1row-host" : "gather-1row";
     row->op = "Gather";
-    row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x int64[1], axis 0";
+    row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x " +
+                  (host_indices ? "host " : "") + "int64[1], axis 0";
+    row->host_indices_ = host_indices;
     const Shape table_shape = {vocab, kHidden};
     const std::vector<uint8_t> table = randomBytes(uint64_t(vocab * kHidden) * 4, 21);
     const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kBatchOps, vocab, 22);
@@ -80,21 +84,31 @@ class GatherRow : public LatencyCase {
     VKINDEX_ASSIGN_OR_RETURN(row->index_views_, viewsOf(context, row->indices_, DataType::kInt64, {1}, 8, kBatchOps));
     VKINDEX_ASSIGN_OR_RETURN(row->output_views_,
                              viewsOf(context, row->outputs_, DataType::kFloat32, {1, kHidden}, kHidden * 4, kBatchOps));
+    row->index_values_ = indices;
     return std::unique_ptr<LatencyCase>(std::move(row));
   }
 
   StatusOr<RecordedOp> record(Context& context, VkCommandBuffer cmd, int i) override {
+    if (host_indices_) return recordGather(context, cmd, table_, hostIndex(i), 0, output_views_[i]);
     return recordGather(context, cmd, table_, index_views_[i], 0, output_views_[i]);
   }
-  Status call(Context& context) override { return gather(context, table_, index_views_[0], 0, output_views_[0]); }
+  Status call(Context& context) override {
+    if (host_indices_) return gather(context, table_, hostIndex(0), 0, output_views_[0]);
+    return gather(context, table_, index_views_[0], 0, output_views_[0]);
+  }
   Status check() const override {
     VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, outputs_.toHost());
     return expectEqual(actual, expected_, name + " output");
   }
 
  private:
+  // Operation i's index, in host memory.
+  HostIndices hostIndex(int i) const { return {DataType::kInt64, {1}, index_values_.data() + 8 * i}; }
+
+  bool host_indices_ = false;
   Tensor table_, indices_, outputs_;
   std::vector<Tensor> index_views_, output_views_;
+  std::vector<uint8_t> index_values_;
   std::vector<uint8_t> expected_;
 };
 
@@ -239,6 +253,7 @@ void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCa
       << "         record = host time of the record* call; device = timestamps around the recorded operation;\n"
       << "         sync call = host time of the submit-and-wait call (gather / scatterNDInPlace into existing"
       << " tensors);\n"
+      << "         -host = the indices in host memory (HostIndices): one vkCmdCopyBuffer region, no kernel\n"
       << "         x100 = " << kBatchOps << " such operations (distinct outputs) recorded into one command buffer,"
       << " per operation\n";
   for (const auto& row : rows)
@@ -299,13 +314,20 @@ Status runLatency(Context& context, tools::CommandTimer& timer, const RunInfo& i
     if (first_failure.ok()) first_failure = Status(status.code(), name + ": " + status.message());
   };
   std::vector<std::unique_ptr<LatencyCase>> rows;
-  StatusOr<std::unique_ptr<LatencyCase>> gather_row = GatherRow::create(context, vocab);
-  StatusOr<std::unique_ptr<LatencyCase>> scatter_row = ScatterRow::create(context, cache_rows);
-  if (gather_row.ok()) rows.push_back(std::move(*gather_row));
-  if (scatter_row.ok()) rows.push_back(std::move(*scatter_row));
+  std::pair<const char*, StatusOr<std::unique_ptr<LatencyCase>>> created[] = {
+      {"gather-1row", GatherRow::create(context, vocab, false)},
+      {"gather-1row-host", GatherRow::create(context, vocab, true)},
+      {"scatternd-1row", ScatterRow::create(context, cache_rows)}};
+  std::vector<std::pair<const char*, Status>> failures;
+  for (auto& [name, row] : created) {
+    if (row.ok()) {
+      rows.push_back(std::move(*row));
+    } else {
+      failures.emplace_back(name, row.status());
+    }
+  }
   if (!json) printSection(out, rows, quick);
-  if (!gather_row.ok()) remember("gather-1row", gather_row.status());
-  if (!scatter_row.ok()) remember("scatternd-1row", scatter_row.status());
+  for (const auto& [name, status] : failures) remember(name, status);
   for (const auto& row : rows) {
     StatusOr<LatencyResult> result = measureLatency(context, timer, *row, quick);
     if (result.ok()) {
