@@ -2,18 +2,19 @@
 #extension GL_GOOGLE_include_directive : require
 // Gather and GatherND, type-agnostic: output row (outer, n) is a copy of the data row the index tuple
 // of (outer, n) addresses (see common/gather_rows_params.h). Rows of whole words are copied in
-// uvec4/uvec2/uint units; rows that are not (e.g. int8 along the last axis) are assembled one owned
-// output word at a time (common/units.glsl).
+// uvec4/uvec2/uint units, a row segment (ROW_LANES x ITEMS units) per group of ROW_LANES invocations;
+// rows that are not (e.g. int8 along the last axis) are assembled one owned output word at a time
+// (common/units.glsl).
 #include "common/gather_rows_params.h"
 
 layout(local_size_x_id = 0) in;
-// Units each invocation moves per workgroup block; a few in flight per thread hides memory latency
-// better than a long grid-stride loop (measured on lavapipe).
+// Copy units: units each invocation moves per row segment. Sub-word units: output words each
+// invocation assembles per workgroup block.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
-// 1: every row is a whole number of blocks (workgroup size x items), so a block never crosses a row and
-// its source is computed once per block instead of once per unit (copy units only). Chosen by the
-// planner; for outer-axis gathers such as embedding lookups this makes the pass a plain row copy.
-layout(constant_id = 4) const uint ROW_TILED = 0;
+// Copy units: invocations that share one row segment, interleaved unit by unit (a power of two that
+// divides the workgroup size). The row's index tuple is read and checked once per segment, so wide
+// segments amortize it; see DeviceInfo::row_lanes for the per-device choice.
+layout(constant_id = 4) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
@@ -29,7 +30,10 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 const uint kNotBound = 0xFFFFFFFFu;
 
-uint divideByRowUnits(uint n) { return fastDivide(n, pc.row_units, pc.row_units_multiplier, pc.row_units_shift); }
+// Sub-word rows, whose segments are single units (segments_per_row == row_units).
+uint divideByRowUnits(uint n) {
+  return fastDivide(n, pc.segments_per_row, pc.segments_per_row_multiplier, pc.segments_per_row_shift);
+}
 
 // The row-major position within the addressed dims of the tuple at `position` of the bound window.
 uint tupleRow(uint position) {
@@ -54,11 +58,20 @@ uint boundDataRow(uint pass_row) {
   return row - pc.data_row_begin;
 }
 
-void copyRowUnit(uint unit) {
-  uint pass_row = divideByRowUnits(unit);
+// Copy units: row segment `segment` of the pass (segments_per_row per row), this invocation's
+// `lane` of it: units lane, lane + ROW_LANES, ... of the segment.
+void copySegment(uint segment, uint lane) {
+  uint pass_row = fastDivide(segment, pc.segments_per_row, pc.segments_per_row_multiplier, pc.segments_per_row_shift);
   uint data_row = boundDataRow(pass_row);
   if (data_row == kNotBound) return;
-  copyUnit(pc.out_unit_offset + unit, pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units));
+  uint in_row = (segment - pass_row * pc.segments_per_row) * (ROW_LANES * ITEMS_PER_INVOCATION) + lane;
+  uint source = pc.data_unit_offset + data_row * pc.row_units;
+  uint target = pc.out_unit_offset + pass_row * pc.row_units;
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+    uint unit = in_row + i * ROW_LANES;
+    if (unit >= pc.row_units) break;  // the row's last segment may be partial
+    copyUnit(target + unit, source + unit);
+  }
 }
 
 // Sub-word rows, common case: all of output word `word` comes from one row of this pass, so it is
@@ -98,40 +111,29 @@ void assembleWord(uint word) {
   storeOwnedBits(word, value, owned);
 }
 
-// ROW_TILED: copies block `base` (a multiple of the block size, inside one row) unit by unit.
-void copyTiledBlock(uint base) {
-  uint pass_row = divideByRowUnits(base);
-  uint data_row = boundDataRow(pass_row);
-  if (data_row == kNotBound) return;
-  uint source = pc.data_unit_offset + data_row * pc.row_units + (base - pass_row * pc.row_units);
-  uint target = pc.out_unit_offset + base;
-  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
-    uint offset = i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    copyUnit(target + offset, source + offset);
-  }
-}
-
 void main() {
   if (badIndexFound()) return;
-  bool sub_word = UNIT_BYTES < 4u;
-  uint total = sub_word ? pc.out_word_count : pc.pass_rows * pc.row_units;
-  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
-  // Consecutive invocations take consecutive items, so every memory access is coalesced.
-  for (uint base = group * block; base < total; base += grid) {
-    if (ROW_TILED != 0u) {
-      copyTiledBlock(base);
-      continue;
+  uint group_count = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+  if (UNIT_BYTES >= 4u) {
+    // Consecutive lanes take consecutive units of a segment, so accesses coalesce on GPUs; on CPU
+    // drivers (ROW_LANES 1) each invocation streams a whole segment.
+    uint total = pc.pass_rows * pc.segments_per_row;
+    uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
+    uint lane = gl_LocalInvocationID.x % ROW_LANES;
+    uint first = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES;
+    for (uint segment = first; segment < total; segment += group_count * segments_per_group) {
+      copySegment(segment, lane);
     }
+    return;
+  }
+  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
+  // Consecutive invocations take consecutive words, so every memory access is coalesced.
+  for (uint base = group * block; base < pc.out_word_count; base += group_count * block) {
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
-      uint item = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-      if (item >= total) break;
-      if (sub_word) {
-        assembleWord(item);
-      } else {
-        copyRowUnit(item);
-      }
+      uint word = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+      if (word >= pc.out_word_count) break;
+      assembleWord(word);
     }
   }
 }

@@ -54,6 +54,7 @@ struct ContextOptions {
   uint64_t max_staging_bytes = 0;
   // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
+  // items_per_invocation also sets DeviceInfo::row_items.
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
 };

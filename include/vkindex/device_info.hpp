@@ -56,6 +56,11 @@ struct DeviceInfo {
   // shape (ScatterND's walk runs one invocation per slice element) is worth choosing only with this
   // many. An estimate by device type: 256 on a CPU (cores x SIMD lanes), 65536 on a GPU.
   uint32_t busy_invocations = 0;
+  // Row gathers (Gather, GatherND) copy each row in segments: `row_lanes` invocations share a segment,
+  // each copying `row_items` units, and the row's index is read once per segment. GPUs want a
+  // segment's lanes adjacent (coalescing); CPU drivers want each invocation streaming a long run.
+  uint32_t row_lanes = 0;
+  uint32_t row_items = 0;
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions
   // average at least this many bytes, the kernel otherwise: the crossover measured per driver.
   uint64_t min_copy_region_bytes = 0;

@@ -13,8 +13,11 @@
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)
   uint status_slot;       // the check pass's status slot; a set slot means "write nothing"
   uint row_units;         // units per row (bytes per row / UNIT_BYTES)
-  uint row_units_multiplier;  // fast division by row_units (src/plan/fast_division.hpp)
-  uint row_units_shift;
+  // Copy units: segments of ROW_LANES x ITEMS units per row (the last may be partial). Sub-word
+  // units: row_units (a segment is one unit).
+  uint segments_per_row;
+  uint segments_per_row_multiplier;  // fast division by segments_per_row (src/plan/fast_division.hpp)
+  uint segments_per_row_shift;
   uint index_count;       // N: rows per outer slice of the output
   uint index_count_multiplier;  // fast division by index_count
   uint index_count_shift;

@@ -43,8 +43,8 @@ enum SpecConstant : uint32_t {
   kSpecWorkgroupSize = 0,  // local_size_x_id
   kSpecIndexWords = 1,     // 1: int32 indices, 2: int64 indices
   kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word assembly
-  kSpecItems = 3,          // units per invocation per block
-  kSpecRowTiled = 4,       // gather_rows.comp: 1 when rows are whole blocks
+  kSpecItems = 3,          // units per invocation per block (gather_rows.comp: per row segment)
+  kSpecRowLanes = 4,       // gather_rows.comp: invocations sharing one row segment
   // The scatter kernels reuse ids 2-4 (shaders/common/scatter_apply.glsl): 2 is the element size in
   // bytes, 3 the reduction, 4 the element kind of its arithmetic.
   kSpecReduction = 3,

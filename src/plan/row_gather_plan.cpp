@@ -20,11 +20,12 @@ uint32_t largestUnit(uint64_t value) {
 // How the copy passes move rows: unit width and workgroup shape.
 struct PassShape {
   uint32_t unit_bytes = 0;  // 16/8/4 copy units, 2/1 sub-word assembly
-  // The device's workgroup shape, or the one that makes every row a whole number of blocks
-  // (workgroup_size x items), which lets the kernel tile rows.
   uint32_t workgroup_size = 0;
+  // Copy units: `lanes` invocations copy a row segment of lanes x items units together. Sub-word
+  // units: items is the words per invocation per block, lanes 1.
   uint32_t items = 0;
-  bool row_tiled = false;
+  uint32_t lanes = 1;
+  uint64_t segments_per_row = 0;  // copy units: ceil(row units / segment units); sub-word: row units
 };
 
 // Builds the copy passes for output rows [q0, q1) that read tuples [t_begin, t_end) (bound as one
@@ -58,9 +59,10 @@ struct PassBuilder {
       const Window data_window = windowFor(data.offset + r0 * R, data.offset + r1 * R, device, &data_lead);
       abi::GatherRowsParams p{};
       p.row_units = static_cast<uint32_t>(R / shape.unit_bytes);
-      const FastDivisor by_row_units = fastDivisor(p.row_units);
-      p.row_units_multiplier = by_row_units.multiplier;
-      p.row_units_shift = by_row_units.shift;
+      p.segments_per_row = static_cast<uint32_t>(shape.segments_per_row);
+      const FastDivisor by_segments = fastDivisor(p.segments_per_row);
+      p.segments_per_row_multiplier = by_segments.multiplier;
+      p.segments_per_row_shift = by_segments.shift;
       p.index_count = static_cast<uint32_t>(N);
       const FastDivisor by_index_count = fastDivisor(p.index_count);
       p.index_count_multiplier = by_index_count.multiplier;
@@ -82,16 +84,18 @@ struct PassBuilder {
       }
       Step pass;
       pass.kernel = Kernel::kGatherRows;
-      pass.spec = {shape.workgroup_size,      gather.check.index_type == DataType::kInt64 ? 2u : 1u,
-                   shape.unit_bytes,          shape.items,
-                   shape.row_tiled ? 1u : 0u, static_cast<uint32_t>(gather.check.extents.size())};
+      pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
+                   shape.unit_bytes,     shape.items,
+                   shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};
       pass.bindings = {{Role::kData, data_window},
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      const uint64_t items = shape.unit_bytes < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units;
-      const uint64_t block = uint64_t(shape.workgroup_size) * shape.items;
+      // Sub-word: blocks of workgroup x items words; copy units: workgroup / lanes segments per group.
+      const uint64_t items = shape.unit_bytes < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.segments_per_row;
+      const uint64_t block =
+          shape.unit_bytes < 4 ? uint64_t(shape.workgroup_size) * shape.items : shape.workgroup_size / shape.lanes;
       pass.groups = (items + block - 1) / block;
       if (wait_for_checks) {
         waitForChecks(pass);
@@ -142,20 +146,22 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
                        std::to_string(kMaxPassItems) + " units of " + std::to_string(shape.unit_bytes) +
                        " bytes one vkindex dispatch moves");
   }
-  // Row tiling: the widest workgroup (a power of two from the device's size down to 32) whose blocks of
-  // the device's items per invocation divide every row. Items stay fixed: measured with `vkindex bench`
-  // (embedding rows on lavapipe and SwiftShader), 4 items in 64-wide groups ran 1.8x and 2.8x faster
-  // than 1 item in 256-wide groups, whose loads per invocation are too few to hide latency. Only for
-  // copy units; sub-word rows assemble words across rows.
   shape.workgroup_size = device.workgroup_size;
   shape.items = device.items_per_invocation;
   const uint64_t row_units = R / shape.unit_bytes;
-  for (uint32_t size = device.workgroup_size; shape.unit_bytes >= 4 && size >= 32; size /= 2) {
-    if ((size & (size - 1)) == 0 && row_units % (uint64_t(size) * device.items_per_invocation) == 0) {
-      shape.workgroup_size = size;
-      shape.row_tiled = true;
-      break;
+  shape.segments_per_row = row_units;
+  if (shape.unit_bytes >= 4) {
+    // Row segments: up to the device's row_lanes invocations per segment (a power of two dividing the
+    // workgroup, and no more than the row has units, so short rows leave no lane idle), each copying
+    // row_items units; the row's index is read once per segment. Items stay the device's whatever the
+    // row (a shorter last segment stops early) so that row sizes share pipelines.
+    while (shape.lanes * 2 <= std::min<uint64_t>(device.row_lanes, row_units) &&
+           shape.workgroup_size % (shape.lanes * 2) == 0) {
+      shape.lanes *= 2;
     }
+    shape.items = std::max<uint32_t>(device.row_items, 1);
+    const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
+    shape.segments_per_row = (row_units + segment_units - 1) / segment_units;
   }
   PassBuilder builder{gather, *A, data, indices, output, device, shape, rows_per_window, checked, plan};
   const uint64_t tuples_per_window = tuplesPerWindow(gather.check, device);

@@ -9,16 +9,15 @@
 namespace vkindex::plan::test {
 namespace {
 
-// ContextOptions::workgroup_size may be any size the device allows. Row tiling only takes power-of-two
-// workgroups, so halving 96 (96, 48) finds none and the passes run untiled with the device's shape,
-// even though 48 x 1 items divides the 48-unit rows (the checker used to demand tiling with 48).
-TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupNeverTilesRows) {
+// ContextOptions::workgroup_size may be any size the device allows. Row segments take the largest
+// power-of-two lane count that divides it (32 of 96 here; the checker once assumed powers of two only).
+TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupStillSegmentsRows) {
   const DeviceInfo device = fakeDevice(1024, 16, /*workgroup=*/96, /*items=*/1);
   // Data at offset 4: 4-byte units, so each 192-byte row is 48 units.
   StatusOr<OpPlan> plan = checkedPlan({4, 48}, DataType::kFloat32, {3}, DataType::kInt32, 0, device, 4, 0, 0);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   const CopyShape shape = copyShape(*plan);
-  EXPECT_FALSE(shape.row_tiled);
+  EXPECT_EQ(shape.lanes, 32u);
   EXPECT_EQ(shape.workgroup_size, 96u);
   EXPECT_EQ(shape.unit_bytes, 4u);
 

@@ -23,10 +23,12 @@ TEST(PlanGatherStructureTest, FourGigabytesOnALavapipeSizedDevice) {
   ASSERT_FALSE(passes.empty());
   EXPECT_EQ(passes[0].params.pass_rows, 32767u);
   const CopyShape shape = copyShape(*plan);
-  EXPECT_TRUE(shape.row_tiled);  // 256 units per row: workgroups of 64 x 4
-  EXPECT_EQ(shape.workgroup_size, 64u);
+  // 256 units per row: two segments of 32 lanes x 4 items, 8 segments per 256-wide workgroup.
+  EXPECT_EQ(shape.lanes, 32u);
+  EXPECT_EQ(shape.workgroup_size, 256u);
   EXPECT_EQ(shape.items, 4u);
-  EXPECT_EQ(passes[0].step.groups, 32767u);
+  EXPECT_EQ(passes[0].params.segments_per_row, 2u);
+  EXPECT_EQ(passes[0].step.groups, ceilDiv(uint64_t(32767) * 2, uint64_t(8)));
 }
 
 TEST(PlanGatherStructureTest, QuarterGigabyteOfIndicesOnASwiftShaderSizedDevice) {

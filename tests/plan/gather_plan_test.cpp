@@ -33,8 +33,8 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   EXPECT_EQ(str(plan->steps[1]),
             "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
-            "gather_rows spec {64, 1, 16, 4, 0, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
-            "push 124, groups 1, waits status");
+            "gather_rows spec {64, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
+            "push 128, groups 1, waits status");
   const std::vector<CheckStep> checks = checkSteps(*plan);
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(str(checks[0]),
@@ -46,7 +46,7 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   ASSERT_EQ(passes.size(), 1u);
   // 2 / 2: l = 1, m = floor(2^32 * 0 / 2) + 1 = 1. 5: l = 3, m = floor(2^32 * 3 / 5) + 1, shift 2.
   EXPECT_EQ(str(passes[0].params),
-            "slot 0, row_units 2 (1, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
+            "slot 0, row_units 2, segments_per_row 1 (0, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
             "first 0/0, data rows [0, 10) at unit 0, output at unit 0 words 40, indices at word 0 "
             "from 0, outer stride 0, tuple (10)");
   EXPECT_EQ(plan->report.op, "Gather");
@@ -67,7 +67,8 @@ TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
   EXPECT_EQ(copyShape(*plan).unit_bytes, 4u);
   std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 8u);
-  const std::string common = "slot 0, row_units 8 (1, 2), index_count 40 (2576980378, 5), axis_size 100, ";
+  const std::string common =
+      "slot 0, row_units 8, segments_per_row 1 (0, 0), index_count 40 (2576980378, 5), axis_size 100, ";
   const std::string tail = ", indices at word 0 from 0, outer stride 0, tuple (100)";
   EXPECT_EQ(str(passes[0].params),
             common + "pass_rows 31, first 0/0, data rows [0, 31) at unit 1, output at unit 3 words 251" + tail);
@@ -80,17 +81,18 @@ TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
     EXPECT_EQ(str(passes[i].window(Role::kData)), data_windows[i % 4]) << i;
     EXPECT_EQ(str(passes[i].window(Role::kOutput)), i < 4 ? "{0, 1004}" : "{992, 300}") << i;
     EXPECT_EQ(str(passes[i].window(Role::kIndices)), "{0, 160}") << i;
-    EXPECT_EQ(passes[i].step.groups, 1u) << i;  // 248 or 72 units, 256 per workgroup block
+    // 31 or 9 rows of 8 units: one 8-lane segment each, 8 segments per 64-wide workgroup.
+    EXPECT_EQ(passes[i].step.groups, i < 4 ? 4u : 2u) << i;
     // Only the first copy waits (for the checks): 4-byte units never share an output word.
     EXPECT_EQ(str(passes[i].step.wait_for), i == 0 ? "status" : "none") << i;
   }
-  // Smaller blocks: 32 invocations x 2 units.
+  // Smaller workgroups: 32 invocations, 4 segments of 8 lanes x 2 units.
   plan = planFor({100, 8}, DataType::kFloat32, {40}, DataType::kInt32, 0, fakeDevice(1024, 16, 32, 2), 36, 0, 12);
   ASSERT_TRUE(plan.ok());
   passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 8u);
-  EXPECT_EQ(passes[0].step.groups, 4u);  // 248 / 64
-  EXPECT_EQ(passes[4].step.groups, 2u);  // 72 / 64
+  EXPECT_EQ(passes[0].step.groups, 8u);  // 31 / 4
+  EXPECT_EQ(passes[4].step.groups, 3u);  // 9 / 4
   ASSERT_EQ(checkSteps(*plan).size(), 1u);
   EXPECT_EQ(checkSteps(*plan)[0].step.groups, 2u);  // 40 indices / 32
   EXPECT_EQ(reportSteps(*plan)[0].step.groups, 1u);
@@ -124,7 +126,8 @@ TEST(PlanGatherTest, SeveralIndexWindowsSplitPassesPerOuterSliceAndIndexChunk) {
   const std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 10u);
   // 300: l = 9, m = floor(2^32 * 212 / 300) + 1, shift 8; dividing by 1 needs no constants.
-  const std::string common = "slot 0, row_units 1 (0, 0), index_count 300 (3035110223, 8), axis_size 7, ";
+  const std::string common =
+      "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 300 (3035110223, 8), axis_size 7, ";
   EXPECT_EQ(str(passes[1].params), common +
                                        "pass_rows 62, first 0/62, data rows [0, 7) at unit 0, output at unit 0 words "
                                        "248, indices at word 3 from 62, outer stride 0, tuple (7)");
@@ -154,7 +157,7 @@ TEST(PlanGatherTest, SubWordRowsShareOutputWordsAcrossTwoDataWindows) {
   const std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 2u);
   const std::string common =
-      "slot 0, row_units 1 (0, 0), index_count 5 (2576980378, 2), axis_size 300, pass_rows 20, "
+      "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 5 (2576980378, 2), axis_size 300, pass_rows 20, "
       "first 0/0, data rows ";
   const std::string tail =
       " at unit 4, output at unit 12 words 8, indices at word 0 from 0, outer stride 0, tuple (300)";
@@ -198,40 +201,55 @@ TEST(PlanGatherTest, UnitIsTheLargestPowerOfTwoDividingRowAndOffsets) {
   }
 }
 
-TEST(PlanGatherTest, RowsOfWholeBlocksAreTiled) {
-  // Device workgroups of 64 x 4 units; tiling may halve the workgroup (down to 32) but keeps 4 items.
+TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
+  // A GPU-like device: 64-wide workgroups, up to 32 lanes per segment of 4 items each.
   struct Case {
     int64_t floats;  // per row; 16-byte units unless an offset says otherwise
     uint64_t data_offset;
-    bool tiled;
-    uint32_t workgroup, items;
+    uint32_t lanes;
+    uint32_t segments_per_row;
   };
-  const Case cases[] = {{256, 0, false, 64, 4},  // 64 units: neither 64 x 4 nor 32 x 4 divides them
-                        {512, 0, true, 32, 4},   // 128 units: 32 x 4
-                        {384, 0, false, 64, 4},  // 96 units: no block of 128 or 256 divides them
-                        {1024, 0, true, 64, 4},  // 256 units: the device's own block
-                        {256, 4, true, 64, 4},   // 4-byte units: 256 of them
-                        {400, 0, false, 64, 4},  // 100 units
-                        {64, 0, false, 64, 4}};  // 16 units: fewer than one block
+  const Case cases[] = {{256, 0, 32, 1},   // 64 units: one partial segment of 32 x 4
+                        {1024, 0, 32, 2},  // 256 units: two segments of 128
+                        {400, 0, 32, 1},   // 100 units: one partial segment
+                        {1000, 0, 32, 2},  // 250 units: a full and a partial segment
+                        {256, 4, 32, 2},   // 4-byte units: 256 of them
+                        {12, 0, 2, 1},     // 3 units: 2 lanes (a power of two no larger than the row)
+                        {4, 0, 1, 1}};     // 1 unit: 1 lane
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.floats) + " floats per row at " + std::to_string(c.data_offset));
     StatusOr<OpPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
                                     fakeDevice(1 << 20, 16, 64, 4), c.data_offset, 0, 0);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     const CopyShape shape = copyShape(*plan);
-    EXPECT_EQ(shape.row_tiled, c.tiled);
-    EXPECT_EQ(shape.workgroup_size, c.workgroup);
-    EXPECT_EQ(shape.items, c.items);
+    EXPECT_EQ(shape.workgroup_size, 64u);
+    EXPECT_EQ(shape.items, 4u);
+    EXPECT_EQ(shape.lanes, c.lanes);
     const std::vector<RowsStep> passes = rowSteps(*plan);
     ASSERT_EQ(passes.size(), 1u);
-    const uint64_t units = 5 * uint64_t(c.floats) * 4 / shape.unit_bytes;
-    EXPECT_EQ(passes[0].step.groups, ceilDiv(units, uint64_t(c.workgroup) * c.items));
+    EXPECT_EQ(passes[0].params.segments_per_row, c.segments_per_row);
+    EXPECT_EQ(passes[0].step.groups, ceilDiv(5 * uint64_t(c.segments_per_row), uint64_t(64 / c.lanes)));
     // Check steps keep the device's workgroup: 5 indices / 64.
     ASSERT_EQ(checkSteps(*plan).size(), 1u);
     EXPECT_EQ(checkSteps(*plan)[0].step.spec[kSpecWorkgroupSize], 64u);
     EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);
   }
-  // (Sub-word rows cannot tile: their unit count is odd.)
+}
+
+TEST(PlanGatherTest, CpuDevicesStreamWholeSegmentsPerInvocation) {
+  // src/vk/device.cpp's choice for CPU drivers: one lane per segment of 256 units.
+  DeviceInfo device = fakeDevice(1 << 20, 16, 256, 4);
+  device.row_lanes = 1;
+  device.row_items = 256;
+  StatusOr<OpPlan> plan = planFor({10, 2048}, DataType::kFloat32, {7}, DataType::kInt64, 0, device, 0, 0, 0);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const CopyShape shape = copyShape(*plan);
+  EXPECT_EQ(shape.lanes, 1u);
+  EXPECT_EQ(shape.items, 256u);
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 1u);
+  EXPECT_EQ(passes[0].params.segments_per_row, 2u);  // 512 units
+  EXPECT_EQ(passes[0].step.groups, 1u);              // 14 segments, 256 per workgroup
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -80,8 +80,8 @@ class Machine {
     BufferBinding in(data_buf_, boundWindow(step, Role::kData), "data", ok);
     BufferBinding ix(idx_buf_, boundWindow(step, Role::kIndices), "indices", ok);
     BufferBinding out(out_.buffer(), boundWindow(step, Role::kOutput), "output", ok);
-    const auto byRowUnits = [&](uint32_t n) {
-      return fastDivide(n, p.row_units, p.row_units_multiplier, p.row_units_shift);
+    const auto bySegments = [&](uint32_t n) {  // sub-word rows: segments_per_row == row_units
+      return fastDivide(n, p.segments_per_row, p.segments_per_row_multiplier, p.segments_per_row_shift);
     };
     // tupleRow: the row-major position within the addressed dims of the tuple at `position`.
     const uint32_t tuple_length = step.spec[kSpecDims];  // TUPLE_LENGTH
@@ -104,32 +104,24 @@ class Machine {
     };
     const auto wrote = [&](uint64_t byte) { out_.wrote(out.absolute(byte)); };
     const uint32_t pass_units = p.pass_rows * p.row_units;
-    if (shape.row_tiled) {  // copyTiledBlock: one source row per block of workgroup x items units
-      const uint32_t block = shape.workgroup_size * shape.items;
-      for (uint32_t base = 0; base < pass_units && ok; base += block) {
-        const uint32_t pass_row = byRowUnits(base), data_row = boundDataRow(pass_row);
+    if (U >= 4) {  // copySegment: lanes x items units of a row per segment, over every segment and lane
+      const uint32_t segment_units = shape.lanes * shape.items;
+      const uint32_t total = p.pass_rows * p.segments_per_row;
+      for (uint32_t segment = 0; segment < total && ok; ++segment) {
+        const uint32_t pass_row = bySegments(segment), data_row = boundDataRow(pass_row);
         if (data_row == kNotBound) continue;
-        const uint64_t source = p.data_unit_offset + data_row * p.row_units + (base - pass_row * p.row_units);
-        const uint64_t target = uint64_t(p.out_unit_offset) + base;
-        for (uint32_t offset = 0; offset < block; ++offset) {  // i * workgroup + local, over all i and local
-          if (!in.inside((source + offset) * U, U) || !out.inside((target + offset) * U, U)) break;
-          std::memcpy(out.at((target + offset) * U), in.at((source + offset) * U), U);
-          for (uint32_t b = 0; b < U; ++b) wrote((target + offset) * U + b);
+        const uint32_t segment_start = (segment - pass_row * p.segments_per_row) * segment_units;
+        for (uint32_t lane = 0; lane < shape.lanes; ++lane) {
+          for (uint32_t i = 0; i < shape.items; ++i) {
+            const uint32_t unit = segment_start + lane + i * shape.lanes;
+            if (unit >= p.row_units) break;
+            const uint64_t source = p.data_unit_offset + uint64_t(data_row) * p.row_units + unit;
+            const uint64_t target = p.out_unit_offset + uint64_t(pass_row) * p.row_units + unit;
+            if (!in.inside(source * U, U) || !out.inside(target * U, U)) break;
+            std::memcpy(out.at(target * U), in.at(source * U), U);
+            for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
+          }
         }
-      }
-      return;
-    }
-    if (U >= 4) {                                                  // copyRowUnit
-      uint32_t cached_pass_row = kNotBound, data_row = kNotBound;  // boundDataRow depends on the row only
-      for (uint32_t unit = 0; unit < pass_units && ok; ++unit) {
-        const uint32_t pass_row = byRowUnits(unit);
-        if (pass_row != cached_pass_row) data_row = boundDataRow(cached_pass_row = pass_row);
-        if (data_row == kNotBound) continue;
-        const uint64_t source = p.data_unit_offset + data_row * p.row_units + (unit - pass_row * p.row_units);
-        const uint64_t target = uint64_t(p.out_unit_offset) + unit;
-        if (!in.inside(source * U, U) || !out.inside(target * U, U)) break;
-        std::memcpy(out.at(target * U), in.at(source * U), U);
-        for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
       }
       return;
     }
@@ -138,7 +130,7 @@ class Machine {
       // copyWholeWord: the word's units all come from one bound row of this pass.
       const uint32_t first = word * units_per_word;
       if (first >= p.out_unit_offset && first - p.out_unit_offset + units_per_word <= pass_units) {
-        const uint32_t unit = first - p.out_unit_offset, pass_row = byRowUnits(unit);
+        const uint32_t unit = first - p.out_unit_offset, pass_row = bySegments(unit);
         const uint32_t in_row = unit - pass_row * p.row_units;
         const uint32_t data_row = in_row + units_per_word <= p.row_units ? boundDataRow(pass_row) : kNotBound;
         if (data_row != kNotBound) {
@@ -158,7 +150,7 @@ class Machine {
         if (unit_in_binding < p.out_unit_offset) continue;
         const uint32_t unit = unit_in_binding - p.out_unit_offset;
         if (unit >= pass_units) break;
-        const uint32_t pass_row = byRowUnits(unit), data_row = boundDataRow(pass_row);
+        const uint32_t pass_row = bySegments(unit), data_row = boundDataRow(pass_row);
         if (data_row == kNotBound) continue;
         const uint32_t source = p.data_unit_offset + data_row * p.row_units + (unit - pass_row * p.row_units);
         const uint32_t bits = (in.word(source / units_per_word) >> ((source % units_per_word) * 8u * U)) & unit_mask;

@@ -151,27 +151,21 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
   EXPECT_EQ(shape.index_words, index_bytes / 4);
-  // Copy passes run with the device's workgroup shape, or with the widest power-of-two workgroup
-  // (halved down to 32) whose blocks of the device's items make every row whole blocks; only copy
-  // units (not sub-word rows) tile. Halving a size that is not a power of two (ContextOptions allows
-  // any) reaches none, so such a device never tiles.
-  uint64_t best_block = 0, best_size = 0;
-  for (uint32_t size = device.workgroup_size; U >= 4 && size >= 32 && best_block == 0; size /= 2) {
-    const uint64_t items = device.items_per_invocation;
-    if ((size & (size - 1)) == 0 && (R / U) % (size * items) == 0) {
-      best_block = size * items;
-      best_size = size;
-    }
+  // Copy units: row segments of `lanes` invocations (the largest power of two up to the device's
+  // row_lanes and the row's units that divides the workgroup), each copying the device's row_items
+  // units. Sub-word rows: the device's workgroup and items, one lane.
+  const uint64_t row_units = R / U;
+  uint32_t lanes = 1;
+  while (U >= 4 && lanes * 2 <= std::min<uint64_t>(device.row_lanes, row_units) &&
+         device.workgroup_size % (lanes * 2) == 0) {
+    lanes *= 2;
   }
-  EXPECT_EQ(shape.row_tiled, best_block != 0);
-  if (shape.row_tiled) {
-    EXPECT_EQ(uint64_t(shape.workgroup_size) * shape.items, best_block);
-    EXPECT_EQ(shape.workgroup_size, best_size);
-  } else {
-    EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
-    EXPECT_EQ(shape.items, device.items_per_invocation);
-  }
-  const uint64_t block = uint64_t(shape.workgroup_size) * shape.items;
+  EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
+  EXPECT_EQ(shape.lanes, lanes);
+  EXPECT_EQ(shape.items, U >= 4 ? device.row_items : device.items_per_invocation);
+  const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
+  const uint64_t segments_per_row = U >= 4 ? ceilDiv(row_units, segment_units) : row_units;
+  const uint64_t block = U >= 4 ? shape.workgroup_size / shape.lanes : uint64_t(shape.workgroup_size) * shape.items;
   PassReads reads;
   for (size_t i = 0; i < passes.size(); ++i) {
     const RowsStep& pass = passes[i];
@@ -200,7 +194,9 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
       EXPECT_EQ(p.extents[e], e < k ? g.check.extents[e] : 0u) << "extent " << e;
     }
-    expectExactDivision(p.row_units, p.row_units_multiplier, p.row_units_shift, "row_units");
+    EXPECT_EQ(p.segments_per_row, segments_per_row);
+    expectExactDivision(p.segments_per_row, p.segments_per_row_multiplier, p.segments_per_row_shift,
+                        "segments_per_row");
     expectExactDivision(p.index_count, p.index_count_multiplier, p.index_count_shift, "index_count");
     // Output rows [q0, q1) from data rows [begin, end): the push constants must locate exactly those.
     const uint64_t q0 = uint64_t(p.first_outer) * N + p.first_index, q1 = q0 + p.pass_rows;
@@ -224,8 +220,8 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     if (U < 4) {
       EXPECT_EQ(p.out_word_count, output_window.size / 4);
     }
-    const uint64_t items = U < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units;
-    EXPECT_LE(items, kMaxPassItems);  // the kernels count in 32 bits with headroom
+    EXPECT_LE(U < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units, kMaxPassItems);  // 32-bit counts
+    const uint64_t items = U < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.segments_per_row;
     EXPECT_EQ(pass.step.groups, ceilDiv(items, block));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }

@@ -3,6 +3,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "common/clear_words_params.h"
@@ -18,6 +19,8 @@ DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, ui
   device.min_storage_buffer_offset_alignment = alignment;
   device.workgroup_size = workgroup;
   device.items_per_invocation = items;
+  device.row_lanes = std::min(32u, workgroup);  // a GPU's (src/vk/device.cpp)
+  device.row_items = items;
   device.max_workgroup_count = {65535, 65535, 65535};
   device.busy_invocations = 65536;  // a GPU's
   return device;
@@ -165,7 +168,7 @@ size_t distinctWindows(const OpPlan& plan, Kernel kernel, Role role) {
 
 CopyShape copyShapeOf(const Step& step) {
   return {step.spec[kSpecWorkgroupSize], step.spec[kSpecIndexWords], step.spec[kSpecUnitBytes], step.spec[kSpecItems],
-          step.spec[kSpecRowTiled] != 0};
+          step.spec[kSpecRowLanes]};
 }
 
 CopyShape copyShape(const OpPlan& plan) {
@@ -245,14 +248,14 @@ uint32_t usedExtents(const uint32_t* extents, uint32_t capacity) {
 }
 
 std::string str(const abi::GatherRowsParams& p) {
-  return "slot " + s(p.status_slot) + ", row_units " + s(p.row_units) + " (" + s(p.row_units_multiplier) + ", " +
-         s(p.row_units_shift) + "), index_count " + s(p.index_count) + " (" + s(p.index_count_multiplier) + ", " +
-         s(p.index_count_shift) + "), axis_size " + s(p.axis_size) + ", pass_rows " + s(p.pass_rows) + ", first " +
-         s(p.first_outer) + "/" + s(p.first_index) + ", data rows [" + s(p.data_row_begin) + ", " + s(p.data_row_end) +
-         ") at unit " + s(p.data_unit_offset) + ", output at unit " + s(p.out_unit_offset) + " words " +
-         s(p.out_word_count) + ", indices at word " + s(p.indices_word_offset) + " from " + s(p.index_window_begin) +
-         ", outer stride " + s(p.index_outer_stride) + ", tuple " +
-         tupleString(p.extents, usedExtents(p.extents, VKINDEX_MAX_TUPLE_LENGTH));
+  return "slot " + s(p.status_slot) + ", row_units " + s(p.row_units) + ", segments_per_row " + s(p.segments_per_row) +
+         " (" + s(p.segments_per_row_multiplier) + ", " + s(p.segments_per_row_shift) + "), index_count " +
+         s(p.index_count) + " (" + s(p.index_count_multiplier) + ", " + s(p.index_count_shift) + "), axis_size " +
+         s(p.axis_size) + ", pass_rows " + s(p.pass_rows) + ", first " + s(p.first_outer) + "/" + s(p.first_index) +
+         ", data rows [" + s(p.data_row_begin) + ", " + s(p.data_row_end) + ") at unit " + s(p.data_unit_offset) +
+         ", output at unit " + s(p.out_unit_offset) + " words " + s(p.out_word_count) + ", indices at word " +
+         s(p.indices_word_offset) + " from " + s(p.index_window_begin) + ", outer stride " + s(p.index_outer_stride) +
+         ", tuple " + tupleString(p.extents, usedExtents(p.extents, VKINDEX_MAX_TUPLE_LENGTH));
 }
 
 std::string str(const abi::GatherElementsParams& p) {

@@ -94,7 +94,7 @@ struct CopyShape {
   uint32_t index_words = 0;
   uint32_t unit_bytes = 0;
   uint32_t items = 0;
-  bool row_tiled = false;
+  uint32_t lanes = 0;  // copy units: invocations per row segment; sub-word: 1
 };
 CopyShape copyShapeOf(const Step& step);
 // The shape all of the plan's kGatherRows steps share (a test failure when they differ or there are none).

@@ -63,19 +63,21 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
   ASSERT_EQ(passes.size(), 2u);
   // 50: l = 6, m = floor(2^32 * 14 / 50) + 1, shift 5.
   EXPECT_EQ(str(passes[0].params),
-            "slot 0, row_units 1 (0, 0), index_count 50 (1202590843, 5), axis_size 15, pass_rows 50, first 0/0, "
+            "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 50 (1202590843, 5), axis_size 15, pass_rows "
+            "50, first 0/0, "
             "data rows [0, 15) at unit 0, output at unit 0 words 200, indices at word 3 from 0, outer stride 50, "
             "tuple (3, 5)");
   EXPECT_EQ(str(passes[1].params),
-            "slot 0, row_units 1 (0, 0), index_count 50 (1202590843, 5), axis_size 15, pass_rows 50, first 1/0, "
+            "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 50 (1202590843, 5), axis_size 15, pass_rows "
+            "50, first 1/0, "
             "data rows [15, 30) at unit 0, output at unit 0 words 200, indices at word 3 from 50, outer stride 50, "
             "tuple (3, 5)");
   EXPECT_EQ(str(passes[0].step),
-            "gather_rows spec {64, 2, 16, 4, 0, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
-            "push 124, groups 1, waits status");
+            "gather_rows spec {64, 2, 16, 4, 1, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
+            "push 128, groups 1, waits status");
   EXPECT_EQ(str(passes[1].step),
-            "gather_rows spec {64, 2, 16, 4, 0, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
-            "status, push 124, groups 1, waits none");
+            "gather_rows spec {64, 2, 16, 4, 1, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
+            "status, push 128, groups 1, waits none");
 }
 
 TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
@@ -92,11 +94,12 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
   ASSERT_EQ(passes.size(), 1u);
   // 4: l = 2, m = 1, shift 1.
   EXPECT_EQ(str(passes[0].params),
-            "slot 0, row_units 1 (0, 0), index_count 4 (1, 1), axis_size 24, pass_rows 12, first 0/0, data rows "
+            "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 4 (1, 1), axis_size 24, pass_rows 12, first "
+            "0/0, data rows "
             "[0, 72) at unit 0, output at unit 0 words 24, indices at word 0 from 0, outer stride 4, tuple (2, 3, 4)");
   EXPECT_EQ(str(passes[0].step),
-            "gather_rows spec {64, 1, 8, 4, 0, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
-            "push 124, groups 1, waits status");
+            "gather_rows spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
+            "push 128, groups 1, waits status");
   // Shared tuples (stride 0): the same pass reads the 4 tuples for every batch.
   planned = checkedRowPlan(rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, false), fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();

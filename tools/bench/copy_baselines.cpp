@@ -24,8 +24,23 @@ void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer so
   device.fn().vkCmdCopyBuffer(cmd, source, target, 1, &region);
 }
 
+std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info) {
+  std::vector<CopyLayout> layouts;
+  for (CopyLayout layout : {CopyLayout{info.workgroup_size, info.items_per_invocation},
+                            CopyLayout{info.row_lanes, info.row_items}, CopyLayout{2, 128}}) {
+    layout.lanes = std::clamp<uint32_t>(layout.lanes, 1, info.workgroup_size);
+    while (info.workgroup_size % layout.lanes != 0) --layout.lanes;  // lanes must divide the workgroup
+    layout.items = std::max<uint32_t>(layout.items, 1);
+    const bool seen = std::any_of(layouts.begin(), layouts.end(), [&](const CopyLayout& other) {
+      return other.lanes == layout.lanes && other.items == layout.items;
+    });
+    if (!seen) layouts.push_back(layout);
+  }
+  return layouts;
+}
+
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
-                                                    VkBuffer target, VkDeviceSize bytes) {
+                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout) {
   const DeviceInfo& info = context.device->info();
   const VkDeviceSize total = (bytes + kQuadBytes - 1) / kQuadBytes * kQuadBytes;
   const VkDeviceSize chunk = chunkBytes(info);
@@ -33,8 +48,8 @@ StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCo
   VKINDEX_ASSIGN_OR_RETURN(kernels::DescriptorPool pool,
                            kernels::DescriptorPool::create(*context.device, chunk_count, 2 * chunk_count));
   kernels::Recorder recorder(*context.device, *context.pipelines, pool, cmd);
-  const kernels::SpecValues spec{info.workgroup_size, 0, 0, info.items_per_invocation};
-  const uint64_t quads_per_group = uint64_t(info.workgroup_size) * info.items_per_invocation;
+  const kernels::SpecValues spec{info.workgroup_size, 0, 0, layout.items, layout.lanes};
+  const uint64_t quads_per_group = uint64_t(info.workgroup_size) * layout.items;
   for (VkDeviceSize offset = 0; offset < total; offset += chunk) {
     VkDeviceSize size = std::min(chunk, total - offset);
     uint32_t quad_count = static_cast<uint32_t>(size / kQuadBytes);

@@ -3,6 +3,8 @@
 // shader (the ceiling for any compute shader that moves the same bytes).
 #pragma once
 
+#include <vector>
+
 #include "core/context_impl.hpp"
 #include "kernels/recorder.hpp"
 
@@ -12,11 +14,23 @@ namespace vkindex::bench {
 void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer source, VkBuffer target,
                       VkDeviceSize bytes);
 
-// ShaderId::kCopy over the same bytes, rounded up to whole uvec4s (vkindex buffers are allocated in
+// How the compute copy spreads quads over invocations (copy.comp): `lanes` invocations per segment
+// of lanes x items quads.
+struct CopyLayout {
+  uint32_t lanes = 1;
+  uint32_t items = 1;
+};
+
+// The layouts the benchmark times, the fastest being the ceiling: the device's workgroup as one
+// coalesced segment of its items per invocation (GPU style), the row gathers' own segments
+// (DeviceInfo::row_lanes x row_items), and 2 lanes x 128 quads (the best measured on lavapipe).
+std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info);
+
+// ShaderId::kCopy in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are allocated in
 // 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the
 // device can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed.
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
-                                                    VkBuffer target, VkDeviceSize bytes);
+                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout);
 
 // Zeroes `bytes` (rounded up to a word) of `buffer` and orders that before later copies and shaders
 // writing it, so a verification run cannot pass on bytes left over from an earlier run.
