@@ -18,9 +18,14 @@ namespace vkindex::plan {
 
 // The compute kernels (one per shaders/*.comp that operators dispatch).
 enum class Kernel : uint32_t {
-  kCheckIndices,     // check_indices.comp: first out-of-range index (or tuple component) into the status slot
-  kReportIndex,      // report_index.comp: copies the first bad index's value next to its position
-  kGatherRows,       // gather_rows.comp: Gather and GatherND, rows addressed by k-component index tuples
+  kCheckIndices,  // check_indices.comp: first out-of-range index (or tuple component) into the status slot
+  kReportIndex,   // report_index.comp: copies the first bad index's value next to its position
+  // Gather and GatherND, rows addressed by k-component index tuples: gather_rows.comp in 16-, 8- and
+  // 4-byte units (one module per width), gather_row_bytes.comp for rows that are not whole words.
+  kGatherRows,
+  kGatherRows8,
+  kGatherRows4,
+  kGatherRowBytes,
   kGatherElements,   // gather_elements.comp: GatherElements, one index per output element
   kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
   kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
@@ -38,13 +43,18 @@ enum class Kernel : uint32_t {
   kCount,
 };
 
+// The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes).
+Kernel rowGatherKernel(uint32_t unit_bytes);
+// True for the four row-gather kernels.
+bool isRowGatherKernel(Kernel kernel);
+
 // Specialization constant ids shared by all shaders (see shaders/*.comp).
 enum SpecConstant : uint32_t {
   kSpecWorkgroupSize = 0,  // local_size_x_id
   kSpecIndexWords = 1,     // 1: int32 indices, 2: int64 indices
   kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word assembly
   kSpecItems = 3,          // units per invocation per block (gather_rows.comp: per row segment)
-  kSpecRowLanes = 4,       // gather_rows.comp: invocations sharing one row segment
+  kSpecRowLanes = 4,       // gather_rows.comp: invocations sharing one row segment (1 for gather_row_bytes)
   // The scatter kernels reuse ids 2-4 (shaders/common/scatter_apply.glsl): 2 is the element size in
   // bytes, 3 the reduction, 4 the element kind of its arithmetic.
   kSpecReduction = 3,

@@ -83,7 +83,7 @@ struct PassBuilder {
         p.extents[c] = static_cast<uint32_t>(gather.check.extents[c]);
       }
       Step pass;
-      pass.kernel = Kernel::kGatherRows;
+      pass.kernel = rowGatherKernel(shape.unit_bytes);
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};
@@ -100,7 +100,7 @@ struct PassBuilder {
       if (wait_for_checks) {
         waitForChecks(pass);
         wait_for_checks = false;
-      } else if (shape.unit_bytes < 4 && !plan.steps.empty() && plan.steps.back().kernel == Kernel::kGatherRows) {
+      } else if (shape.unit_bytes < 4 && !plan.steps.empty() && plan.steps.back().kernel == Kernel::kGatherRowBytes) {
         // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes),
         // so passes are ordered.
         pass.wait_for.push_back({Role::kOutput, output_window});

@@ -39,7 +39,8 @@ std::vector<OpPlan> samplePlans() {
     EXPECT_TRUE(plan.ok()) << plan.status().toString();
     if (plan.ok()) plans.push_back(*plan);
   };
-  for (DataType type : {DataType::kUInt8, DataType::kFloat32, DataType::kComplex128}) {
+  // Row units: uint8 rows are sub-word, float32 4-byte, int64 GatherND rows 8-byte, complex128 16-byte.
+  for (DataType type : {DataType::kUInt8, DataType::kFloat32, DataType::kInt64, DataType::kComplex128}) {
     const uint64_t e = elementSize(type);
     StatusOr<plan::GatherShape> gather = plan::inferGatherShape({600, 7}, type, {500}, DataType::kInt64, 0);
     EXPECT_TRUE(gather.ok());
@@ -106,7 +107,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
       seen[static_cast<size_t>(step.kernel)] = true;
     }
   }
-  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherElements,
+  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherRows8,
+                        Kernel::kGatherRows4, Kernel::kGatherRowBytes, Kernel::kGatherElements,
                         Kernel::kScatterElements, Kernel::kScatterND, Kernel::kScatterElementsFloat32,
                         Kernel::kScatterElementsFloat64, Kernel::kScatterNDFloat32, Kernel::kScatterNDFloat64,
                         Kernel::kScatterNDClaim, Kernel::kScatterNDWrite, Kernel::kCopyWords, Kernel::kClearWords}) {

@@ -37,7 +37,7 @@ TEST(PlanGatherStructureTest, QuarterGigabyteOfIndicesOnASwiftShaderSizedDevice)
   StatusOr<OpPlan> plan = checkedPlan({4, 1 << 16, 16}, DataType::kFloat32, {1 << 25}, DataType::kInt64, 1,
                                       fakeDevice(uint64_t(1) << 27, 256, 128, 4), 36, 12, 4);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, gather_rows x68");
+  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, gather_rows_4 x68");
 }
 
 TEST(PlanGatherStructureTest, GigabyteRowsOnAFourGigabyteRange) {

@@ -63,7 +63,7 @@ TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
   StatusOr<OpPlan> plan =
       planFor({100, 8}, DataType::kFloat32, {40}, DataType::kInt32, 0, fakeDevice(1024, 16), 36, 0, 12);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x8");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows_4 x8");
   EXPECT_EQ(copyShape(*plan).unit_bytes, 4u);
   std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 8u);
@@ -152,7 +152,7 @@ TEST(PlanGatherTest, SubWordRowsShareOutputWordsAcrossTwoDataWindows) {
   // uint8 along the last axis: 1-byte rows, 992 data rows per window, 4 x 300 = 1200 rows in all.
   StatusOr<OpPlan> plan = planFor({4, 300}, DataType::kUInt8, {5}, DataType::kInt32, 1, fakeDevice(1024, 16), 4, 0, 12);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x2");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_row_bytes x2");
   EXPECT_EQ(copyShape(*plan).unit_bytes, 1u);
   const std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 2u);
@@ -291,7 +291,7 @@ TEST(PlanGatherTest, DeviceTooSmallForOneIndexIsUnsupported) {
   // 48 - 32 = 16 bytes: two int64 indices per window, so index chunks [0, 2) and [2, 3).
   StatusOr<OpPlan> plan = planFor({4}, DataType::kFloat32, {3}, DataType::kInt64, 0, fakeDevice(48, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_rows x2");
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_rows_4 x2");
 }
 
 TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {

@@ -37,7 +37,10 @@ class Machine {
       switch (step.kernel) {
         case Kernel::kCheckIndices: index_.checkIndices(step); break;
         case Kernel::kReportIndex: index_.reportIndex(step, i); break;
-        case Kernel::kGatherRows: gatherRows(step); break;
+        case Kernel::kGatherRows:
+        case Kernel::kGatherRows8:
+        case Kernel::kGatherRows4:
+        case Kernel::kGatherRowBytes: gatherRows(step); break;
         default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
       }
     }

@@ -138,7 +138,10 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   const uint64_t tuple_bytes = k * index_bytes;
   EXPECT_TRUE(S == 0 || S == N) << "index_outer_stride " << S;
   EXPECT_EQ(g.check.tuple_count, S == 0 ? N : O * N);
-  checkStepBasics(plan, Kernel::kGatherRows);
+  // The unit: the largest power of two up to 16 dividing the row and both offsets; its kernel.
+  uint32_t largest = 16;
+  while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
+  checkStepBasics(plan, rowGatherKernel(largest));
   bool ok = checkIndexSteps(plan, g.check, indices, device);
   const bool has_checks = !checkSteps(plan).empty();
   const std::vector<RowsStep> passes = rowSteps(plan);
@@ -146,8 +149,6 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   if (passes.empty()) return ok && !::testing::Test::HasFailure();
   const CopyShape shape = copyShape(plan);
   const uint32_t U = shape.unit_bytes;
-  uint32_t largest = 16;
-  while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
   EXPECT_EQ(shape.index_words, index_bytes / 4);

@@ -117,7 +117,7 @@ TEST(PlanChecksTest, BrokenGenericPartsAreRejected) {
 TEST(PlanChecksTest, SubWordCopiesAfterTheFirstMustWaitForTheirOutput) {
   // 1-byte rows reading two data windows (PlanGatherTest.SubWordRowsShareOutputWordsAcrossTwoDataWindows).
   const Problem p = planned(rowGather(4, 5, 1, {300}, DataType::kInt32, false), 4, 0, 12);
-  ASSERT_EQ(kernels(p.plan), "check_indices x1, report_index x1, gather_rows x2");
+  ASSERT_EQ(kernels(p.plan), "check_indices x1, report_index x1, gather_row_bytes x2");
   expectRejected(
       p, [](OpPlan& plan) { plan.steps[3].wait_for.clear(); }, "wait_for");
 }

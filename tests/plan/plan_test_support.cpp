@@ -91,7 +91,10 @@ uint32_t pushBytesOf(Kernel kernel) {
   switch (kernel) {
     case Kernel::kCheckIndices:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
-    case Kernel::kGatherRows: return sizeof(abi::GatherRowsParams);
+    case Kernel::kGatherRows:
+    case Kernel::kGatherRows8:
+    case Kernel::kGatherRows4:
+    case Kernel::kGatherRowBytes: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
@@ -112,6 +115,9 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kCheckIndices: return "check_indices";
     case Kernel::kReportIndex: return "report_index";
     case Kernel::kGatherRows: return "gather_rows";
+    case Kernel::kGatherRows8: return "gather_rows_8";
+    case Kernel::kGatherRows4: return "gather_rows_4";
+    case Kernel::kGatherRowBytes: return "gather_row_bytes";
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kScatterElements: return "scatter_elements";
     case Kernel::kScatterND: return "scatter_nd";
@@ -139,20 +145,27 @@ Window boundWindow(const Step& step, Role role) {
 
 namespace {
 
-template <typename Params>
-std::vector<Decoded<Params>> stepsOf(const OpPlan& plan, Kernel kernel) {
+template <typename Params, typename Predicate>
+std::vector<Decoded<Params>> stepsWhere(const OpPlan& plan, Predicate wanted) {
   std::vector<Decoded<Params>> steps;
   for (const Step& step : plan.steps) {
-    if (step.kernel == kernel) steps.push_back({step, pushOf<Params>(step)});
+    if (wanted(step.kernel)) steps.push_back({step, pushOf<Params>(step)});
   }
   return steps;
+}
+
+template <typename Params>
+std::vector<Decoded<Params>> stepsOf(const OpPlan& plan, Kernel kernel) {
+  return stepsWhere<Params>(plan, [kernel](Kernel k) { return k == kernel; });
 }
 
 }  // namespace
 
 std::vector<CheckStep> checkSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kCheckIndices); }
 std::vector<CheckStep> reportSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kReportIndex); }
-std::vector<RowsStep> rowSteps(const OpPlan& plan) { return stepsOf<abi::GatherRowsParams>(plan, Kernel::kGatherRows); }
+std::vector<RowsStep> rowSteps(const OpPlan& plan) {
+  return stepsWhere<abi::GatherRowsParams>(plan, isRowGatherKernel);
+}
 std::vector<ElementsStep> elementSteps(const OpPlan& plan) {
   return stepsOf<abi::GatherElementsParams>(plan, Kernel::kGatherElements);
 }

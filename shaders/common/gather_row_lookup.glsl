@@ -1,0 +1,34 @@
+// The row lookup shared by the row-gather kernels (gather_rows.comp, gather_row_bytes.comp): which
+// bound data row feeds an output row of the pass. Expects the push block `pc` of
+// common/gather_rows_params.h, an `indices_words` binding, TUPLE_LENGTH, and common/indices.glsl.
+#ifndef VKINDEX_GATHER_ROW_LOOKUP_GLSL
+#define VKINDEX_GATHER_ROW_LOOKUP_GLSL
+
+#include "fast_division.glsl"
+
+const uint kNotBound = 0xFFFFFFFFu;
+
+// The row-major position within the addressed dims of the tuple at `position` of the bound window.
+uint tupleRow(uint position) {
+  uint first_word = pc.indices_word_offset + position * TUPLE_LENGTH * INDEX_WORDS;
+  uint row = 0u;
+  for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
+    uint extent = pc.extents[c];
+    row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
+  }
+  return row;
+}
+
+// Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
+// bound data row, or kNotBound when that row lies in another pass's data window.
+uint boundDataRow(uint pass_row) {
+  uint index_row = pc.first_index + pass_row;
+  uint outer_step = fastDivide(index_row, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
+  uint outer = pc.first_outer + outer_step;
+  uint n = index_row - outer_step * pc.index_count;
+  uint row = outer * pc.axis_size + tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
+  if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
+  return row - pc.data_row_begin;
+}
+
+#endif
