@@ -5,10 +5,16 @@
 // copied in units of VKINDEX_UNIT_BYTES (16, 8 or 4: one module each, since bindings aliased at
 // three widths made SwiftShader 1.4x slower even with two of them dead), a row segment (ROW_LANES x
 // ITEMS units) per group of ROW_LANES invocations. Other rows: gather_row_bytes.comp.
+// With VKINDEX_SELF_CHECK (the gather_rows_checked modules) one workgroup also does the index check
+// and report passes' work first, for small operations where three dispatches cost more than the data
+// (the planner dispatches exactly one group, over a single pass holding every tuple).
 #include "common/gather_rows_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 16
+#endif
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
 #endif
 
 layout(local_size_x_id = 0) in;
@@ -39,6 +45,33 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/gather_row_lookup.glsl"
 #include "common/status_gate.glsl"
 
+#if VKINDEX_SELF_CHECK
+shared uint first_bad_position;
+
+// check_indices.comp and report_index.comp in one workgroup: every component of every tuple the pass
+// holds (positions count components from the first tuple, which is the tensor's first), the smallest
+// bad position and its value into the status slot. Returns true when one was bad.
+bool checkAndReportInWorkgroup() {
+  if (gl_LocalInvocationID.x == 0u) first_bad_position = VKINDEX_NO_ERROR;
+  barrier();
+  uint tuples = pc.index_outer_stride == 0u ? pc.index_count : pc.pass_rows;
+  for (uint position = gl_LocalInvocationID.x; position < tuples * TUPLE_LENGTH; position += gl_WorkGroupSize.x) {
+    uint extent = TUPLE_LENGTH == 1u ? pc.extents[0] : pc.extents[position % TUPLE_LENGTH];
+    if (!indexInRange(loadIndex(pc.indices_word_offset, position), extent)) atomicMin(first_bad_position, position);
+  }
+  barrier();
+  uint bad = first_bad_position;
+  if (bad != VKINDEX_NO_ERROR && gl_LocalInvocationID.x == 0u) {
+    uvec2 value = loadIndex(pc.indices_word_offset, bad);
+    uint base = pc.status_slot * VKINDEX_STATUS_SLOT_WORDS;
+    status_words[base] = bad;
+    status_words[base + 1u] = value.x;
+    status_words[base + 2u] = value.y;
+  }
+  return bad != VKINDEX_NO_ERROR;
+}
+#endif
+
 // Copy units: row segment `segment` of the pass (segments_per_row per row), this invocation's
 // `lane` of it: units lane, lane + ROW_LANES, ... of the segment.
 void copySegment(uint segment, uint lane) {
@@ -56,7 +89,11 @@ void copySegment(uint segment, uint lane) {
 }
 
 void main() {
+#if VKINDEX_SELF_CHECK
+  if (checkAndReportInWorkgroup()) return;
+#else
   if (badIndexFound()) return;
+#endif
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
   uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;

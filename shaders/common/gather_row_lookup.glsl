@@ -1,23 +1,14 @@
 // The row lookup shared by the row-gather kernels (gather_rows.comp, gather_row_bytes.comp): which
 // bound data row feeds an output row of the pass. Expects the push block `pc` of
-// common/gather_rows_params.h, an `indices_words` binding, TUPLE_LENGTH, and common/indices.glsl.
+// common/gather_rows_params.h, an `indices_words` binding, TUPLE_LENGTH, and common/indices.glsl;
+// tupleRow() is common/index_tuples.glsl's.
 #ifndef VKINDEX_GATHER_ROW_LOOKUP_GLSL
 #define VKINDEX_GATHER_ROW_LOOKUP_GLSL
 
 #include "fast_division.glsl"
+#include "index_tuples.glsl"
 
 const uint kNotBound = 0xFFFFFFFFu;
-
-// The row-major position within the addressed dims of the tuple at `position` of the bound window.
-uint tupleRow(uint position) {
-  uint first_word = pc.indices_word_offset + position * TUPLE_LENGTH * INDEX_WORDS;
-  uint row = 0u;
-  for (uint c = 0u; c < TUPLE_LENGTH; ++c) {
-    uint extent = pc.extents[c];
-    row = row * extent + normalizeIndex(loadIndex(first_word, c), extent);
-  }
-  return row;
-}
 
 // Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
 // bound data row, or kNotBound when that row lies in another pass's data window.

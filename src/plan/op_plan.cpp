@@ -2,18 +2,26 @@
 
 namespace vkindex::plan {
 
-Kernel rowGatherKernel(uint32_t unit_bytes) {
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check) {
   switch (unit_bytes) {
-    case 16: return Kernel::kGatherRows;
-    case 8: return Kernel::kGatherRows8;
-    case 4: return Kernel::kGatherRows4;
+    case 16: return self_check ? Kernel::kGatherRowsChecked : Kernel::kGatherRows;
+    case 8: return self_check ? Kernel::kGatherRowsChecked8 : Kernel::kGatherRows8;
+    case 4: return self_check ? Kernel::kGatherRowsChecked4 : Kernel::kGatherRows4;
     default: return Kernel::kGatherRowBytes;
   }
 }
 
 bool isRowGatherKernel(Kernel kernel) {
-  return kernel == Kernel::kGatherRows || kernel == Kernel::kGatherRows8 || kernel == Kernel::kGatherRows4 ||
-         kernel == Kernel::kGatherRowBytes;
+  switch (kernel) {
+    case Kernel::kGatherRows:
+    case Kernel::kGatherRows8:
+    case Kernel::kGatherRows4:
+    case Kernel::kGatherRowBytes:
+    case Kernel::kGatherRowsChecked:
+    case Kernel::kGatherRowsChecked8:
+    case Kernel::kGatherRowsChecked4: return true;
+    default: return false;
+  }
 }
 
 const Window* windowOf(const Step& step, Role role) {

@@ -26,6 +26,10 @@ enum class Kernel : uint32_t {
   kGatherRows8,
   kGatherRows4,
   kGatherRowBytes,
+  // gather_rows.comp doing its own index check and report in its one workgroup (small operations).
+  kGatherRowsChecked,
+  kGatherRowsChecked8,
+  kGatherRowsChecked4,
   kGatherElements,   // gather_elements.comp: GatherElements, one index per output element
   kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
   kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
@@ -43,9 +47,10 @@ enum class Kernel : uint32_t {
   kCount,
 };
 
-// The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes).
-Kernel rowGatherKernel(uint32_t unit_bytes);
-// True for the four row-gather kernels.
+// The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes),
+// or its self-checking variant (copy units only).
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false);
+// True for the seven row-gather kernels.
 bool isRowGatherKernel(Kernel kernel);
 
 // Specialization constant ids shared by all shaders (see shaders/*.comp).

@@ -48,6 +48,13 @@ std::vector<OpPlan> samplePlans() {
                                                     placed(0, 500 * 8), placed(8, 500 * 7 * e), device);
     EXPECT_TRUE(gather_plan.ok()) << gather_plan.status().toString();
     if (gather_plan.ok()) plans.push_back(*gather_plan);
+    // Small enough for one self-checking pass (copy units: all but uint8's 3-byte rows).
+    DeviceInfo roomy = device;
+    roomy.max_storage_buffer_range = 1 << 20;
+    StatusOr<plan::GatherShape> small = plan::inferGatherShape({6, 3}, type, {2}, DataType::kInt64, 0);
+    EXPECT_TRUE(small.ok());
+    addPlan(plan::planGather(*small, DataType::kInt64, placed(0, 6 * 3 * e), placed(0, 2 * 8), placed(0, 2 * 3 * e),
+                             roomy));
 
     StatusOr<plan::GatherNDShape> nd = plan::inferGatherNDShape({4, 30, 20, 3}, type, {4, 50, 2}, DataType::kInt32, 1);
     EXPECT_TRUE(nd.ok());
@@ -107,11 +114,26 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
       seen[static_cast<size_t>(step.kernel)] = true;
     }
   }
-  for (Kernel kernel : {Kernel::kCheckIndices, Kernel::kReportIndex, Kernel::kGatherRows, Kernel::kGatherRows8,
-                        Kernel::kGatherRows4, Kernel::kGatherRowBytes, Kernel::kGatherElements,
-                        Kernel::kScatterElements, Kernel::kScatterND, Kernel::kScatterElementsFloat32,
-                        Kernel::kScatterElementsFloat64, Kernel::kScatterNDFloat32, Kernel::kScatterNDFloat64,
-                        Kernel::kScatterNDClaim, Kernel::kScatterNDWrite, Kernel::kCopyWords, Kernel::kClearWords}) {
+  for (Kernel kernel : {Kernel::kCheckIndices,
+                        Kernel::kReportIndex,
+                        Kernel::kGatherRows,
+                        Kernel::kGatherRows8,
+                        Kernel::kGatherRows4,
+                        Kernel::kGatherRowBytes,
+                        Kernel::kGatherRowsChecked,
+                        Kernel::kGatherRowsChecked8,
+                        Kernel::kGatherRowsChecked4,
+                        Kernel::kGatherElements,
+                        Kernel::kScatterElements,
+                        Kernel::kScatterND,
+                        Kernel::kScatterElementsFloat32,
+                        Kernel::kScatterElementsFloat64,
+                        Kernel::kScatterNDFloat32,
+                        Kernel::kScatterNDFloat64,
+                        Kernel::kScatterNDClaim,
+                        Kernel::kScatterNDWrite,
+                        Kernel::kCopyWords,
+                        Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }
 }

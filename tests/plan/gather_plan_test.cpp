@@ -21,9 +21,10 @@ namespace {
 // Hand-worked plans. A 1024-byte range at alignment 16 leaves windowCapacity = 1024 - 2 * 16 = 992.
 
 TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
-  StatusOr<OpPlan> plan = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
+  // 6-byte rows (2-byte units, gather_row_bytes): the generic plan, which small copy-unit plans fuse.
+  StatusOr<OpPlan> plan = planFor({10, 3}, DataType::kUInt16, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_row_bytes x1");
   EXPECT_EQ(plan->scratch_bytes, 0u);
   // The generic parts of every step: the check's 17-word block (5 fields and 12 extents), the report
   // mirroring it after the check, the copy's 32-word block waiting for both.
@@ -33,8 +34,8 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   EXPECT_EQ(str(plan->steps[1]),
             "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
-            "gather_rows spec {64, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, status, "
-            "push 128, groups 1, waits status");
+            "gather_row_bytes spec {64, 1, 2, 4, 1, 1}, bindings data {0, 60}, indices {0, 20}, output {0, 32}, "
+            "status, push 128, groups 1, waits status");
   const std::vector<CheckStep> checks = checkSteps(*plan);
   ASSERT_EQ(checks.size(), 1u);
   EXPECT_EQ(str(checks[0]),
@@ -42,19 +43,38 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   const std::vector<CheckStep> reports = reportSteps(*plan);
   ASSERT_EQ(reports.size(), 1u);
   EXPECT_EQ(str(reports[0]), str(checks[0]));
-  const std::vector<RowsStep> passes = rowSteps(*plan);
-  ASSERT_EQ(passes.size(), 1u);
-  // 2 / 2: l = 1, m = floor(2^32 * 0 / 2) + 1 = 1. 5: l = 3, m = floor(2^32 * 3 / 5) + 1, shift 2.
-  EXPECT_EQ(str(passes[0].params),
-            "slot 0, row_units 2, segments_per_row 1 (0, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
-            "first 0/0, data rows [0, 10) at unit 0, output at unit 0 words 40, indices at word 0 "
-            "from 0, outer stride 0, tuple (10)");
   EXPECT_EQ(plan->report.op, "Gather");
   EXPECT_EQ(plan->report.input, "indices");
   EXPECT_EQ(plan->report.indices_shape, (Shape{5}));
   EXPECT_FALSE(plan->report.tuples);
   EXPECT_EQ(plan->report.extents, std::vector<uint64_t>{10});
   EXPECT_EQ(plan->report.data_dims, std::vector<int64_t>{0});
+}
+
+TEST(PlanGatherTest, SmallCopyUnitPlansAreOneSelfCheckingPass) {
+  // 32-byte rows, 5 indices: the check and report passes' work moves into the copy's one workgroup.
+  StatusOr<OpPlan> plan = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "gather_rows_checked x1");
+  ASSERT_EQ(plan->steps.size(), 1u);
+  EXPECT_EQ(str(plan->steps[0]),
+            "gather_rows_checked spec {64, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, "
+            "status, push 128, groups 1, waits status");
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 1u);
+  // 5: l = 3, m = floor(2^32 * 3 / 5) + 1, shift 2.
+  EXPECT_EQ(str(passes[0].params),
+            "slot 0, row_units 2, segments_per_row 1 (0, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
+            "first 0/0, data rows [0, 10) at unit 0, output at unit 0 words 40, indices at word 0 "
+            "from 0, outer stride 0, tuple (10)");
+  // More than one workgroup of segments (200 rows, 32 two-lane segments per group) keeps three passes.
+  plan = planFor({10, 8}, DataType::kFloat32, {200}, DataType::kInt32, 0, fakeDevice(1 << 20, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x1");
+  // So do more indices than 4 per invocation (300 > 64 x 4), however few the rows.
+  plan = planFor({10, 0}, DataType::kFloat32, {300}, DataType::kInt32, 0, fakeDevice(4096, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1");
 }
 
 TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
@@ -229,10 +249,13 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     ASSERT_EQ(passes.size(), 1u);
     EXPECT_EQ(passes[0].params.segments_per_row, c.segments_per_row);
     EXPECT_EQ(passes[0].step.groups, ceilDiv(5 * uint64_t(c.segments_per_row), uint64_t(64 / c.lanes)));
-    // Check steps keep the device's workgroup: 5 indices / 64.
-    ASSERT_EQ(checkSteps(*plan).size(), 1u);
-    EXPECT_EQ(checkSteps(*plan)[0].step.spec[kSpecWorkgroupSize], 64u);
-    EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);
+    // One workgroup: fused into one self-checking pass; else check steps with the device's
+    // workgroup (5 indices / 64).
+    ASSERT_EQ(checkSteps(*plan).size(), passes[0].step.groups == 1 ? 0u : 1u);
+    if (passes[0].step.groups > 1) {
+      EXPECT_EQ(checkSteps(*plan)[0].step.spec[kSpecWorkgroupSize], 64u);
+      EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);
+    }
   }
 }
 

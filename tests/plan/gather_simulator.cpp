@@ -41,6 +41,12 @@ class Machine {
         case Kernel::kGatherRows8:
         case Kernel::kGatherRows4:
         case Kernel::kGatherRowBytes: gatherRows(step); break;
+        case Kernel::kGatherRowsChecked:
+        case Kernel::kGatherRowsChecked8:
+        case Kernel::kGatherRowsChecked4:
+          checkAndReportInWorkgroup(step, i);
+          gatherRows(step);
+          break;
         default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
       }
     }
@@ -73,6 +79,26 @@ class Machine {
   }
 
  private:
+  // gather_rows.comp's VKINDEX_SELF_CHECK part: check_indices.comp and report_index.comp over every
+  // component of every tuple of the pass, from the first.
+  void checkAndReportInWorkgroup(const Step& step, size_t step_index) {
+    const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(step);
+    const uint32_t tuple_length = step.spec[kSpecDims];
+    abi::CheckParams check{};
+    check.status_slot = p.status_slot;
+    check.index_count = (p.index_outer_stride == 0 ? p.index_count : p.pass_rows) * tuple_length;
+    check.indices_word_offset = p.indices_word_offset;
+    check.tuple_length = tuple_length;
+    std::copy(std::begin(p.extents), std::end(p.extents), std::begin(check.extents));
+    Step checking;
+    checking.kernel = Kernel::kCheckIndices;
+    checking.spec[kSpecIndexWords] = step.spec[kSpecIndexWords];
+    checking.bindings = {{Role::kIndices, boundWindow(step, Role::kIndices)}, {Role::kStatus, {}}};
+    setPush(checking, check);
+    index_.checkIndices(checking);
+    index_.reportIndex(checking, step_index);
+  }
+
   // gather_rows.comp, counting the writes to every output byte.
   void gatherRows(const Step& step) {
     const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(step);

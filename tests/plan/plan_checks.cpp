@@ -141,10 +141,29 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   // The unit: the largest power of two up to 16 dividing the row and both offsets; its kernel.
   uint32_t largest = 16;
   while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
-  checkStepBasics(plan, rowGatherKernel(largest));
-  bool ok = checkIndexSteps(plan, g.check, indices, device);
-  const bool has_checks = !checkSteps(plan).empty();
   const std::vector<RowsStep> passes = rowSteps(plan);
+  const bool fused = passes.size() == 1 && largest >= 4 && passes[0].step.kernel == rowGatherKernel(largest, true);
+  checkStepBasics(plan, rowGatherKernel(largest, fused));
+  // A small operation (a check, a report and one copy of copy units that fits one workgroup, over
+  // every tuple from the first) runs as one self-checking copy, and any other does not.
+  const uint64_t elements = g.check.tuple_count * k;
+  const auto wholeSmallPass = [&](const RowsStep& pass) {
+    const abi::GatherRowsParams& p = pass.params;
+    return pass.step.groups == 1 && p.first_outer == 0 && p.first_index == 0 && p.index_window_begin == 0 &&
+           uint64_t(p.pass_rows) == O * N && elements <= uint64_t(device.workgroup_size) * 4;
+  };
+  bool ok = true;
+  if (fused) {
+    EXPECT_TRUE(checkSteps(plan).empty() && reportSteps(plan).empty()) << kernels(plan);
+    EXPECT_TRUE(wholeSmallPass(passes[0])) << str(passes[0].params);
+  } else {
+    ok = checkIndexSteps(plan, g.check, indices, device);
+    const std::vector<CheckStep> checks = checkSteps(plan);
+    const bool fusable = largest >= 4 && passes.size() == 1 && checks.size() == 1 &&
+                         checks[0].params.index_count == elements && wholeSmallPass(passes[0]);
+    EXPECT_FALSE(fusable) << "a small operation was not fused: " << kernels(plan);
+  }
+  const bool has_checks = !checkSteps(plan).empty();
   EXPECT_EQ(passes.empty(), O == 0 || N == 0 || R == 0 || A == 0);
   if (passes.empty()) return ok && !::testing::Test::HasFailure();
   const CopyShape shape = copyShape(plan);
@@ -182,7 +201,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     // Barriers: the first copy waits for the checks; a sub-word copy shares output words with the
     // previous one (atomics on disjoint bytes), so it waits for its output.
     if (i == 0) {
-      EXPECT_EQ(str(pass.step.wait_for), has_checks ? "status" : "none");
+      EXPECT_EQ(str(pass.step.wait_for), has_checks || fused ? "status" : "none");
     } else {
       EXPECT_EQ(str(pass.step.wait_for), U < 4 ? "output " + str(output_window) : "none");
     }

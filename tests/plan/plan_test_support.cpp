@@ -94,7 +94,10 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kGatherRows:
     case Kernel::kGatherRows8:
     case Kernel::kGatherRows4:
-    case Kernel::kGatherRowBytes: return sizeof(abi::GatherRowsParams);
+    case Kernel::kGatherRowBytes:
+    case Kernel::kGatherRowsChecked:
+    case Kernel::kGatherRowsChecked8:
+    case Kernel::kGatherRowsChecked4: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
@@ -118,6 +121,9 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherRows8: return "gather_rows_8";
     case Kernel::kGatherRows4: return "gather_rows_4";
     case Kernel::kGatherRowBytes: return "gather_row_bytes";
+    case Kernel::kGatherRowsChecked: return "gather_rows_checked";
+    case Kernel::kGatherRowsChecked8: return "gather_rows_checked_8";
+    case Kernel::kGatherRowsChecked4: return "gather_rows_checked_4";
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kScatterElements: return "scatter_elements";
     case Kernel::kScatterND: return "scatter_nd";
