@@ -5,9 +5,9 @@
 // copied in units of VKINDEX_UNIT_BYTES (16, 8 or 4: one module each, since bindings aliased at
 // three widths made SwiftShader 1.4x slower even with two of them dead), a row segment (ROW_LANES x
 // ITEMS units) per group of ROW_LANES invocations. Other rows: gather_row_bytes.comp.
-// With VKINDEX_SELF_CHECK (the gather_rows_checked modules) one workgroup also does the index check
-// and report passes' work first, for small operations where three dispatches cost more than the data
-// (the planner dispatches exactly one group, over a single pass holding every tuple).
+// With VKINDEX_SELF_CHECK (the gather_rows_checked modules) every invocation also does the index check
+// and report passes' work first, for operations with few indices, where three dispatches cost more
+// than the data (the planner uses it for a single pass holding every tuple).
 #include "common/gather_rows_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
@@ -46,29 +46,27 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/status_gate.glsl"
 
 #if VKINDEX_SELF_CHECK
-shared uint first_bad_position;
-
-// check_indices.comp and report_index.comp in one workgroup: every component of every tuple the pass
-// holds (positions count components from the first tuple, which is the tensor's first), the smallest
-// bad position and its value into the status slot. Returns true when one was bad.
-bool checkAndReportInWorkgroup() {
-  if (gl_LocalInvocationID.x == 0u) first_bad_position = VKINDEX_NO_ERROR;
-  barrier();
+// check_indices.comp and report_index.comp in every invocation: each reads every component of every
+// tuple the pass holds (positions count components from the first tuple, which is the tensor's
+// first; the planner keeps them few) and finds the smallest bad one, so all agree without shared
+// memory or a barrier, which cost SwiftShader more than the reads. Invocation 0 of the first group
+// records it and its value in the status slot. Returns true when one was bad.
+bool checkAndReport() {
   uint tuples = pc.index_outer_stride == 0u ? pc.index_count : pc.pass_rows;
-  for (uint position = gl_LocalInvocationID.x; position < tuples * TUPLE_LENGTH; position += gl_WorkGroupSize.x) {
+  for (uint position = 0u; position < tuples * TUPLE_LENGTH; ++position) {
     uint extent = TUPLE_LENGTH == 1u ? pc.extents[0] : pc.extents[position % TUPLE_LENGTH];
-    if (!indexInRange(loadIndex(pc.indices_word_offset, position), extent)) atomicMin(first_bad_position, position);
+    uvec2 value = loadIndex(pc.indices_word_offset, position);
+    if (!indexInRange(value, extent)) {
+      if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) {
+        uint base = pc.status_slot * VKINDEX_STATUS_SLOT_WORDS;
+        status_words[base] = position;
+        status_words[base + 1u] = value.x;
+        status_words[base + 2u] = value.y;
+      }
+      return true;
+    }
   }
-  barrier();
-  uint bad = first_bad_position;
-  if (bad != VKINDEX_NO_ERROR && gl_LocalInvocationID.x == 0u) {
-    uvec2 value = loadIndex(pc.indices_word_offset, bad);
-    uint base = pc.status_slot * VKINDEX_STATUS_SLOT_WORDS;
-    status_words[base] = bad;
-    status_words[base + 1u] = value.x;
-    status_words[base + 2u] = value.y;
-  }
-  return bad != VKINDEX_NO_ERROR;
+  return false;
 }
 #endif
 
@@ -90,7 +88,7 @@ void copySegment(uint segment, uint lane) {
 
 void main() {
 #if VKINDEX_SELF_CHECK
-  if (checkAndReportInWorkgroup()) return;
+  if (checkAndReport()) return;
 #else
   if (badIndexFound()) return;
 #endif

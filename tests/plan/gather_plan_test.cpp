@@ -52,7 +52,7 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
 }
 
 TEST(PlanGatherTest, SmallCopyUnitPlansAreOneSelfCheckingPass) {
-  // 32-byte rows, 5 indices: the check and report passes' work moves into the copy's one workgroup.
+  // 32-byte rows, 5 indices: the check and report passes' work moves into the copy's invocations.
   StatusOr<OpPlan> plan = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "gather_rows_checked x1");
@@ -67,14 +67,21 @@ TEST(PlanGatherTest, SmallCopyUnitPlansAreOneSelfCheckingPass) {
             "slot 0, row_units 2, segments_per_row 1 (0, 0), index_count 5 (2576980378, 2), axis_size 10, pass_rows 5, "
             "first 0/0, data rows [0, 10) at unit 0, output at unit 0 words 40, indices at word 0 "
             "from 0, outer stride 0, tuple (10)");
-  // More than one workgroup of segments (200 rows, 32 two-lane segments per group) keeps three passes.
+  // More than 16 index components (200 rows) keep the three passes.
   plan = planFor({10, 8}, DataType::kFloat32, {200}, DataType::kInt32, 0, fakeDevice(1 << 20, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x1");
-  // So do more indices than 4 per invocation (300 > 64 x 4), however few the rows.
-  plan = planFor({10, 0}, DataType::kFloat32, {300}, DataType::kInt32, 0, fakeDevice(4096, 16));
+  // One index and 16 KiB rows: 8 segments of 32 lanes x 4 units per row, 2 per workgroup, 4 groups.
+  plan = planFor({10, 4096}, DataType::kFloat32, {1}, DataType::kInt32, 0, fakeDevice(1 << 20, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1");
+  EXPECT_EQ(kernels(*plan), "gather_rows_checked x1");
+  EXPECT_EQ(plan->steps[0].groups, 4u);
+  // 16 indices over 24 workgroups (272-unit rows: 3 segments each, 2 per group; 16 x 24 > 256
+  // components x groups): three passes again.
+  plan = planFor({20, 1088}, DataType::kFloat32, {16}, DataType::kInt32, 0, fakeDevice(1 << 20, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_rows x1");
+  EXPECT_EQ(plan->steps[2].groups, 24u);
 }
 
 TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
@@ -249,13 +256,9 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     ASSERT_EQ(passes.size(), 1u);
     EXPECT_EQ(passes[0].params.segments_per_row, c.segments_per_row);
     EXPECT_EQ(passes[0].step.groups, ceilDiv(5 * uint64_t(c.segments_per_row), uint64_t(64 / c.lanes)));
-    // One workgroup: fused into one self-checking pass; else check steps with the device's
-    // workgroup (5 indices / 64).
-    ASSERT_EQ(checkSteps(*plan).size(), passes[0].step.groups == 1 ? 0u : 1u);
-    if (passes[0].step.groups > 1) {
-      EXPECT_EQ(checkSteps(*plan)[0].step.spec[kSpecWorkgroupSize], 64u);
-      EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);
-    }
+    // 5 indices: one self-checking pass.
+    EXPECT_EQ(kernels(*plan), std::string(kernelName(passes[0].step.kernel)) + " x1");
+    EXPECT_TRUE(checkSteps(*plan).empty());
   }
 }
 

@@ -44,7 +44,7 @@ class Machine {
         case Kernel::kGatherRowsChecked:
         case Kernel::kGatherRowsChecked8:
         case Kernel::kGatherRowsChecked4:
-          checkAndReportInWorkgroup(step, i);
+          selfCheck(step, i);
           gatherRows(step);
           break;
         default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
@@ -80,8 +80,9 @@ class Machine {
 
  private:
   // gather_rows.comp's VKINDEX_SELF_CHECK part: check_indices.comp and report_index.comp over every
-  // component of every tuple of the pass, from the first.
-  void checkAndReportInWorkgroup(const Step& step, size_t step_index) {
+  // component of every tuple of the pass, from the first (every invocation does it; the result is the
+  // same as once).
+  void selfCheck(const Step& step, size_t step_index) {
     const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(step);
     const uint32_t tuple_length = step.spec[kSpecDims];
     abi::CheckParams check{};

@@ -144,13 +144,14 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   const std::vector<RowsStep> passes = rowSteps(plan);
   const bool fused = passes.size() == 1 && largest >= 4 && passes[0].step.kernel == rowGatherKernel(largest, true);
   checkStepBasics(plan, rowGatherKernel(largest, fused));
-  // A small operation (a check, a report and one copy of copy units that fits one workgroup, over
-  // every tuple from the first) runs as one self-checking copy, and any other does not.
+  // A small operation (a check, a report and one copy of copy units over every tuple from the first,
+  // with at most 16 index components, and 256 components x workgroups) runs as one self-checking
+  // copy, and any other does not.
   const uint64_t elements = g.check.tuple_count * k;
   const auto wholeSmallPass = [&](const RowsStep& pass) {
     const abi::GatherRowsParams& p = pass.params;
-    return pass.step.groups == 1 && p.first_outer == 0 && p.first_index == 0 && p.index_window_begin == 0 &&
-           uint64_t(p.pass_rows) == O * N && elements <= uint64_t(device.workgroup_size) * 4;
+    return p.first_outer == 0 && p.first_index == 0 && p.index_window_begin == 0 && uint64_t(p.pass_rows) == O * N &&
+           elements <= 16 && elements * pass.step.groups <= 256;
   };
   bool ok = true;
   if (fused) {

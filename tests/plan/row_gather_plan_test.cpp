@@ -86,8 +86,10 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
   const RowGather gather = rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, true);
   StatusOr<OpPlan> planned = checkedRowPlan(gather, fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
-  // Small: one self-checking pass checks the 36 components itself.
-  EXPECT_EQ(kernels(*planned), "gather_rows_checked_8 x1");
+  EXPECT_EQ(kernels(*planned), "check_indices x1, report_index x1, gather_rows_8 x1");
+  ASSERT_EQ(checkSteps(*planned).size(), 1u);
+  EXPECT_EQ(str(checkSteps(*planned)[0]),
+            "slot 0, index_count 36, position_base 0, indices at word 0, tuple (2, 3, 4), window {0, 144}, groups 1");
   const std::vector<RowsStep> passes = rowSteps(*planned);
   ASSERT_EQ(passes.size(), 1u);
   // 4: l = 2, m = 1, shift 1.
@@ -96,15 +98,15 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
             "0/0, data rows "
             "[0, 72) at unit 0, output at unit 0 words 24, indices at word 0 from 0, outer stride 4, tuple (2, 3, 4)");
   EXPECT_EQ(str(passes[0].step),
-            "gather_rows_checked_8 spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, "
-            "status, push 128, groups 1, waits status");
+            "gather_rows_8 spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
+            "push 128, groups 1, waits status");
   // Shared tuples (stride 0): the same pass reads the 4 tuples for every batch.
   planned = checkedRowPlan(rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, false), fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
   ASSERT_EQ(rowSteps(*planned).size(), 1u);
   EXPECT_EQ(str(rowSteps(*planned)[0].window(Role::kIndices)), "{0, 48}");
   EXPECT_EQ(rowSteps(*planned)[0].params.index_outer_stride, 0u);
-  EXPECT_EQ(kernels(*planned), "gather_rows_checked_8 x1");
+  EXPECT_EQ(kernels(*planned), "gather_rows_checked_8 x1");  // 12 components: one self-checking pass
 }
 
 TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
