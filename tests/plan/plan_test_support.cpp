@@ -88,16 +88,10 @@ void forEachSweepPoint(const std::vector<uint64_t>& ranges, const std::vector<ui
 // Reading plans back
 
 uint32_t pushBytesOf(Kernel kernel) {
+  if (isRowGatherKernel(kernel)) return sizeof(abi::GatherRowsParams);
   switch (kernel) {
     case Kernel::kCheckIndices:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
-    case Kernel::kGatherRows:
-    case Kernel::kGatherRows8:
-    case Kernel::kGatherRows4:
-    case Kernel::kGatherRowBytes:
-    case Kernel::kGatherRowsChecked:
-    case Kernel::kGatherRowsChecked8:
-    case Kernel::kGatherRowsChecked4: return sizeof(abi::GatherRowsParams);
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
