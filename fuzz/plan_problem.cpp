@@ -74,6 +74,10 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.workgroup_size = input.ConsumeIntegralInRange<uint32_t>(1, 256);
   device.items_per_invocation = input.ConsumeIntegralInRange<uint32_t>(1, 64);
   device.busy_invocations = input.ConsumeBool() ? 256u : 65536u;
+  // Row segments: any lane count (the planner keeps a power of two dividing the workgroup), and items
+  // from 0 (treated as 1) to the CPU drivers' 256.
+  device.row_lanes = input.ConsumeIntegralInRange<uint32_t>(0, 256);
+  device.row_items = input.ConsumeIntegralInRange<uint32_t>(0, 256);
   device.max_workgroup_count = {65535, 65535, 65535};
   device.max_workgroup_invocations = 256;
   device.max_workgroup_size_x = 256;
@@ -156,7 +160,8 @@ std::string describe(const PlanProblem& p) {
                      std::to_string(p.device.max_storage_buffer_range) + ", alignment " +
                      std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
                      std::to_string(p.device.workgroup_size) + " x " + std::to_string(p.device.items_per_invocation) +
-                     ", busy " + std::to_string(p.device.busy_invocations);
+                     ", busy " + std::to_string(p.device.busy_invocations) + ", row segments " +
+                     std::to_string(p.device.row_lanes) + " x " + std::to_string(p.device.row_items);
   for (const auto& [position, value] : p.bad) {
     text += ", bad [" + std::to_string(position) + "] = " + std::to_string(value);
   }

@@ -183,7 +183,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   }
   EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
   EXPECT_EQ(shape.lanes, lanes);
-  EXPECT_EQ(shape.items, U >= 4 ? device.row_items : device.items_per_invocation);
+  EXPECT_EQ(shape.items, U >= 4 ? std::max<uint32_t>(device.row_items, 1) : device.items_per_invocation);
   const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
   const uint64_t segments_per_row = U >= 4 ? ceilDiv(row_units, segment_units) : row_units;
   const uint64_t block = U >= 4 ? shape.workgroup_size / shape.lanes : uint64_t(shape.workgroup_size) * shape.items;
