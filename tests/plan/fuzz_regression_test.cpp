@@ -29,5 +29,25 @@ TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupStillSegmentsRows) {
   EXPECT_TRUE(simulate(c, 1).has_value());
 }
 
+// A device with no row-segment tuning (row_lanes and row_items 0, as the fuzzer makes them) copies in
+// segments of 1 lane x 1 unit; the checker once expected items of 0.
+TEST(FuzzRegressionTest, UntunedRowSegmentsAreOneLaneOfOneUnit) {
+  DeviceInfo device = fakeDevice(1 << 20, 16, /*workgroup=*/147, /*items=*/47);
+  device.row_lanes = 0;
+  device.row_items = 0;
+  StatusOr<OpPlan> plan = checkedPlan({8, 4}, DataType::kFloat32, {20}, DataType::kInt32, 0, device, 0, 0, 0);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const CopyShape shape = copyShape(*plan);
+  EXPECT_EQ(shape.lanes, 1u);
+  EXPECT_EQ(shape.items, 1u);
+  EXPECT_EQ(rowSteps(*plan)[0].params.segments_per_row, 1u);  // one 16-byte unit per row
+
+  SimCase c;
+  c.data_shape = {8, 4};
+  c.indices_shape = {20};
+  c.device = device;
+  EXPECT_TRUE(simulate(c, 2).has_value());
+}
+
 }  // namespace
 }  // namespace vkindex::plan::test
