@@ -3,8 +3,9 @@
 // Gather and GatherND, type-agnostic: output row (outer, n) is a copy of the data row the index tuple
 // of (outer, n) addresses (see common/gather_rows_params.h). This kernel takes rows of whole words,
 // copied in units of VKINDEX_UNIT_BYTES (16, 8 or 4: one module each, since bindings aliased at
-// three widths made SwiftShader 1.4x slower even with two of them dead), a row segment (ROW_LANES x
-// ITEMS units) per group of ROW_LANES invocations. Other rows: gather_row_bytes.comp.
+// three widths made SwiftShader 1.4x slower even with two of them dead), a segment (ROW_LANES x
+// ITEMS units of one row, or whole short rows) per group of ROW_LANES invocations. Other rows:
+// gather_row_bytes.comp.
 // With VKINDEX_SELF_CHECK (the gather_rows_checked modules) every invocation also does the index check
 // and report passes' work first, for operations with few indices, where three dispatches cost more
 // than the data (the planner uses it for a single pass holding every tuple).
@@ -70,20 +71,40 @@ bool checkAndReport() {
 }
 #endif
 
-// Copy units: row segment `segment` of the pass (segments_per_row per row), this invocation's
-// `lane` of it: units lane, lane + ROW_LANES, ... of the segment.
-void copySegment(uint segment, uint lane) {
-  uint pass_row = fastDivide(segment, pc.segments_per_row, pc.segments_per_row_multiplier, pc.segments_per_row_shift);
-  uint data_row = boundDataRow(pass_row);
-  if (data_row == kNotBound) return;
-  uint in_row = (segment - pass_row * pc.segments_per_row) * (ROW_LANES * ITEMS_PER_INVOCATION) + lane;
-  uint source = pc.data_unit_offset + data_row * pc.row_units;
-  uint target = pc.out_unit_offset + pass_row * pc.row_units;
-  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
-    uint unit = in_row + i * ROW_LANES;
-    if (unit >= pc.row_units) break;  // the row's last segment may be partial
-    out_units[target + unit] = data_units[source + unit];
+// A segment is ROW_LANES x ITEMS_PER_INVOCATION units: a piece of a longer row (segments_per_row > 1),
+// or as many whole rows as fit in it (segments_per_row == 1). Whole-row segments keep one invocation
+// streaming ~256 units on CPU drivers whatever the row length: segments of one 256-byte row cost
+// lavapipe 2.3x a copy of the same bytes in loop and launch overhead, 16-row segments 1.03x.
+const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
+
+uint rowsPerSegment() { return pc.segments_per_row == 1u ? max(1u, kSegmentUnits / max(pc.row_units, 1u)) : 1u; }
+
+// Units [begin, end) of output rows [first_row, end_row) of the pass, this invocation's `lane` of
+// them: units begin + lane, begin + lane + ROW_LANES, ... of each row. The row's index tuple is read
+// once per row.
+void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
+  for (uint pass_row = first_row; pass_row < end_row; ++pass_row) {
+    uint data_row = boundDataRow(pass_row);
+    if (data_row == kNotBound) continue;
+    uint source = pc.data_unit_offset + data_row * pc.row_units;
+    uint target = pc.out_unit_offset + pass_row * pc.row_units;
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint unit = begin + lane + i * ROW_LANES;
+      if (unit >= end) break;  // a short row, or the row's partial last segment
+      out_units[target + unit] = data_units[source + unit];
+    }
   }
+}
+
+void copySegment(uint segment, uint rows_per_segment, uint lane) {
+  if (pc.segments_per_row == 1u) {
+    uint first_row = segment * rows_per_segment;
+    copyRows(first_row, first_row + min(rows_per_segment, pc.pass_rows - first_row), 0u, pc.row_units, lane);
+    return;
+  }
+  uint pass_row = fastDivide(segment, pc.segments_per_row, pc.segments_per_row_multiplier, pc.segments_per_row_shift);
+  uint begin = (segment - pass_row * pc.segments_per_row) * kSegmentUnits;
+  copyRows(pass_row, pass_row + 1u, begin, min(begin + kSegmentUnits, pc.row_units), lane);
 }
 
 void main() {
@@ -95,12 +116,16 @@ void main() {
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
   uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
   uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
-  uint total = pc.pass_rows * pc.segments_per_row;
+  uint rows_per_segment = rowsPerSegment();
+  // (pass_rows may be near 2^32: no rounding-up addition.)
+  uint total = pc.segments_per_row == 1u
+                   ? pc.pass_rows / rows_per_segment + (pc.pass_rows % rows_per_segment == 0u ? 0u : 1u)
+                   : pc.pass_rows * pc.segments_per_row;
   uint lane = gl_LocalInvocationID.x % ROW_LANES;
-  // Consecutive lanes take consecutive units of a segment, so accesses coalesce on GPUs; on CPU
-  // drivers (ROW_LANES 1) each invocation streams a whole segment.
+  // Consecutive lanes take consecutive units of a row, so accesses coalesce on GPUs; on CPU drivers
+  // (ROW_LANES 1) each invocation streams a whole segment.
   for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
        segment += stride) {
-    copySegment(segment, lane);
+    copySegment(segment, rows_per_segment, lane);
   }
 }

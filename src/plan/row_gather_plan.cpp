@@ -27,6 +27,15 @@ struct PassShape {
   uint32_t items = 0;
   uint32_t lanes = 1;
   uint64_t segments_per_row = 0;  // copy units: ceil(row units / segment units); sub-word: row units
+  // Copy units: whole rows per segment when a row fits one (segments_per_row 1), else 1. The kernel
+  // derives the same from its constants (gather_rows.comp, rowsPerSegment).
+  uint64_t rows_per_segment = 1;
+
+  // Segments (copy units) or sub-word words a pass of `pass_rows` rows owning `out_words` output words has.
+  uint64_t passItems(uint64_t pass_rows, uint64_t out_words) const {
+    if (unit_bytes < 4) return out_words;
+    return segments_per_row == 1 ? (pass_rows + rows_per_segment - 1) / rows_per_segment : pass_rows * segments_per_row;
+  }
 };
 
 // Builds the copy passes for output rows [q0, q1) that read tuples [t_begin, t_end) (bound as one
@@ -94,7 +103,7 @@ struct PassBuilder {
                        {Role::kStatus, {}}};
       setPush(pass, p);
       // Sub-word: blocks of workgroup x items words; copy units: workgroup / lanes segments per group.
-      const uint64_t items = shape.unit_bytes < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.segments_per_row;
+      const uint64_t items = shape.passItems(p.pass_rows, p.out_word_count);
       const uint64_t block =
           shape.unit_bytes < 4 ? uint64_t(shape.workgroup_size) * shape.items : shape.workgroup_size / shape.lanes;
       pass.groups = (items + block - 1) / block;
@@ -182,8 +191,9 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
   if (shape.unit_bytes >= 4) {
     // Row segments: up to the device's row_lanes invocations per segment (a power of two dividing the
     // workgroup, and no more than the row has units, so short rows leave no lane idle), each copying
-    // row_items units; the row's index is read once per segment. Items stay the device's whatever the
-    // row (a shorter last segment stops early) so that row sizes share pipelines.
+    // row_items units; the row's index is read once per row of the segment. Items stay the device's
+    // whatever the row (a shorter last segment stops early) so that row sizes share pipelines. Rows
+    // shorter than a segment are grouped, whole, into one.
     while (shape.lanes * 2 <= std::min<uint64_t>(device.row_lanes, row_units) &&
            shape.workgroup_size % (shape.lanes * 2) == 0) {
       shape.lanes *= 2;
@@ -191,6 +201,7 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
     shape.items = std::max<uint32_t>(device.row_items, 1);
     const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
     shape.segments_per_row = (row_units + segment_units - 1) / segment_units;
+    if (shape.segments_per_row == 1) shape.rows_per_segment = segment_units / row_units;
   }
   PassBuilder builder{gather, *A, data, indices, output, device, shape, rows_per_window, checked, plan};
   const uint64_t tuples_per_window = tuplesPerWindow(gather.check, device);

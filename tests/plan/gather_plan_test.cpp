@@ -108,18 +108,19 @@ TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
     EXPECT_EQ(str(passes[i].window(Role::kData)), data_windows[i % 4]) << i;
     EXPECT_EQ(str(passes[i].window(Role::kOutput)), i < 4 ? "{0, 1004}" : "{992, 300}") << i;
     EXPECT_EQ(str(passes[i].window(Role::kIndices)), "{0, 160}") << i;
-    // 31 or 9 rows of 8 units: one 8-lane segment each, 8 segments per 64-wide workgroup.
-    EXPECT_EQ(passes[i].step.groups, i < 4 ? 4u : 2u) << i;
+    // 31 or 9 rows of 8 units: 4 whole rows per segment of 8 lanes x 4 units (8 or 3 segments), 8
+    // segments per 64-wide workgroup.
+    EXPECT_EQ(passes[i].step.groups, 1u) << i;
     // Only the first copy waits (for the checks): 4-byte units never share an output word.
     EXPECT_EQ(str(passes[i].step.wait_for), i == 0 ? "status" : "none") << i;
   }
-  // Smaller workgroups: 32 invocations, 4 segments of 8 lanes x 2 units.
+  // Smaller workgroups: 32 invocations, 4 segments of 8 lanes x 2 units, 2 rows each.
   plan = planFor({100, 8}, DataType::kFloat32, {40}, DataType::kInt32, 0, fakeDevice(1024, 16, 32, 2), 36, 0, 12);
   ASSERT_TRUE(plan.ok());
   passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 8u);
-  EXPECT_EQ(passes[0].step.groups, 8u);  // 31 / 4
-  EXPECT_EQ(passes[4].step.groups, 3u);  // 9 / 4
+  EXPECT_EQ(passes[0].step.groups, 4u);  // 16 segments / 4
+  EXPECT_EQ(passes[4].step.groups, 2u);  // 5 segments / 4
   ASSERT_EQ(checkSteps(*plan).size(), 1u);
   EXPECT_EQ(checkSteps(*plan)[0].step.groups, 2u);  // 40 indices / 32
   EXPECT_EQ(reportSteps(*plan)[0].step.groups, 1u);
@@ -235,14 +236,15 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     uint64_t data_offset;
     uint32_t lanes;
     uint32_t segments_per_row;
+    uint32_t rows_per_segment;  // whole rows sharing a segment when a row fits one
   };
-  const Case cases[] = {{256, 0, 32, 1},   // 64 units: one partial segment of 32 x 4
-                        {1024, 0, 32, 2},  // 256 units: two segments of 128
-                        {400, 0, 32, 1},   // 100 units: one partial segment
-                        {1000, 0, 32, 2},  // 250 units: a full and a partial segment
-                        {256, 4, 32, 2},   // 4-byte units: 256 of them
-                        {12, 0, 2, 1},     // 3 units: 2 lanes (a power of two no larger than the row)
-                        {4, 0, 1, 1}};     // 1 unit: 1 lane
+  const Case cases[] = {{256, 0, 32, 1, 2},   // 64 units: two rows per segment of 32 x 4
+                        {1024, 0, 32, 2, 1},  // 256 units: two segments of 128
+                        {400, 0, 32, 1, 1},   // 100 units: one partial segment
+                        {1000, 0, 32, 2, 1},  // 250 units: a full and a partial segment
+                        {256, 4, 32, 2, 1},   // 4-byte units: 256 of them
+                        {12, 0, 2, 1, 2},     // 3 units: 2 lanes (a power of two no larger than the row)
+                        {4, 0, 1, 1, 4}};     // 1 unit: 1 lane, 4 rows per segment
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.floats) + " floats per row at " + std::to_string(c.data_offset));
     StatusOr<OpPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
@@ -255,7 +257,8 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     const std::vector<RowsStep> passes = rowSteps(*plan);
     ASSERT_EQ(passes.size(), 1u);
     EXPECT_EQ(passes[0].params.segments_per_row, c.segments_per_row);
-    EXPECT_EQ(passes[0].step.groups, ceilDiv(5 * uint64_t(c.segments_per_row), uint64_t(64 / c.lanes)));
+    const uint64_t segments = c.rows_per_segment > 1 ? ceilDiv(5, c.rows_per_segment) : 5 * c.segments_per_row;
+    EXPECT_EQ(passes[0].step.groups, ceilDiv(segments, uint64_t(64 / c.lanes)));
     // 5 indices: one self-checking pass.
     EXPECT_EQ(kernels(*plan), std::string(kernelName(passes[0].step.kernel)) + " x1");
     EXPECT_TRUE(checkSteps(*plan).empty());
@@ -276,6 +279,21 @@ TEST(PlanGatherTest, CpuDevicesStreamWholeSegmentsPerInvocation) {
   ASSERT_EQ(passes.size(), 1u);
   EXPECT_EQ(passes[0].params.segments_per_row, 2u);  // 512 units
   EXPECT_EQ(passes[0].step.groups, 1u);              // 14 segments, 256 per workgroup
+}
+
+TEST(PlanGatherTest, CpuDevicesStreamManyShortRowsPerInvocation) {
+  // 256-byte rows on a CPU driver: 16 whole rows fill a segment of 256 units, so one invocation
+  // streams 16 rows, not one (a segment per row cost lavapipe 2.3x a copy of the same bytes).
+  DeviceInfo device = fakeDevice(1 << 30, 16, 256, 4);
+  device.row_lanes = 1;
+  device.row_items = 256;
+  StatusOr<OpPlan> plan = planFor({64, 4096, 64}, DataType::kFloat32, {1000}, DataType::kInt64, 1, device, 0, 0, 0);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const std::vector<RowsStep> passes = rowSteps(*plan);
+  ASSERT_EQ(passes.size(), 1u);
+  EXPECT_EQ(passes[0].params.row_units, 16u);
+  EXPECT_EQ(passes[0].params.segments_per_row, 1u);
+  EXPECT_EQ(passes[0].step.groups, 16u);  // 64000 rows, 4000 segments, 256 per workgroup
 }
 
 // ---------------------------------------------------------------------------------------------

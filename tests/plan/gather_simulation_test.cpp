@@ -63,13 +63,13 @@ TEST(GatherSimulationTest, WordRowsOnTinyDevicesAtEveryOffset) {
 
 TEST(GatherSimulationTest, RowSegmentsOnTinyDevices) {
   // Rows of 32, 96 or 128 4-byte units (offset 4) or 8, 24 or 32 16-byte units (offset 0), in segments
-  // of 1, 4 or 32 lanes (a CPU's, a small and a GPU's) by 1, 3 or 4 items: single, several and partial
-  // segments per row.
+  // of 1, 4 or 32 lanes (a CPU's, a small and a GPU's) by 1, 3, 4 or 64 items: single, several and
+  // partial segments per row, and segments holding several whole rows.
   uint32_t seed = 77;
-  int multi_segment = 0, partial_segment = 0;
+  int multi_segment = 0, partial_segment = 0, shared_segment = 0;
   for (int64_t floats : {32, 96, 128}) {
     for (uint32_t lanes : {1u, 4u, 32u}) {
-      for (uint32_t items : {1u, 3u, 4u}) {
+      for (uint32_t items : {1u, 3u, 4u, 64u}) {
         for (uint64_t range : {1024u, 4096u}) {
           for (uint64_t offset : {0u, 4u}) {
             DeviceInfo device = fakeDevice(range, 16, 64, items);
@@ -92,6 +92,7 @@ TEST(GatherSimulationTest, RowSegmentsOnTinyDevices) {
             const CopyShape shape = copyShape(*plan);
             const uint32_t row_units = passes[0].params.row_units, segments = passes[0].params.segments_per_row;
             multi_segment += segments > 1;
+            shared_segment += segments == 1 && shape.lanes * shape.items >= 2 * row_units;
             partial_segment += row_units % (shape.lanes * shape.items) != 0;
           }
         }
@@ -100,6 +101,7 @@ TEST(GatherSimulationTest, RowSegmentsOnTinyDevices) {
   }
   EXPECT_GT(multi_segment, 20);
   EXPECT_GT(partial_segment, 20);
+  EXPECT_GT(shared_segment, 20);
 }
 
 TEST(GatherSimulationTest, BadIndicesAreFoundAndReportedInEveryWindow) {

@@ -110,7 +110,7 @@ class Machine {
     BufferBinding in(data_buf_, boundWindow(step, Role::kData), "data", ok);
     BufferBinding ix(idx_buf_, boundWindow(step, Role::kIndices), "indices", ok);
     BufferBinding out(out_.buffer(), boundWindow(step, Role::kOutput), "output", ok);
-    const auto bySegments = [&](uint32_t n) {  // sub-word rows: segments_per_row == row_units
+    const auto bySegments = [&](uint32_t n) {  // (sub-word rows: segments_per_row == row_units)
       return fastDivide(n, p.segments_per_row, p.segments_per_row_multiplier, p.segments_per_row_shift);
     };
     // tupleRow: the row-major position within the addressed dims of the tuple at `position`.
@@ -134,22 +134,35 @@ class Machine {
     };
     const auto wrote = [&](uint64_t byte) { out_.wrote(out.absolute(byte)); };
     const uint32_t pass_units = p.pass_rows * p.row_units;
-    if (U >= 4) {  // copySegment: lanes x items units of a row per segment, over every segment and lane
+    if (U >= 4) {  // copySegment: lanes x items units of a row, or whole short rows, per segment
       const uint32_t segment_units = shape.lanes * shape.items;
-      const uint32_t total = p.pass_rows * p.segments_per_row;
+      const bool whole_rows = p.segments_per_row == 1;  // rowsPerSegment()
+      const uint32_t rows_per_segment = whole_rows ? std::max(1u, segment_units / std::max(p.row_units, 1u)) : 1u;
+      const uint32_t total = whole_rows ? p.pass_rows / rows_per_segment + (p.pass_rows % rows_per_segment != 0)
+                                        : p.pass_rows * p.segments_per_row;
       for (uint32_t segment = 0; segment < total && ok; ++segment) {
-        const uint32_t pass_row = bySegments(segment), data_row = boundDataRow(pass_row);
-        if (data_row == kNotBound) continue;
-        const uint32_t segment_start = (segment - pass_row * p.segments_per_row) * segment_units;
-        for (uint32_t lane = 0; lane < shape.lanes; ++lane) {
-          for (uint32_t i = 0; i < shape.items; ++i) {
-            const uint32_t unit = segment_start + lane + i * shape.lanes;
-            if (unit >= p.row_units) break;
-            const uint64_t source = p.data_unit_offset + uint64_t(data_row) * p.row_units + unit;
-            const uint64_t target = p.out_unit_offset + uint64_t(pass_row) * p.row_units + unit;
-            if (!in.inside(source * U, U) || !out.inside(target * U, U)) break;
-            std::memcpy(out.at(target * U), in.at(source * U), U);
-            for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
+        uint32_t first_row = segment * rows_per_segment, end_row = first_row + 1, begin = 0, end = p.row_units;
+        if (whole_rows) {
+          end_row = first_row + std::min(rows_per_segment, p.pass_rows - first_row);
+        } else {
+          first_row = bySegments(segment);
+          end_row = first_row + 1;
+          begin = (segment - first_row * p.segments_per_row) * segment_units;
+          end = std::min(begin + segment_units, p.row_units);
+        }
+        for (uint32_t pass_row = first_row; pass_row < end_row && ok; ++pass_row) {  // copyRows
+          const uint32_t data_row = boundDataRow(pass_row);
+          if (data_row == kNotBound) continue;
+          for (uint32_t lane = 0; lane < shape.lanes; ++lane) {
+            for (uint32_t i = 0; i < shape.items; ++i) {
+              const uint32_t unit = begin + lane + i * shape.lanes;
+              if (unit >= end) break;
+              const uint64_t source = p.data_unit_offset + uint64_t(data_row) * p.row_units + unit;
+              const uint64_t target = p.out_unit_offset + uint64_t(pass_row) * p.row_units + unit;
+              if (!in.inside(source * U, U) || !out.inside(target * U, U)) break;
+              std::memcpy(out.at(target * U), in.at(source * U), U);
+              for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
+            }
           }
         }
       }
