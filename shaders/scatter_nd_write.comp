@@ -5,6 +5,9 @@
 // update in index order, with no walk and no order between invocations.
 #include "common/scatter_nd_params.h"
 
+// Only reduction none comes here: the reductions' code stays out (see common/scatter_apply.glsl).
+#define VKINDEX_SCATTER_MOVE_ONLY 1
+
 layout(local_size_x_id = 0) in;
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 

@@ -119,8 +119,10 @@ SpecValues scatterSpec(const PassInputs& in, uint32_t dims) {
           dims};
 }
 
-// The walk kernel variant with the arithmetic this call needs: soft float only for float add and mul.
-Kernel walkKernel(const ScatterShape& shape, Kernel plain, Kernel float32, Kernel float64) {
+// The walk kernel variant with the arithmetic this call needs: none without a reduction, soft float
+// only for float add and mul.
+Kernel walkKernel(const ScatterShape& shape, Kernel move, Kernel plain, Kernel float32, Kernel float64) {
+  if (shape.reduction == Reduction::kNone) return move;
   if (shape.reduction != Reduction::kAdd && shape.reduction != Reduction::kMul) return plain;
   switch (shape.element_kind) {
     case kFloat32:
@@ -163,12 +165,13 @@ void appendWalkPasses(OpPlan& plan, const PassInputs& in, bool wait_for_checks, 
         p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
         p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
       }
-      pass.kernel =
-          walkKernel(shape, Kernel::kScatterElements, Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64);
+      pass.kernel = walkKernel(shape, Kernel::kScatterElementsMove, Kernel::kScatterElements,
+                               Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.dims.size()));
       setPush(pass, p);
     } else {
-      pass.kernel = walkKernel(shape, Kernel::kScatterND, Kernel::kScatterNDFloat32, Kernel::kScatterNDFloat64);
+      pass.kernel = walkKernel(shape, Kernel::kScatterNDMove, Kernel::kScatterND, Kernel::kScatterNDFloat32,
+                               Kernel::kScatterNDFloat64);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
       setPush(pass, ndParams(in, begin, end));
     }

@@ -70,7 +70,8 @@ std::vector<OpPlan> samplePlans() {
                                                               placed(4, 50 * 20 * 8), placed(4, 50 * 20 * e), device);
     EXPECT_TRUE(elements_plan.ok()) << elements_plan.status().toString();
     if (elements_plan.ok()) plans.push_back(*elements_plan);
-    // none, and add: a winner table for ScatterND none, the soft-float walks for float32 and complex128.
+    // none, and add: a winner table for ScatterND none, the move-only walks, the soft-float walks for
+    // float32 and complex128.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
       StatusOr<plan::ScatterShape> scatter =
           plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, reduction);
@@ -84,6 +85,14 @@ std::vector<OpPlan> samplePlans() {
       EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
       if (scatter_nd.ok()) {
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                  placed(0, 12 * 5 * e), true, device));
+      }
+      // One tuple walks whatever the reduction (none: the move-only walk).
+      StatusOr<plan::ScatterShape> one_row =
+          plan::inferScatterNDShape({12, 5}, type, {1, 1}, DataType::kInt32, {1, 5}, type, reduction);
+      EXPECT_TRUE(one_row.ok()) << one_row.status().toString();
+      if (one_row.ok()) {
+        addPlan(plan::planScatter(*one_row, placed(0, 12 * 5 * e), placed(0, 4), placed(0, 5 * e),
                                   placed(0, 12 * 5 * e), true, device));
       }
     }
@@ -130,6 +139,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsFloat64,
                         Kernel::kScatterNDFloat32,
                         Kernel::kScatterNDFloat64,
+                        Kernel::kScatterElementsMove,
+                        Kernel::kScatterNDMove,
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterNDWrite,
                         Kernel::kCopyWords,

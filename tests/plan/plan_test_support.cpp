@@ -95,10 +95,12 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
-    case Kernel::kScatterElementsFloat64: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterElementsFloat64:
+    case Kernel::kScatterElementsMove: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
+    case Kernel::kScatterNDMove:
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDWrite: return sizeof(abi::ScatterNDParams);
     case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
@@ -125,6 +127,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterElementsFloat64: return "scatter_elements_float64";
     case Kernel::kScatterNDFloat32: return "scatter_nd_float32";
     case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
+    case Kernel::kScatterElementsMove: return "scatter_elements_move";
+    case Kernel::kScatterNDMove: return "scatter_nd_move";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kCopyWords: return "copy_words";

@@ -76,7 +76,7 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<OpPlan> walk = planScatter(*huge, placed(0, uint64_t(1) << 25), placed(0, 40), placed(0, 8),
                                       placed(0, uint64_t(1) << 25), true, fakeDevice(uint64_t(1) << 30, 16));
   ASSERT_TRUE(walk.ok()) << walk.status().toString();
-  EXPECT_EQ(kernels(*walk), "check_indices x1, report_index x1, scatter_nd x1");
+  EXPECT_EQ(kernels(*walk), "check_indices x1, report_index x1, scatter_nd_move x1");
 
   // Slices wide enough to keep the device busy walk, unless the walk needs more than one pass.
   DeviceInfo cpu = fakeDevice(uint64_t(1) << 30, 16);
@@ -89,14 +89,14 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
     StatusOr<OpPlan> rows_plan = planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
                                              placed(0, updates), placed(0, 20000 * 1024), true, cpu);
     ASSERT_TRUE(rows_plan.ok()) << rows_plan.status().toString();
-    EXPECT_EQ(kernels(*rows_plan), tuples == 16384 ? "check_indices x1, report_index x1, scatter_nd x1"
+    EXPECT_EQ(kernels(*rows_plan), tuples == 16384 ? "check_indices x1, report_index x1, scatter_nd_move x1"
                                                    : "check_indices x1, report_index x1, clear_words x1, "
                                                      "scatter_nd_claim x1, scatter_nd_write x1")
         << tuples << " tuples";
   }
 }
 
-TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMul) {
+TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWithoutAReduction) {
   const auto walk = [](DataType type, Reduction reduction) {
     const ScatterShape shape = elementsShape(type, reduction);
     const uint64_t e = elementSize(type);
@@ -108,7 +108,8 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMul) {
   EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMax), "scatter_elements") << "compares as integers";
   EXPECT_EQ(walk(DataType::kFloat16, Reduction::kMin), "scatter_elements");
   EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements");
-  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements_move");
+  EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
   EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kComplex64, Reduction::kMul), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64");
