@@ -52,10 +52,6 @@ struct DeviceInfo {
   // Tuning vkindex chose for this device (see DeviceCaps probing in src/vk/device.cpp).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
-  // Roughly how many invocations keep the device busy: a kernel whose parallelism is fixed by the
-  // shape (ScatterND's walk runs one invocation per slice element) is worth choosing only with this
-  // many. An estimate by device type: 256 on a CPU (cores x SIMD lanes), 65536 on a GPU.
-  uint32_t busy_invocations = 0;
   // Row gathers (Gather, GatherND) copy each row in segments: `row_lanes` invocations share a segment,
   // each copying `row_items` units, and the row's index is read once per segment. GPUs want a
   // segment's lanes adjacent (coalescing); CPU drivers want each invocation streaming a long run.

@@ -44,9 +44,13 @@ enum class Kernel : uint32_t {
   kScatterNDMove,
   kScatterNDClaim,  // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
   kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
-  kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
-  kClearWords,      // clear_words.comp: zeroes scratch tables
-  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
+  // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.
+  kScatterNDRows,
+  kScatterNDRows8,
+  kScatterNDRows4,
+  kCopyWords,   // copy_words.comp: gated copy of data into an out-of-place scatter output
+  kClearWords,  // clear_words.comp: zeroes scratch tables
+  kCopy,        // copy.comp: the benchmark's compute-copy ceiling
   kCount,
 };
 

@@ -137,7 +137,6 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   // (lavapipe reached 3x the bandwidth of 64-wide single-item groups); the baseline may allow only 128.
   info.workgroup_size = std::min({256u, info.max_workgroup_invocations, info.max_workgroup_size_x});
   info.items_per_invocation = 4;
-  info.busy_invocations = info.type == "cpu" ? 256u : 65536u;
   // Measured on lavapipe and SwiftShader (embedding rows of 4 KiB; also 256 B and 1 KiB rows): one
   // invocation per segment of 256 units ran 2.8x and 9x faster than the 64-lane blocks of 4 units it
   // replaced, whose per-lane index reads cost more than the copy, and beat 2 to 64 lanes per segment.

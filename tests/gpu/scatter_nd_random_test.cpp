@@ -419,6 +419,21 @@ TEST_F(ScatterNDTest, SubWordSlicesOfEveryLength) {
   }
 }
 
+// Slices of 1100, 1102 and 1101 floats (16-, 8- and 4-byte units) span several row segments, the last
+// partial (a CPU driver's segment is 256 units), and most tuples repeat one of three rows: the last
+// writer's slice lands whole, and the untouched rows keep their bytes.
+TEST_F(ScatterNDTest, LongSlicesMoveInRowSegments) {
+  Rng rng(11);
+  for (int64_t inner : {1100, 1102, 1101}) {
+    SCOPED_TRACE("slices of " + std::to_string(inner) + " floats");
+    std::vector<int64_t> rows(50);
+    for (int64_t& v : rows) v = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 6) : -1 - static_cast<int64_t>(rng() % 3);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), makeCase(rng, randomTensor(rng, DataType::kFloat32, {6, inner}),
+                            indexTensor(DataType::kInt64, {50, 1}, rows), Reduction::kNone)));
+  }
+}
+
 TEST_F(ScatterNDTest, ManyElements) {
   // Many tuples and long slices; uniform targets and then duplicate-heavy ones. 70000 tuples: more than
   // 2^16 updates per target element to walk in order (a kernel that walks the tuples in one invocation

@@ -25,7 +25,6 @@ DeviceInfo smallDevice() {
   device.workgroup_size = 64;
   device.items_per_invocation = 4;
   device.max_workgroup_count = {65535, 65535, 65535};
-  device.busy_invocations = 65536;
   return device;
 }
 
@@ -143,6 +142,9 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDMove,
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterNDWrite,
+                        Kernel::kScatterNDRows,
+                        Kernel::kScatterNDRows8,
+                        Kernel::kScatterNDRows4,
                         Kernel::kCopyWords,
                         Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";

@@ -22,7 +22,6 @@ DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, ui
   device.row_lanes = std::min(32u, workgroup);  // a GPU's (src/vk/device.cpp)
   device.row_items = items;
   device.max_workgroup_count = {65535, 65535, 65535};
-  device.busy_invocations = 65536;  // a GPU's
   return device;
 }
 
@@ -102,7 +101,10 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDMove:
     case Kernel::kScatterNDClaim:
-    case Kernel::kScatterNDWrite: return sizeof(abi::ScatterNDParams);
+    case Kernel::kScatterNDWrite:
+    case Kernel::kScatterNDRows:
+    case Kernel::kScatterNDRows8:
+    case Kernel::kScatterNDRows4: return sizeof(abi::ScatterNDParams);
     case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
     case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
@@ -131,6 +133,9 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDMove: return "scatter_nd_move";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
+    case Kernel::kScatterNDRows: return "scatter_nd_rows";
+    case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
+    case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
     case Kernel::kCopyWords: return "copy_words";
     case Kernel::kClearWords: return "clear_words";
     case Kernel::kCopy: return "copy";

@@ -78,21 +78,49 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   ASSERT_TRUE(walk.ok()) << walk.status().toString();
   EXPECT_EQ(kernels(*walk), "check_indices x1, report_index x1, scatter_nd_move x1");
 
-  // Slices wide enough to keep the device busy walk, unless the walk needs more than one pass.
-  DeviceInfo cpu = fakeDevice(uint64_t(1) << 30, 16);
-  cpu.busy_invocations = 256;
-  for (int64_t tuples : {16384, 16385}) {
+  // One tuple walks: it cannot collide, and the walk is one dispatch.
+  StatusOr<ScatterShape> one = inferScatterNDShape({8, 3}, DataType::kInt16, {1, 1}, DataType::kInt64, {1, 3},
+                                                   DataType::kInt16, Reduction::kNone);
+  ASSERT_TRUE(one.ok());
+  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(0, 48), true, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_move x1");
+}
+
+TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
+  // 16385 slices of 256 floats (1 KiB) into [20000, 256]: the widest unit dividing the slice and both
+  // offsets, segments as the row gathers lay them out (a CPU's 1 lane x 256 units, a GPU's 32 x 4).
+  struct Case {
+    uint64_t updates_offset;
+    uint32_t lanes, items;
+    const char* kernel;
+    uint64_t groups;
+  };
+  // 256-wide workgroups: 256 segments per group of 1 lane, 8 of 32 lanes.
+  const Case cases[] = {{0, 1, 256, "scatter_nd_rows", 65},     // 64 units: 1 segment per slice
+                        {8, 1, 256, "scatter_nd_rows_8", 65},   // 128 units: still 1 segment
+                        {4, 32, 4, "scatter_nd_rows_4", 4097},  // 256 units: 2 segments of 128 per slice
+                        {0, 32, 4, "scatter_nd_rows", 2049}};   // 64 units: 1 (partial) segment per slice
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.kernel) + " at offset " + std::to_string(c.updates_offset));
+    DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 256, 4);
+    device.row_lanes = c.lanes;
+    device.row_items = c.items;
+    const int64_t tuples = 16385;
     StatusOr<ScatterShape> rows = inferScatterNDShape({20000, 256}, DataType::kFloat32, {tuples, 1}, DataType::kInt32,
                                                       {tuples, 256}, DataType::kFloat32, Reduction::kNone);
     ASSERT_TRUE(rows.ok());
-    const uint64_t updates = uint64_t(tuples) * 1024;
-    StatusOr<OpPlan> rows_plan = planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
-                                             placed(0, updates), placed(0, 20000 * 1024), true, cpu);
-    ASSERT_TRUE(rows_plan.ok()) << rows_plan.status().toString();
-    EXPECT_EQ(kernels(*rows_plan), tuples == 16384 ? "check_indices x1, report_index x1, scatter_nd_move x1"
-                                                   : "check_indices x1, report_index x1, clear_words x1, "
-                                                     "scatter_nd_claim x1, scatter_nd_write x1")
-        << tuples << " tuples";
+    StatusOr<OpPlan> plan =
+        planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
+                    placed(c.updates_offset, uint64_t(tuples) * 1024), placed(0, 20000 * 1024), true, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, clear_words x1, scatter_nd_claim x1, ") +
+                                  c.kernel + " x1");
+    const Step& write = plan->steps.back();
+    EXPECT_EQ(write.spec[kSpecItems], c.items);
+    EXPECT_EQ(write.spec[kSpecRowLanes], c.lanes);
+    EXPECT_EQ(write.spec[kSpecUnitBytes], 4u) << "the element size, as the other scatter kernels";
+    EXPECT_EQ(write.groups, c.groups);
   }
 }
 

@@ -1,0 +1,70 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterND with reduction none, second pass, for slices of whole units: as scatter_nd_write.comp, a
+// tuple writes its slice only if it won its data row in scatter_nd_claim.comp's table, but a slice
+// moves in uvec4, uvec2 or uint units (VKINDEX_UNIT_BYTES: one module per width) and in segments of
+// ROW_LANES x ITEMS units per group of ROW_LANES invocations, reading the tuple and its claim once per
+// segment: gather_rows.comp's layout, the other way round. The planner picks the widest unit that
+// divides the slice and both offsets.
+#include "common/scatter_nd_params.h"
+
+#ifndef VKINDEX_UNIT_BYTES
+#define VKINDEX_UNIT_BYTES 16
+#endif
+
+layout(local_size_x_id = 0) in;
+layout(constant_id = 2) const uint ELEMENT_BYTES = 4;
+// Units each invocation moves per segment, and the invocations sharing a segment (interleaved unit
+// by unit, so accesses coalesce on GPUs); see DeviceInfo::row_lanes.
+layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+
+#if VKINDEX_UNIT_BYTES == 16
+#define UNIT uvec4
+#elif VKINDEX_UNIT_BYTES == 8
+#define UNIT uvec2
+#elif VKINDEX_UNIT_BYTES == 4
+#define UNIT uint
+#else
+#error "VKINDEX_UNIT_BYTES must be 16, 8 or 4"
+#endif
+layout(binding = 0, std430) readonly buffer Updates { UNIT updates_units[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) writeonly buffer Out { UNIT out_units[]; };
+layout(binding = 3, std430) readonly buffer Winners { uint winners[]; };
+layout(binding = 4, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/index_tuples.glsl"
+#include "common/status_gate.glsl"
+
+const uint kWordsPerUnit = VKINDEX_UNIT_BYTES / 4u;
+const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
+
+void main() {
+  if (badIndexFound()) return;
+  // Slices are below 2^32 bytes: they lie inside one binding.
+  uint slice_units = pc.slice_elements * ELEMENT_BYTES / VKINDEX_UNIT_BYTES;
+  uint segments_per_slice = (slice_units + kSegmentUnits - 1u) / kSegmentUnits;
+  uint total = (pc.end_tuple - pc.first_tuple) * segments_per_slice;
+  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
+  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
+       segment += stride) {
+    uint tuple_step = segment / segments_per_slice;
+    uint n = pc.first_tuple + tuple_step;
+    uint row = tupleRow(n);
+    if (winners[row] != n + 1u) continue;  // a later tuple writes this row
+    uint begin = (segment - tuple_step * segments_per_slice) * kSegmentUnits + lane;
+    uint source = pc.updates_word_offset / kWordsPerUnit + n * slice_units;
+    uint target = pc.out_word_offset / kWordsPerUnit + row * slice_units;
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint unit = begin + i * ROW_LANES;
+      if (unit >= slice_units) break;  // the slice's partial last segment
+      out_units[target + unit] = updates_units[source + unit];
+    }
+  }
+}
