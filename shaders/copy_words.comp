@@ -1,17 +1,58 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // The copy of data into an out-of-place scatter output, behind the status gate so that a bad index
-// leaves the caller's output untouched. A last partial word keeps its bytes beyond the tensor.
+// leaves the caller's output untouched. Two modules: this one word per invocation, where a last
+// partial word keeps its bytes beyond the tensor; and (VKINDEX_UNIT_BYTES 16, copy_words_16) whole
+// uvec4 units in segments of ROW_LANES x ITEMS units per group of ROW_LANES invocations, the layout
+// of the row gathers, for the 16-byte-aligned bulk of a large copy (the planner leaves the tail to
+// the word module). One word per invocation made an out-of-place ScatterND of a 125 MiB tensor cost
+// several times a copy.
 #include "common/copy_words_params.h"
+
+#ifndef VKINDEX_UNIT_BYTES
+#define VKINDEX_UNIT_BYTES 4
+#endif
 
 layout(local_size_x_id = 0) in;
 
+#if VKINDEX_UNIT_BYTES == 16
+layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(binding = 0, std430) readonly buffer Source { uvec4 source_units[]; };
+layout(binding = 1, std430) writeonly buffer Target { uvec4 target_units[]; };
+#elif VKINDEX_UNIT_BYTES == 4
 layout(binding = 0, std430) readonly buffer Source { uint source_words[]; };
 layout(binding = 1, std430) buffer Target { uint target_words[]; };
+#else
+#error "VKINDEX_UNIT_BYTES must be 16 or 4"
+#endif
 layout(binding = 2, std430) buffer Status { uint status_words[]; };
 
 #include "common/status_gate.glsl"
 
+#if VKINDEX_UNIT_BYTES == 16
+// byte_count and both offsets are whole units here (the planner's choice).
+void main() {
+  if (badIndexFound()) return;
+  const uint segment_units = ROW_LANES * ITEMS_PER_INVOCATION;
+  uint units = pc.byte_count / 16u;
+  uint segments = units / segment_units + (units % segment_units == 0u ? 0u : 1u);
+  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
+  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint source = pc.source_word_offset / 4u, target = pc.target_word_offset / 4u;
+  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
+       segment += stride) {
+    uint first = segment * segment_units + lane;
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint unit = first + i * ROW_LANES;
+      if (unit >= units) break;
+      target_units[target + unit] = source_units[source + unit];
+    }
+  }
+}
+#else
 void main() {
   if (badIndexFound()) return;
   uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
@@ -29,3 +70,4 @@ void main() {
     }
   }
 }
+#endif

@@ -76,6 +76,7 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("scatter_nd_rows_4", scatter_nd_rows_4_words, scatter_nd_rows_4_word_count,
                sizeof(abi::ScatterNDParams)),
       describe("copy_words", copy_words_words, copy_words_word_count, sizeof(abi::CopyWordsParams)),
+      describe("copy_words_16", copy_words_16_words, copy_words_16_word_count, sizeof(abi::CopyWordsParams)),
       describe("clear_words", clear_words_words, clear_words_word_count, sizeof(abi::ClearWordsParams)),
       describe("copy", copy_words, copy_word_count, sizeof(uint32_t)),
   };

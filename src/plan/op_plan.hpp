@@ -48,9 +48,10 @@ enum class Kernel : uint32_t {
   kScatterNDRows,
   kScatterNDRows8,
   kScatterNDRows4,
-  kCopyWords,   // copy_words.comp: gated copy of data into an out-of-place scatter output
-  kClearWords,  // clear_words.comp: zeroes scratch tables
-  kCopy,        // copy.comp: the benchmark's compute-copy ceiling
+  kCopyWords,    // copy_words.comp: gated copy of data into an out-of-place scatter output
+  kCopyWords16,  // the same in 16-byte units and row segments, for the aligned bulk of a large copy
+  kClearWords,   // clear_words.comp: zeroes scratch tables
+  kCopy,         // copy.comp: the benchmark's compute-copy ceiling
   kCount,
 };
 

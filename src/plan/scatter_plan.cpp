@@ -253,6 +253,52 @@ void appendWinnerPasses(OpPlan& plan, const PassInputs& in, uint64_t rows, bool 
   plan.steps.push_back(write);
 }
 
+// A tensor's window and where the tensor starts in it (bytes).
+struct Bound {
+  Window window;
+  uint64_t lead;
+};
+
+// Copies below this stay one word-per-invocation pass: the bulk pass would add a dispatch for little.
+constexpr uint64_t kMinBulkCopyBytes = uint64_t(64) << 10;
+
+// The gated copy of data into an out-of-place output: where both start 16-byte aligned and the copy
+// is large, its whole 16-byte units in row segments (copy_words_16, the row gathers' layout for this
+// device), then any tail word by word (copy_words, which also keeps a last partial word's other bytes).
+void appendDataCopy(OpPlan& plan, const Bound& data, const Bound& output, uint64_t bytes, const DeviceInfo& device,
+                    bool wait_for_checks) {
+  const uint32_t workgroup = device.workgroup_size;
+  const auto addCopy = [&](Kernel kernel, uint64_t from, uint64_t count, SpecValues spec, uint64_t groups) {
+    abi::CopyWordsParams p{};
+    p.byte_count = static_cast<uint32_t>(count);
+    p.source_word_offset = static_cast<uint32_t>((data.lead + from) / 4);
+    p.target_word_offset = static_cast<uint32_t>((output.lead + from) / 4);
+    Step copy;
+    copy.kernel = kernel;
+    copy.spec = spec;
+    copy.bindings = {{Role::kData, data.window}, {Role::kOutput, output.window}, {Role::kStatus, {}}};
+    setPush(copy, p);
+    copy.groups = groups;
+    if (wait_for_checks) waitForChecks(copy);
+    plan.steps.push_back(copy);
+  };
+  uint64_t bulk = 0;
+  if (bytes >= kMinBulkCopyBytes && data.lead % 16 == 0 && output.lead % 16 == 0) {
+    bulk = bytes / 16 * 16;
+    const uint64_t units = bulk / 16;
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, units) && workgroup % (lanes * 2) == 0) lanes *= 2;
+    const uint32_t items = std::max<uint32_t>(device.row_items, 1);
+    const uint64_t segments = (units + uint64_t(lanes) * items - 1) / (uint64_t(lanes) * items);
+    const uint64_t per_group = workgroup / lanes;
+    addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, items, lanes, 0}, (segments + per_group - 1) / per_group);
+  }
+  if (bulk < bytes) {
+    const uint64_t words = alignUp(bytes - bulk, 4) / 4;
+    addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, (words + workgroup - 1) / workgroup);
+  }
+}
+
 Status checkUpdatesType(const std::string& op, DataType data_type, DataType updates_type) {
   if (updates_type != data_type) {
     return invalidArgument(op + ": input 'updates' has type " + dataTypeName(updates_type) +
@@ -362,22 +408,10 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
                          " bytes on this device) are not supported yet");
     }
   }
-  const uint32_t workgroup = device.workgroup_size;
   bool wait_for_checks = checked;
   if (!in_place && output.bytes > 0) {
-    abi::CopyWordsParams p{};
-    p.byte_count = static_cast<uint32_t>(output.bytes);
-    p.source_word_offset = static_cast<uint32_t>(data_lead / 4);
-    p.target_word_offset = static_cast<uint32_t>(output_lead / 4);
-    Step copy;
-    copy.kernel = Kernel::kCopyWords;
-    copy.spec = {workgroup, 0, 0, 0, 0, 0};
-    copy.bindings = {{Role::kData, data_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
-    setPush(copy, p);
-    copy.groups = (alignUp(output.bytes, 4) / 4 + workgroup - 1) / workgroup;
-    if (wait_for_checks) waitForChecks(copy);
+    appendDataCopy(plan, {data_window, data_lead}, {output_window, output_lead}, output.bytes, device, wait_for_checks);
     wait_for_checks = false;
-    plan.steps.push_back(copy);
   }
   const uint64_t work = elements ? shape.lines : shape.slice_elements;
   if (shape.check.tuple_count == 0 || work == 0 || output.bytes == 0) return plan;

@@ -96,6 +96,16 @@ std::vector<OpPlan> samplePlans() {
       }
     }
   }
+  // A large out-of-place scatter: its data copy's 16-byte bulk, then the 3-byte tail.
+  DeviceInfo roomy = device;
+  roomy.max_storage_buffer_range = 1 << 20;
+  StatusOr<plan::ScatterShape> large = plan::inferScatterNDShape({65539}, DataType::kUInt8, {2, 1}, DataType::kInt32,
+                                                                 {2}, DataType::kUInt8, Reduction::kNone);
+  EXPECT_TRUE(large.ok());
+  if (large.ok()) {
+    addPlan(
+        plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
+  }
   return plans;
 }
 
@@ -146,6 +156,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDRows8,
                         Kernel::kScatterNDRows4,
                         Kernel::kCopyWords,
+                        Kernel::kCopyWords16,
                         Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }

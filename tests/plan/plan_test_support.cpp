@@ -105,7 +105,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
     case Kernel::kScatterNDRows4: return sizeof(abi::ScatterNDParams);
-    case Kernel::kCopyWords: return sizeof(abi::CopyWordsParams);
+    case Kernel::kCopyWords:
+    case Kernel::kCopyWords16: return sizeof(abi::CopyWordsParams);
     case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
   }
@@ -137,6 +138,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
     case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
     case Kernel::kCopyWords: return "copy_words";
+    case Kernel::kCopyWords16: return "copy_words_16";
     case Kernel::kClearWords: return "clear_words";
     case Kernel::kCopy: return "copy";
     default: return "(no kernel)";

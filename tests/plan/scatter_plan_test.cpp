@@ -3,6 +3,7 @@
 // limits it refuses.
 #include <gtest/gtest.h>
 
+#include "common/copy_words_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 #include "plan/scatter_plan.hpp"
@@ -142,6 +143,44 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kComplex64, Reduction::kMul), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64");
   EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
+}
+
+TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
+  // Out of place, data [65539] uint8: 4096 16-byte units in row segments (a CPU's 1 lane x 256: 16
+  // segments, one 256-wide group), then the 3-byte tail word by word, both behind the checks.
+  DeviceInfo device = fakeDevice(uint64_t(1) << 20, 16, 256, 4);
+  device.row_lanes = 1;
+  device.row_items = 256;
+  const auto plan = [&](uint64_t data_offset, int64_t bytes) {
+    StatusOr<ScatterShape> shape = inferScatterNDShape({bytes}, DataType::kUInt8, {2, 1}, DataType::kInt32, {2},
+                                                       DataType::kUInt8, Reduction::kNone);
+    EXPECT_TRUE(shape.ok());
+    return planScatter(*shape, placed(data_offset, uint64_t(bytes)), placed(0, 8), placed(0, 2),
+                       placed(uint64_t(1) << 17, uint64_t(bytes)), false, device);
+  };
+  StatusOr<OpPlan> aligned = plan(0, 65539);
+  ASSERT_TRUE(aligned.ok()) << aligned.status().toString();
+  EXPECT_EQ(kernels(*aligned),
+            "check_indices x1, report_index x1, copy_words_16 x1, copy_words x1, clear_words x1, "
+            "scatter_nd_claim x1, scatter_nd_write x1");
+  const Step& bulk = aligned->steps[2];
+  EXPECT_EQ(pushOf<abi::CopyWordsParams>(bulk).byte_count, 65536u);
+  EXPECT_EQ(bulk.spec[kSpecItems], 256u);
+  EXPECT_EQ(bulk.spec[kSpecRowLanes], 1u);
+  EXPECT_EQ(bulk.groups, 1u);
+  EXPECT_EQ(str(bulk.wait_for), "status");
+  const Step& tail = aligned->steps[3];
+  EXPECT_EQ(pushOf<abi::CopyWordsParams>(tail).byte_count, 3u);
+  EXPECT_EQ(pushOf<abi::CopyWordsParams>(tail).source_word_offset, 16384u);
+  EXPECT_EQ(pushOf<abi::CopyWordsParams>(tail).target_word_offset, 16384u);
+  EXPECT_EQ(str(tail.wait_for), "status");
+  // Data that starts 4 bytes into a 16-byte boundary, or a copy under 64 KiB: one word pass.
+  StatusOr<OpPlan> unaligned = plan(4, 65539);
+  ASSERT_TRUE(unaligned.ok());
+  EXPECT_EQ(kernels(*unaligned).substr(0, 48), "check_indices x1, report_index x1, copy_words x1");
+  StatusOr<OpPlan> small = plan(0, 65535);
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(kernels(*small).substr(0, 48), "check_indices x1, report_index x1, copy_words x1");
 }
 
 TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {
