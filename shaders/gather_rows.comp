@@ -47,28 +47,7 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/status_gate.glsl"
 
 #if VKINDEX_SELF_CHECK
-// check_indices.comp and report_index.comp in every invocation: each reads every component of every
-// tuple the pass holds (positions count components from the first tuple, which is the tensor's
-// first; the planner keeps them few) and finds the smallest bad one, so all agree without shared
-// memory or a barrier, which cost SwiftShader more than the reads. Invocation 0 of the first group
-// records it and its value in the status slot. Returns true when one was bad.
-bool checkAndReport() {
-  uint tuples = pc.index_outer_stride == 0u ? pc.index_count : pc.pass_rows;
-  for (uint position = 0u; position < tuples * TUPLE_LENGTH; ++position) {
-    uint extent = TUPLE_LENGTH == 1u ? pc.extents[0] : pc.extents[position % TUPLE_LENGTH];
-    uvec2 value = loadIndex(pc.indices_word_offset, position);
-    if (!indexInRange(value, extent)) {
-      if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) {
-        uint base = pc.status_slot * VKINDEX_STATUS_SLOT_WORDS;
-        status_words[base] = position;
-        status_words[base + 1u] = value.x;
-        status_words[base + 2u] = value.y;
-      }
-      return true;
-    }
-  }
-  return false;
-}
+#include "common/self_check.glsl"
 #endif
 
 // A segment is ROW_LANES x ITEMS_PER_INVOCATION units: a piece of a longer row (segments_per_row > 1),
@@ -109,7 +88,7 @@ void copySegment(uint segment, uint rows_per_segment, uint lane) {
 
 void main() {
 #if VKINDEX_SELF_CHECK
-  if (checkAndReport()) return;
+  if (checkAndReport(pc.index_outer_stride == 0u ? pc.index_count : pc.pass_rows)) return;
 #else
   if (badIndexFound()) return;
 #endif

@@ -1,8 +1,14 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND: one invocation per element of a slice, walking every index tuple in order, so duplicate
-// tuples combine in index order and distinct invocations never share a target element.
+// tuples combine in index order and distinct invocations never share a target element. With
+// VKINDEX_SELF_CHECK (scatter_nd_move_checked, for a few tuples in place) every invocation does the
+// index check and report passes' work first, as the gather_rows_checked modules do.
 #include "common/scatter_nd_params.h"
+
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
+#endif
 
 layout(local_size_x_id = 0) in;
 // k, the index tuple length; a constant so the component loop unrolls.
@@ -17,9 +23,17 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/index_tuples.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
+#if VKINDEX_SELF_CHECK
+#include "common/self_check.glsl"
+#endif
 
 void main() {
+#if VKINDEX_SELF_CHECK
+  // scatter_nd_move_checked: a single pass over every tuple, few of them (the planner's choice).
+  if (checkAndReport(pc.end_tuple)) return;
+#else
   if (badIndexFound()) return;
+#endif
   uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
   uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
   for (uint element = first; element < pc.slice_elements; element += stride) {

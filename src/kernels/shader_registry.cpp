@@ -68,6 +68,8 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("scatter_elements_move", scatter_elements_move_words, scatter_elements_move_word_count,
                sizeof(abi::ScatterElementsParams)),
       describe("scatter_nd_move", scatter_nd_move_words, scatter_nd_move_word_count, sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_move_checked", scatter_nd_move_checked_words, scatter_nd_move_checked_word_count,
+               sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_claim", scatter_nd_claim_words, scatter_nd_claim_word_count, sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_write", scatter_nd_write_words, scatter_nd_write_word_count, sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_rows", scatter_nd_rows_words, scatter_nd_rows_word_count, sizeof(abi::ScatterNDParams)),

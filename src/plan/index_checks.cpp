@@ -65,4 +65,24 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
 
 void waitForChecks(Step& step) { step.wait_for.push_back({Role::kStatus, {}}); }
 
+bool fuseSmallChecks(OpPlan& plan, const IndexCheck& check, Kernel self_checking) {
+  // The redundant reads stay small: each invocation reads every component.
+  constexpr uint64_t kMaxComponents = 16, kMaxWork = 256;
+  if (plan.steps.size() != 3 || plan.steps[0].kernel != Kernel::kCheckIndices ||
+      plan.steps[1].kernel != Kernel::kReportIndex) {
+    return false;
+  }
+  const abi::CheckParams p = pushOf<abi::CheckParams>(plan.steps[0]);
+  const uint64_t components = check.tuple_count * check.extents.size();
+  if (p.position_base != 0 || p.index_count != components || components > kMaxComponents ||
+      components * plan.steps[2].groups > kMaxWork) {
+    return false;
+  }
+  plan.steps[2].kernel = self_checking;
+  // It keeps waiting for the status slot: its plain stores there must follow earlier operations' reads
+  // of the slot's binding in the same command buffer (a write-after-read hazard otherwise).
+  plan.steps.erase(plan.steps.begin(), plan.steps.begin() + 2);
+  return true;
+}
+
 }  // namespace vkindex::plan

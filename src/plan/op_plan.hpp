@@ -42,8 +42,9 @@ enum class Kernel : uint32_t {
   // The same two with reduction none only, which SwiftShader runs 4-7x faster than the plain ones.
   kScatterElementsMove,
   kScatterNDMove,
-  kScatterNDClaim,  // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
-  kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  kScatterNDMoveChecked,  // scatter_nd_move doing its own index check and report (a few tuples in place)
+  kScatterNDClaim,        // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
+  kScatterNDWrite,        // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
   // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.
   kScatterNDRows,
   kScatterNDRows8,

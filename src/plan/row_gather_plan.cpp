@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "common/check_params.h"
 #include "common/gather_rows_params.h"
 #include "plan/fast_division.hpp"
 
@@ -120,32 +119,14 @@ struct PassBuilder {
   }
 };
 
-// A check, a report and one copy pass over every tuple from the first: with few index components the
-// copy's self-checking module does all three in one dispatch, each invocation reading every
-// component. Measured with `vkindex bench`'s latency rows (1-row gather, 100 per command buffer):
-// 88 -> 41 us per operation on lavapipe, 96 -> 39 on SwiftShader. The redundant reads stay small:
-// at most kMaxSelfCheckedComponents per invocation, and components x workgroups at most
-// kMaxSelfCheckedWork (a large copy gains nothing from saving two dispatches).
-constexpr uint64_t kMaxSelfCheckedComponents = 16;
-constexpr uint64_t kMaxSelfCheckedWork = 256;
-
+// A check, a report and one copy pass over every tuple from the first, with few components: one
+// self-checking dispatch (fuseSmallChecks).
 void fuseSmallPlan(OpPlan& plan, const RowGather& gather, uint32_t unit_bytes) {
-  if (unit_bytes < 4 || plan.steps.size() != 3 || plan.steps[0].kernel != Kernel::kCheckIndices ||
-      plan.steps[1].kernel != Kernel::kReportIndex) {
-    return;
-  }
-  Step& copy = plan.steps[2];
-  const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(copy);
-  const abi::CheckParams check = pushOf<abi::CheckParams>(plan.steps[0]);
-  const uint64_t elements = gather.check.tuple_count * gather.check.extents.size();
+  if (unit_bytes < 4 || plan.steps.size() != 3) return;
+  const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(plan.steps[2]);
   const bool whole = p.first_outer == 0 && p.first_index == 0 && p.index_window_begin == 0 &&
-                     uint64_t(p.pass_rows) == gather.outer * gather.index_count && check.position_base == 0 &&
-                     check.index_count == elements;
-  if (!whole || elements > kMaxSelfCheckedComponents || elements * copy.groups > kMaxSelfCheckedWork) return;
-  copy.kernel = rowGatherKernel(unit_bytes, true);
-  // It keeps waiting for the status slot: its plain stores there must follow earlier operations' reads
-  // of the slot's binding in the same command buffer (a write-after-read hazard otherwise).
-  plan.steps.erase(plan.steps.begin(), plan.steps.begin() + 2);
+                     uint64_t(p.pass_rows) == gather.outer * gather.index_count;
+  if (whole) fuseSmallChecks(plan, gather.check, rowGatherKernel(unit_bytes, true));
 }
 
 }  // namespace

@@ -424,6 +424,10 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
     appendWinnerPasses(plan, inputs, rows, wait_for_checks, in_place, device);
   } else {
     appendWalkPasses(plan, inputs, wait_for_checks, in_place);
+    // A few tuples in place (a KV-cache row update) in one dispatch.
+    if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
+      fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);
+    }
   }
   return plan;
 }

@@ -86,13 +86,15 @@ std::vector<OpPlan> samplePlans() {
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, device));
       }
-      // One tuple walks whatever the reduction (none: the move-only walk).
+      // One tuple walks whatever the reduction (none: the move-only walk, self-checking in place).
       StatusOr<plan::ScatterShape> one_row =
           plan::inferScatterNDShape({12, 5}, type, {1, 1}, DataType::kInt32, {1, 5}, type, reduction);
       EXPECT_TRUE(one_row.ok()) << one_row.status().toString();
       if (one_row.ok()) {
         addPlan(plan::planScatter(*one_row, placed(0, 12 * 5 * e), placed(0, 4), placed(0, 5 * e),
                                   placed(0, 12 * 5 * e), true, device));
+        addPlan(plan::planScatter(*one_row, placed(0, 12 * 5 * e), placed(0, 4), placed(0, 5 * e),
+                                  placed(0, 12 * 5 * e), false, device));
       }
     }
   }
@@ -150,6 +152,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDFloat64,
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,
+                        Kernel::kScatterNDMoveChecked,
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterNDWrite,
                         Kernel::kScatterNDRows,

@@ -100,6 +100,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDMove:
+    case Kernel::kScatterNDMoveChecked:
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDWrite:
     case Kernel::kScatterNDRows:
@@ -132,6 +133,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
     case Kernel::kScatterElementsMove: return "scatter_elements_move";
     case Kernel::kScatterNDMove: return "scatter_nd_move";
+    case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kScatterNDRows: return "scatter_nd_rows";

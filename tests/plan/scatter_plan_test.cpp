@@ -77,15 +77,28 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<OpPlan> walk = planScatter(*huge, placed(0, uint64_t(1) << 25), placed(0, 40), placed(0, 8),
                                       placed(0, uint64_t(1) << 25), true, fakeDevice(uint64_t(1) << 30, 16));
   ASSERT_TRUE(walk.ok()) << walk.status().toString();
-  EXPECT_EQ(kernels(*walk), "check_indices x1, report_index x1, scatter_nd_move x1");
+  EXPECT_EQ(kernels(*walk), "scatter_nd_move_checked x1") << "5 tuples in place: one self-checking walk";
 
-  // One tuple walks: it cannot collide, and the walk is one dispatch.
+  // One tuple walks: it cannot collide, and the walk checks its own index in the same dispatch.
   StatusOr<ScatterShape> one = inferScatterNDShape({8, 3}, DataType::kInt16, {1, 1}, DataType::kInt64, {1, 3},
                                                    DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(one.ok());
   plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(0, 48), true, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_move x1");
+  EXPECT_EQ(kernels(*plan), "scatter_nd_move_checked x1");
+  EXPECT_EQ(str(plan->steps[0].wait_for), "status") << "after earlier operations' reads of the status slot";
+  // Out of place the copy must wait for the checks: three passes and the copy.
+  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(192, 48), false, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_nd_move x1");
+  // 17 components (tuples of one) are more than one self-checking dispatch reads.
+  StatusOr<ScatterShape> many =
+      inferScatterNDShape({40}, DataType::kInt16, {17, 1}, DataType::kInt64, {17}, DataType::kInt16, Reduction::kMax);
+  ASSERT_TRUE(many.ok());
+  plan =
+      planScatter(*many, placed(0, 80), placed(128, 136), placed(512, 34), placed(0, 80), true, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1") << "a reduction: not move-only";
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
