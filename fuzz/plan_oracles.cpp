@@ -171,7 +171,7 @@ std::string checkGatherElements(const PlanProblem& p) {
 // What every scatter plan must satisfy: generic step parts, every window valid for its tensor (the
 // scratch buffer is a tensor of scratch_bytes at offset 0), and the shared index checks.
 void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shape, const Placement& data,
-                           const Placement& indices, const Placement& updates, const Placement& output,
+                           const Placement& indices, const Placement& updates, const Placement& output, bool in_place,
                            const DeviceInfo& device) {
   const Placement scratch{0, op_plan.scratch_bytes};
   const auto tensorOf = [&](Role role) {
@@ -202,7 +202,21 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
       }
     }
   }
+  // A few tuples of ScatterND none in place (at most 16 components, and 256 components x workgroups)
+  // walk in one self-checking dispatch, and nothing else does.
+  const uint64_t components = shape.check.tuple_count * shape.check.extents.size();
+  const bool small_walk =
+      in_place && shape.op == "ScatterND" && shape.reduction == Reduction::kNone && components <= 16;
+  const auto fits = [&](const Step& walk) { return components * walk.groups <= 256; };
+  if (op_plan.steps.size() == 1 && op_plan.steps[0].kernel == plan::Kernel::kScatterNDMoveChecked) {
+    EXPECT_TRUE(small_walk && fits(op_plan.steps[0])) << plan::test::kernels(op_plan);
+    EXPECT_EQ(plan::test::str(op_plan.steps[0].wait_for), "status");
+    return;
+  }
   plan::test::checkIndexSteps(op_plan, shape.check, indices, device);
+  const bool fusable = small_walk && op_plan.steps.size() == 3 &&
+                       op_plan.steps[2].kernel == plan::Kernel::kScatterNDMove && fits(op_plan.steps[2]);
+  EXPECT_FALSE(fusable) << "a small walk was not fused: " << plan::test::kernels(op_plan);
 }
 
 std::string checkScatter(const PlanProblem& p) {
@@ -223,7 +237,8 @@ std::string checkScatter(const PlanProblem& p) {
   const StatusOr<OpPlan> planned = plan::planScatter(*shape, *data, *indices, *updates, *output, p.in_place, p.device);
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   if (planned->steps.size() > kMaxCheckedSteps) return "";
-  return failuresOf([&] { checkScatterStructure(*planned, *shape, *data, *indices, *updates, *output, p.device); });
+  return failuresOf(
+      [&] { checkScatterStructure(*planned, *shape, *data, *indices, *updates, *output, p.in_place, p.device); });
 }
 
 }  // namespace

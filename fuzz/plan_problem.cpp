@@ -73,7 +73,6 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.min_storage_buffer_offset_alignment = uint64_t(1) << input.ConsumeIntegralInRange<int>(0, 8);
   device.workgroup_size = input.ConsumeIntegralInRange<uint32_t>(1, 256);
   device.items_per_invocation = input.ConsumeIntegralInRange<uint32_t>(1, 64);
-  device.busy_invocations = input.ConsumeBool() ? 256u : 65536u;
   // Row segments: any lane count (the planner keeps a power of two dividing the workgroup), and items
   // from 0 (treated as 1) to the CPU drivers' 256.
   device.row_lanes = input.ConsumeIntegralInRange<uint32_t>(0, 256);
@@ -150,18 +149,17 @@ PlanProblem decodeProblem(FuzzedDataProvider& input) {
 }
 
 std::string describe(const PlanProblem& p) {
-  std::string text = std::string(opName(p.op)) + " data " + plan::shapeString(p.data_shape) + " " +
-                     dataTypeName(p.data_type) + " @" + std::to_string(p.data_offset) + ", indices " +
-                     plan::shapeString(p.indices_shape) + " " + dataTypeName(p.index_type) + " @" +
-                     std::to_string(p.indices_offset) + ", updates " + plan::shapeString(p.updates_shape) + " " +
-                     dataTypeName(p.updates_type) + " @" + std::to_string(p.updates_offset) + ", output @" +
-                     std::to_string(p.output_offset) + ", attribute " + std::to_string(p.attribute) + ", reduction " +
-                     reductionName(p.reduction) + (p.in_place ? " in place" : "") + "; device range " +
-                     std::to_string(p.device.max_storage_buffer_range) + ", alignment " +
-                     std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
-                     std::to_string(p.device.workgroup_size) + " x " + std::to_string(p.device.items_per_invocation) +
-                     ", busy " + std::to_string(p.device.busy_invocations) + ", row segments " +
-                     std::to_string(p.device.row_lanes) + " x " + std::to_string(p.device.row_items);
+  std::string text =
+      std::string(opName(p.op)) + " data " + plan::shapeString(p.data_shape) + " " + dataTypeName(p.data_type) + " @" +
+      std::to_string(p.data_offset) + ", indices " + plan::shapeString(p.indices_shape) + " " +
+      dataTypeName(p.index_type) + " @" + std::to_string(p.indices_offset) + ", updates " +
+      plan::shapeString(p.updates_shape) + " " + dataTypeName(p.updates_type) + " @" +
+      std::to_string(p.updates_offset) + ", output @" + std::to_string(p.output_offset) + ", attribute " +
+      std::to_string(p.attribute) + ", reduction " + reductionName(p.reduction) + (p.in_place ? " in place" : "") +
+      "; device range " + std::to_string(p.device.max_storage_buffer_range) + ", alignment " +
+      std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
+      std::to_string(p.device.workgroup_size) + " x " + std::to_string(p.device.items_per_invocation) +
+      ", row segments " + std::to_string(p.device.row_lanes) + " x " + std::to_string(p.device.row_items);
   for (const auto& [position, value] : p.bad) {
     text += ", bad [" + std::to_string(position) + "] = " + std::to_string(value);
   }
