@@ -4,6 +4,7 @@
 
 #include "common/gather_elements_params.h"
 #include "plan/index_checks.hpp"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan {
 namespace {
@@ -51,17 +52,6 @@ Status checkElementExtents(const std::string& op, const Shape& data_shape, const
   }
   return Status::Ok();
 }
-
-namespace {
-
-// The largest power of two up to 16 dividing `value`.
-uint32_t largestUnit(uint64_t value) {
-  uint32_t unit = 16;
-  while (unit > 1 && value % unit != 0) unit /= 2;
-  return unit;
-}
-
-}  // namespace
 
 std::vector<ElementDim> coalesceElementDims(const Shape& data_shape, const Shape& indices_shape, size_t axis,
                                             uint32_t* axis_dim) {

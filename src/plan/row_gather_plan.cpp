@@ -4,18 +4,12 @@
 
 #include "common/gather_rows_params.h"
 #include "plan/fast_division.hpp"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan {
 namespace {
 
 constexpr uint64_t kMax32 = 0xFFFFFFFFull;
-
-// The largest power of two up to 16 dividing `value` (value 0 counts as divisible by everything).
-uint32_t largestUnit(uint64_t value) {
-  uint32_t unit = 16;
-  while (unit > 1 && value % unit != 0) unit /= 2;
-  return unit;
-}
 
 // How the copy passes move rows: unit width and workgroup shape.
 struct PassShape {
@@ -170,19 +164,13 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
   const uint64_t row_units = R / shape.unit_bytes;
   shape.segments_per_row = row_units;
   if (shape.unit_bytes >= 4) {
-    // Row segments: up to the device's row_lanes invocations per segment (a power of two dividing the
-    // workgroup, and no more than the row has units, so short rows leave no lane idle), each copying
-    // row_items units; the row's index is read once per row of the segment. Items stay the device's
-    // whatever the row (a shorter last segment stops early) so that row sizes share pipelines. Rows
+    // Row segments (segmentLayout); the row's index is read once per row of the segment, and rows
     // shorter than a segment are grouped, whole, into one.
-    while (shape.lanes * 2 <= std::min<uint64_t>(device.row_lanes, row_units) &&
-           shape.workgroup_size % (shape.lanes * 2) == 0) {
-      shape.lanes *= 2;
-    }
-    shape.items = std::max<uint32_t>(device.row_items, 1);
-    const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
-    shape.segments_per_row = (row_units + segment_units - 1) / segment_units;
-    if (shape.segments_per_row == 1) shape.rows_per_segment = segment_units / row_units;
+    const SegmentLayout layout = segmentLayout(device, shape.workgroup_size, row_units);
+    shape.lanes = layout.lanes;
+    shape.items = layout.items;
+    shape.segments_per_row = layout.segmentsOf(row_units);
+    if (shape.segments_per_row == 1) shape.rows_per_segment = layout.units() / row_units;
   }
   PassBuilder builder{gather, *A, data, indices, output, device, shape, rows_per_window, checked, plan};
   const uint64_t tuples_per_window = tuplesPerWindow(gather.check, device);

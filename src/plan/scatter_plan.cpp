@@ -6,6 +6,7 @@
 #include "common/copy_words_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan {
 namespace {
@@ -189,8 +190,7 @@ void appendWalkPasses(OpPlan& plan, const PassInputs& in, bool wait_for_checks, 
 Step winnerWrite(const PassInputs& in, const Window& table, const DeviceInfo& device) {
   const ScatterShape& shape = in.shape;
   const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
-  uint32_t unit = 16;
-  while (unit > 1 && ((slice_bytes | (in.updates_word * 4) | (in.output_word * 4)) % unit) != 0) unit /= 2;
+  const uint32_t unit = largestUnit(slice_bytes | (in.updates_word * 4) | (in.output_word * 4));
   Step write;
   write.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
   write.bindings = {{Role::kUpdates, in.updates_window},
@@ -206,15 +206,10 @@ Step winnerWrite(const PassInputs& in, const Window& table, const DeviceInfo& de
   }
   write.kernel = unit == 16 ? Kernel::kScatterNDRows : unit == 8 ? Kernel::kScatterNDRows8 : Kernel::kScatterNDRows4;
   const uint64_t slice_units = slice_bytes / unit;
-  uint32_t lanes = 1;
-  while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, slice_units) && in.workgroup % (lanes * 2) == 0) lanes *= 2;
-  const uint32_t items = std::max<uint32_t>(device.row_items, 1);
-  write.spec[kSpecItems] = items;
-  write.spec[kSpecRowLanes] = lanes;
-  const uint64_t segments =
-      shape.check.tuple_count * ((slice_units + uint64_t(lanes) * items - 1) / (uint64_t(lanes) * items));
-  const uint64_t per_group = in.workgroup / lanes;
-  write.groups = (segments + per_group - 1) / per_group;
+  const SegmentLayout layout = segmentLayout(device, in.workgroup, slice_units);
+  write.spec[kSpecItems] = layout.items;
+  write.spec[kSpecRowLanes] = layout.lanes;
+  write.groups = layout.groupsFor(shape.check.tuple_count * layout.segmentsOf(slice_units), in.workgroup);
   return write;
 }
 
@@ -286,12 +281,9 @@ void appendDataCopy(OpPlan& plan, const Bound& data, const Bound& output, uint64
   if (bytes >= kMinBulkCopyBytes && data.lead % 16 == 0 && output.lead % 16 == 0) {
     bulk = bytes / 16 * 16;
     const uint64_t units = bulk / 16;
-    uint32_t lanes = 1;
-    while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, units) && workgroup % (lanes * 2) == 0) lanes *= 2;
-    const uint32_t items = std::max<uint32_t>(device.row_items, 1);
-    const uint64_t segments = (units + uint64_t(lanes) * items - 1) / (uint64_t(lanes) * items);
-    const uint64_t per_group = workgroup / lanes;
-    addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, items, lanes, 0}, (segments + per_group - 1) / per_group);
+    const SegmentLayout layout = segmentLayout(device, workgroup, units);
+    addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
+            layout.groupsFor(layout.segmentsOf(units), workgroup));
   }
   if (bulk < bytes) {
     const uint64_t words = alignUp(bytes - bulk, 4) / 4;

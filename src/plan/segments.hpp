@@ -1,0 +1,34 @@
+// How the copying kernels (gather_rows, scatter_nd_rows, copy_words_16) lay out their work: the
+// widest unit a run of bytes moves in, and segments of `lanes` invocations x `items` units each,
+// interleaved unit by unit (see DeviceInfo::row_lanes).
+#pragma once
+
+#include <cstdint>
+
+#include "vkindex/device_info.hpp"
+
+namespace vkindex::plan {
+
+// The largest power of two up to 16 dividing `value` (0 counts as divisible by everything).
+uint32_t largestUnit(uint64_t value);
+
+struct SegmentLayout {
+  uint32_t lanes = 1;  // invocations sharing a segment: a power of two dividing the workgroup
+  uint32_t items = 1;  // units each of them moves per segment
+
+  uint64_t units() const { return uint64_t(lanes) * items; }
+  // Segments covering a run of `run_units` units.
+  uint64_t segmentsOf(uint64_t run_units) const { return (run_units + units() - 1) / units(); }
+  // Workgroups of `workgroup` invocations for `segments` segments.
+  uint64_t groupsFor(uint64_t segments, uint32_t workgroup) const {
+    const uint64_t per_group = workgroup / lanes;
+    return (segments + per_group - 1) / per_group;
+  }
+};
+
+// The device's segments for runs of `run_units` units: up to row_lanes lanes (no more than the run
+// has units, so short runs leave no lane idle), each moving row_items units (at least 1). Items stay
+// the device's whatever the run, so that run lengths share pipelines.
+SegmentLayout segmentLayout(const DeviceInfo& device, uint32_t workgroup, uint64_t run_units);
+
+}  // namespace vkindex::plan
