@@ -3,9 +3,19 @@
 // First pass of every indexing operator: finds the smallest position whose index (or index-tuple
 // component) lies outside [-s, s-1] and records it in the status word, so later passes can skip all
 // writes (no half-written output) and the host can report exactly which index was bad.
+//
+// Positions are laid out in the row gathers' segments (ROW_LANES x ITEMS positions, interleaved), so
+// a CPU driver's invocation checks a long run and a GPU's lanes read adjacent words. One position per
+// invocation made the check cost lavapipe and SwiftShader 10-12x a copy of the indices' bytes, most
+// of a GatherElements. Each invocation walks its positions in increasing order, so its first bad one
+// is the only one it needs to report.
 #include "common/check_params.h"
 
 layout(local_size_x_id = 0) in;
+// Positions each invocation checks per segment.
+layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 1;
+// Invocations sharing a segment (a power of two dividing the workgroup size).
+layout(constant_id = 4) const uint ROW_LANES = 1;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) buffer Status { uint status_words[]; };
@@ -13,14 +23,28 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 #include "common/indices.glsl"
 
 void main() {
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+  const uint segment_positions = ROW_LANES * ITEMS_PER_INVOCATION;
+  uint segments = pc.index_count / segment_positions + (pc.index_count % segment_positions == 0u ? 0u : 1u);
+  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  for (uint position = group * gl_WorkGroupSize.x + gl_LocalInvocationID.x; position < pc.index_count;
-       position += stride) {
-    // Windows hold whole tuples, so the component follows from the position inside the window.
-    uint extent = pc.tuple_length == 1u ? pc.extents[0] : pc.extents[position % pc.tuple_length];
-    if (!indexInRange(loadIndex(pc.indices_word_offset, position), extent)) {
-      atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], pc.position_base + position);
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
+  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  // Windows hold whole tuples, so the component follows from the position inside the window; it
+  // advances by ROW_LANES mod k from one item to the next.
+  uint component_step = ROW_LANES % pc.tuple_length;
+  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
+       segment += stride) {
+    uint first = segment * segment_positions + lane;
+    uint component = pc.tuple_length == 1u ? 0u : first % pc.tuple_length;
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint position = first + i * ROW_LANES;
+      if (position >= pc.index_count) break;
+      if (!indexInRange(loadIndex(pc.indices_word_offset, position), pc.extents[component])) {
+        atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], pc.position_base + position);
+        return;
+      }
+      component += component_step;
+      if (component >= pc.tuple_length) component -= pc.tuple_length;
     }
   }
 }

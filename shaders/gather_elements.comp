@@ -2,19 +2,47 @@
 #extension GL_GOOGLE_include_directive : require
 // GatherElements, type-agnostic: output element p copies the data element whose coordinates are p's,
 // with the axis coordinate replaced by indices[p] (see common/gather_elements_params.h). Elements of
-// whole words move as uvec4/uvec2/uint units; 1- and 2-byte elements are assembled one owned output
-// word at a time (common/units.glsl), so no two invocations write the same word.
+// whole words move in units of VKINDEX_UNIT_BYTES (16, 8 or 4: one module each, one binding width
+// per module, as in gather_rows.comp); VKINDEX_UNIT_BYTES 0 (gather_element_bytes) takes 1- and
+// 2-byte elements, assembled one owned output word at a time (common/units.glsl), so no two
+// invocations write the same word.
+//
+// Work is laid out in segments of ROW_LANES x ITEMS items (elements, or output words for sub-word
+// elements), interleaved item by item, like the row gathers' segments. Each invocation walks its
+// items in increasing order with a cursor that steps the innermost coordinate, so the divisions that
+// turn a position into coordinates run once per segment and per wrap of the innermost dim instead of
+// once per element (measured on SwiftShader: the per-element divisions were a fifth of the kernel).
 #include "common/gather_elements_params.h"
 
+#ifndef VKINDEX_UNIT_BYTES
+#define VKINDEX_UNIT_BYTES 16
+#endif
+
 layout(local_size_x_id = 0) in;
-// Items each invocation handles per workgroup block (see gather_rows.comp).
+// Items each invocation handles per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+// Invocations sharing a segment (a power of two dividing the workgroup size).
+layout(constant_id = 4) const uint ROW_LANES = 1;
 // Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
 layout(constant_id = 5) const uint DIM_COUNT = 1;
 
+#if VKINDEX_UNIT_BYTES == 0
 #define VKINDEX_DATA_BINDING 0
 #define VKINDEX_OUT_BINDING 2
 #include "common/units.glsl"
+#else
+#if VKINDEX_UNIT_BYTES == 16
+#define UNIT uvec4
+#elif VKINDEX_UNIT_BYTES == 8
+#define UNIT uvec2
+#elif VKINDEX_UNIT_BYTES == 4
+#define UNIT uint
+#else
+#error "VKINDEX_UNIT_BYTES must be 16, 8, 4 or 0 (sub-word elements)"
+#endif
+layout(binding = 0, std430) readonly buffer Data { UNIT data_units[]; };
+layout(binding = 2, std430) writeonly buffer Out { UNIT out_units[]; };
+#endif
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
@@ -22,37 +50,57 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/status_gate.glsl"
 
 const uint kNotBound = 0xFFFFFFFFu;
+const uint kInnermost = DIM_COUNT - 1u;
 
-// The data element output element `element` (relative to the pass) reads, relative to the first bound
-// data element, or kNotBound when it lies in another pass's data window.
-uint boundSourceElement(uint element) {
+// Where a pass element stands: its innermost coordinate, and the data element its coordinates
+// address with the axis coordinate taken as 0 (the index supplies it).
+struct Cursor {
+  uint element;  // relative to the pass; kNotBound before the first
+  uint inner;
+  uint base;
+};
+
+Cursor cursorAt(uint element) {
   uint rest = pc.first_element + element;
-  uint source = 0u;
+  Cursor cursor = Cursor(element, 0u, 0u);
   for (uint j = DIM_COUNT; j-- > 0u;) {
-    // What is left for the outermost dim is its coordinate (positions stay below the output's count),
-    // which saves one of the divisions per element (GatherElements usually has two dims).
+    // What is left for the outermost dim is its coordinate (positions stay below the output's count).
     uint coordinate = rest;
     if (j > 0u) {
       coordinate = rest % pc.extents[j];
       rest /= pc.extents[j];
     }
-    if (j == pc.axis_dim) coordinate = normalizeIndex(loadIndex(pc.indices_word_offset, element), pc.axis_size);
-    source += coordinate * pc.data_strides[j];
+    if (j == kInnermost) cursor.inner = coordinate;
+    if (j != pc.axis_dim) cursor.base += coordinate * pc.data_strides[j];
   }
+  return cursor;
+}
+
+// Moves the cursor forward to `element`: a step within the innermost dim is an add, anything else
+// (the first position, a wrap into the next line) divides again.
+void moveTo(inout Cursor cursor, uint element) {
+  uint step = element - cursor.element;
+  if (cursor.element != kNotBound && element >= cursor.element && step < pc.extents[kInnermost] - cursor.inner) {
+    cursor.element = element;
+    cursor.inner += step;
+    if (kInnermost != pc.axis_dim) cursor.base += step * pc.data_strides[kInnermost];
+  } else {
+    cursor = cursorAt(element);
+  }
+}
+
+// The data element the cursor's element reads, relative to the first bound data element, or
+// kNotBound when it lies in another pass's data window.
+uint boundSource(Cursor cursor) {
+  uint index = loadCheckedIndex(pc.indices_word_offset, cursor.element, pc.axis_size);
+  uint source = cursor.base + index * pc.data_strides[pc.axis_dim];
   if (source < pc.data_element_begin || source >= pc.data_element_end) return kNotBound;
   return source - pc.data_element_begin;
 }
 
-void copyElementUnit(uint unit) {
-  uint element = unit / pc.units_per_element;
-  uint source = boundSourceElement(element);
-  if (source == kNotBound) return;
-  uint part = unit - element * pc.units_per_element;
-  copyUnit(pc.out_unit_offset + unit, pc.data_unit_offset + source * pc.units_per_element + part);
-}
-
-// Sub-word elements: assembles output word `word` of the binding from the elements this pass owns in it.
-void assembleWord(uint word) {
+#if VKINDEX_UNIT_BYTES == 0
+// Output word `word` of the binding, from the elements this pass owns in it.
+void processItem(uint word, inout Cursor cursor) {
   uint value = 0u;
   uint owned = 0u;
   for (uint k = 0u; k < kUnitsPerWord; ++k) {
@@ -60,7 +108,8 @@ void assembleWord(uint word) {
     if (unit_in_binding < pc.out_unit_offset) continue;  // an earlier pass's element or another tensor
     uint element = unit_in_binding - pc.out_unit_offset;
     if (element >= pc.pass_elements) break;             // a later pass's element or another tensor
-    uint source = boundSourceElement(element);
+    moveTo(cursor, element);
+    uint source = boundSource(cursor);
     if (source == kNotBound) continue;
     uint shift = k * 8u * UNIT_BYTES;
     value |= loadSubUnit(pc.data_unit_offset + source) << shift;
@@ -69,23 +118,42 @@ void assembleWord(uint word) {
   storeOwnedBits(word, value, owned);
 }
 
+uint itemCount() { return pc.out_word_count; }
+#else
+// Output element `element` of the pass, all of its units.
+void processItem(uint element, inout Cursor cursor) {
+  moveTo(cursor, element);
+  uint source = boundSource(cursor);
+  if (source == kNotBound) return;
+  uint target = pc.out_unit_offset + element * pc.units_per_element;
+  source = pc.data_unit_offset + source * pc.units_per_element;
+  if (pc.units_per_element == 1u) {  // the common case, without a loop
+    out_units[target] = data_units[source];
+    return;
+  }
+  for (uint part = 0u; part < pc.units_per_element; ++part) out_units[target + part] = data_units[source + part];
+}
+
+uint itemCount() { return pc.pass_elements; }
+#endif
+
 void main() {
   if (badIndexFound()) return;
-  bool sub_word = UNIT_BYTES < 4u;
-  uint total = sub_word ? pc.out_word_count : pc.pass_elements * pc.units_per_element;
-  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
+  const uint segment_items = ROW_LANES * ITEMS_PER_INVOCATION;
+  uint total = itemCount();
+  uint segments = total / segment_items + (total % segment_items == 0u ? 0u : 1u);
+  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
-  // Consecutive invocations take consecutive items, so output writes are coalesced.
-  for (uint base = group * block; base < total; base += grid) {
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
+  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  Cursor cursor = Cursor(kNotBound, 0u, 0u);
+  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
+       segment += stride) {
+    uint first = segment * segment_items + lane;
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
-      uint item = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+      uint item = first + i * ROW_LANES;
       if (item >= total) break;
-      if (sub_word) {
-        assembleWord(item);
-      } else {
-        copyElementUnit(item);
-      }
+      processItem(item, cursor);
     }
   }
 }

@@ -41,7 +41,7 @@ void main() {
     uint axis_stride = pc.data_strides[pc.axis_dim];
     for (uint i = pc.axis_begin; i < pc.axis_end; ++i) {
       uint position = update_base + i * axis_update_stride;
-      uint index = normalizeIndex(loadIndex(pc.indices_word_offset, position), pc.axis_size);
+      uint index = loadCheckedIndex(pc.indices_word_offset, position, pc.axis_size);
       applyElement(data_base + index * axis_stride, position);
     }
   }

@@ -35,4 +35,14 @@ uint normalizeIndex(uvec2 value, uint s) {
   return min(wrapped, max(s, 1u) - 1u);
 }
 
+// Index `position` (as loadIndex) mapped to [0, s-1], for kernels behind the status gate, whose check
+// pass accepted every value. For s <= 2^31 the low word alone decides: a valid negative value's low
+// word is 2^32 - k >= 2^31 >= s, a valid non-negative one's is below s. So int64 indices cost one
+// load instead of two. Clamped like normalizeIndex: no value can address outside [0, s-1].
+uint loadCheckedIndex(uint first_word, uint position, uint s) {
+  if (INDEX_WORDS == 1u || s > 0x80000000u) return normalizeIndex(loadIndex(first_word, position), s);
+  uint lo = indices_words[first_word + position * 2u];
+  return min(lo < s ? lo : lo + s, max(s, 1u) - 1u);
+}
+
 #endif

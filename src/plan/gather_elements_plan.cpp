@@ -139,12 +139,7 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
     base.extents[j] = static_cast<uint32_t>(shape.dims[j].extent);
     base.data_strides[j] = static_cast<uint32_t>(shape.dims[j].data_stride);
   }
-  const SpecValues spec{device.workgroup_size,
-                        index_type == DataType::kInt64 ? 2u : 1u,
-                        unit,
-                        device.items_per_invocation,
-                        0,
-                        static_cast<uint32_t>(shape.dims.size())};
+  const Kernel kernel = elementGatherKernel(unit);
   for (uint64_t p0 = 0; p0 < shape.output_elements; p0 += per_pass) {
     const uint64_t p1 = std::min(shape.output_elements, p0 + per_pass);
     uint64_t out_lead = 0, index_lead = 0;
@@ -166,21 +161,23 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
       p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
       p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
+      // Items are elements, or output words for sub-word elements, in the row gathers' segments.
+      const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
+      const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
       Step pass;
-      pass.kernel = Kernel::kGatherElements;
-      pass.spec = spec;
+      pass.kernel = kernel;
+      pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u, unit, layout.items,
+                   layout.lanes,          static_cast<uint32_t>(shape.dims.size())};
       pass.bindings = {{Role::kData, data_window},
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      const uint64_t items = unit < 4 ? p.out_word_count : uint64_t(p.pass_elements) * units_per_element;
-      const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
-      pass.groups = (items + block - 1) / block;
+      pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
       if (checked) {
         waitForChecks(pass);
         checked = false;
-      } else if (unit < 4 && plan.steps.back().kernel == Kernel::kGatherElements) {
+      } else if (unit < 4 && plan.steps.back().kernel == kernel) {
         // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
         pass.wait_for.push_back({Role::kOutput, output_window});
       }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/check_params.h"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan {
 
@@ -46,15 +47,19 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
     params.indices_word_offset = static_cast<uint32_t>(lead / 4);
     params.tuple_length = static_cast<uint32_t>(k);
     std::copy(check.extents.begin(), check.extents.end(), params.extents);
+    // Positions in the row gathers' segments (see check_indices.comp).
+    const SegmentLayout layout = segmentLayout(device, device.workgroup_size, params.index_count);
     Step step;
     step.kernel = Kernel::kCheckIndices;
-    step.spec = {device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, 0, 0, 0};
+    step.spec = {
+        device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, layout.items, layout.lanes, 0};
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
     setPush(step, params);
-    step.groups = (params.index_count + device.workgroup_size - 1) / device.workgroup_size;
+    step.groups = layout.groupsFor(layout.segmentsOf(params.index_count), device.workgroup_size);
     plan.steps.push_back(step);
 
-    step.kernel = Kernel::kReportIndex;
+    step.kernel = Kernel::kReportIndex;  // one invocation: no segments
+    step.spec = {device.workgroup_size, step.spec[kSpecIndexWords], 0, 0, 0, 0};
     step.groups = 1;
     reports.push_back(step);
   }

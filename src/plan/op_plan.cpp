@@ -24,6 +24,25 @@ bool isRowGatherKernel(Kernel kernel) {
   }
 }
 
+Kernel elementGatherKernel(uint32_t unit_bytes) {
+  switch (unit_bytes) {
+    case 16: return Kernel::kGatherElements;
+    case 8: return Kernel::kGatherElements8;
+    case 4: return Kernel::kGatherElements4;
+    default: return Kernel::kGatherElementBytes;
+  }
+}
+
+bool isElementGatherKernel(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kGatherElements:
+    case Kernel::kGatherElements8:
+    case Kernel::kGatherElements4:
+    case Kernel::kGatherElementBytes: return true;
+    default: return false;
+  }
+}
+
 const Window* windowOf(const Step& step, Role role) {
   for (const Binding& binding : step.bindings) {
     if (binding.role == role) return &binding.window;

@@ -30,7 +30,12 @@ enum class Kernel : uint32_t {
   kGatherRowsChecked,
   kGatherRowsChecked8,
   kGatherRowsChecked4,
-  kGatherElements,   // gather_elements.comp: GatherElements, one index per output element
+  // GatherElements, one index per output element: gather_elements.comp in 16-, 8- and 4-byte units (one
+  // module per width), and its sub-word module for 1- and 2-byte elements.
+  kGatherElements,
+  kGatherElements8,
+  kGatherElements4,
+  kGatherElementBytes,
   kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
   kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
   // The same two with soft-float add and mul: float32 (float, float16, bfloat16, complex64), and
@@ -61,6 +66,10 @@ enum class Kernel : uint32_t {
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false);
 // True for the seven row-gather kernels.
 bool isRowGatherKernel(Kernel kernel);
+// The GatherElements kernel for `unit_bytes` units (16, 8, 4; 2 and 1: kGatherElementBytes).
+Kernel elementGatherKernel(uint32_t unit_bytes);
+// True for the four GatherElements kernels.
+bool isElementGatherKernel(Kernel kernel);
 
 // Specialization constant ids shared by all shaders (see shaders/*.comp).
 enum SpecConstant : uint32_t {

@@ -65,10 +65,11 @@ std::vector<OpPlan> samplePlans() {
     StatusOr<plan::GatherElementsShape> elements =
         plan::inferGatherElementsShape({40, 30}, type, {50, 20}, DataType::kInt64, 0);
     EXPECT_TRUE(elements.ok());
-    StatusOr<OpPlan> elements_plan = plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e),
-                                                              placed(4, 50 * 20 * 8), placed(4, 50 * 20 * e), device);
-    EXPECT_TRUE(elements_plan.ok()) << elements_plan.status().toString();
-    if (elements_plan.ok()) plans.push_back(*elements_plan);
+    // Output at byte 4 (4-byte units, or sub-word) and at 0 (the element's own width).
+    for (uint64_t output_offset : {4, 0}) {
+      addPlan(plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e), placed(4, 50 * 20 * 8),
+                                       placed(output_offset, 50 * 20 * e), device));
+    }
     // none, and add: a winner table for ScatterND none, the move-only walks, the soft-float walks for
     // float32 and complex128.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
@@ -144,6 +145,9 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kGatherRowsChecked8,
                         Kernel::kGatherRowsChecked4,
                         Kernel::kGatherElements,
+                        Kernel::kGatherElements8,
+                        Kernel::kGatherElements4,
+                        Kernel::kGatherElementBytes,
                         Kernel::kScatterElements,
                         Kernel::kScatterND,
                         Kernel::kScatterElementsFloat32,

@@ -96,8 +96,8 @@ TEST(GatherElementsChecksTest, SoundPlansPassAndRunClean) {
     bad.bad = {{130, 41}};
     EXPECT_EQ(failuresOf([&] { EXPECT_TRUE(runElementsPlan(p.plan, bad, 7).bad_found); }), "") << describe(c);
   }
-  EXPECT_EQ(kernels(planned(subWord()).plan), "check_indices x2, report_index x2, gather_elements x4");
-  EXPECT_EQ(kernels(planned(words()).plan), "check_indices x4, report_index x4, gather_elements x49");
+  EXPECT_EQ(kernels(planned(subWord()).plan), "check_indices x2, report_index x2, gather_element_bytes x4");
+  EXPECT_EQ(kernels(planned(words()).plan), "check_indices x4, report_index x4, gather_elements_8 x49");
 }
 
 TEST(GatherElementsChecksTest, BrokenPassesAreRejected) {

@@ -144,7 +144,7 @@ TEST(PlanGatherElementsTest, OneWindowOfWords) {
   StatusOr<OpPlan> plan =
       checkedElementsPlan({3, 5}, DataType::kFloat32, {3, 7}, DataType::kInt32, 1, fakeDevice(1024, 16), 4, 12, 36);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_elements x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_elements_4 x1");
   ASSERT_EQ(checkSteps(*plan).size(), 1u);
   EXPECT_EQ(str(checkSteps(*plan)[0]),
             "slot 0, index_count 21, position_base 0, indices at word 3, tuple (5), window {0, 96}, groups 1");
@@ -155,7 +155,7 @@ TEST(PlanGatherElementsTest, OneWindowOfWords) {
             "unit 1 words 22, indices at word 3, dims 2 (3: 5, 7*: 1)");
   EXPECT_EQ(
       str(passes[0].step),
-      "gather_elements spec {64, 1, 4, 4, 0, 2}, bindings data {0, 64}, indices {0, 96}, output {32, 88}, status, "
+      "gather_elements_4 spec {64, 1, 4, 4, 16, 2}, bindings data {0, 64}, indices {0, 96}, output {32, 88}, status, "
       "push 112, groups 1, waits status");
 }
 
@@ -167,13 +167,13 @@ TEST(PlanGatherElementsTest, SubWordChunksSplitAnOutputWordAndDataTakesTwoWindow
   StatusOr<OpPlan> plan =
       checkedElementsPlan({40, 30}, DataType::kUInt8, {10, 25}, DataType::kInt64, 0, fakeDevice(1040, 16), 0, 12, 4);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_elements x4");
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_element_bytes x4");
   const std::vector<CheckStep> checks = checkSteps(*plan);
   ASSERT_EQ(checks.size(), 2u);
   EXPECT_EQ(str(checks[0]),
-            "slot 0, index_count 126, position_base 0, indices at word 3, tuple (40), window {0, 1020}, groups 2");
+            "slot 0, index_count 126, position_base 0, indices at word 3, tuple (40), window {0, 1020}, groups 1");
   EXPECT_EQ(str(checks[1]),
-            "slot 0, index_count 124, position_base 126, indices at word 3, tuple (40), window {1008, 1004}, groups 2");
+            "slot 0, index_count 124, position_base 126, indices at word 3, tuple (40), window {1008, 1004}, groups 1");
   const std::vector<ElementsStep> passes = elementSteps(*plan);
   ASSERT_EQ(passes.size(), 4u);
   const std::string dims = ", indices at word 3, dims 2 (10*: 30, 25: 1)";
@@ -193,7 +193,8 @@ TEST(PlanGatherElementsTest, SubWordChunksSplitAnOutputWordAndDataTakesTwoWindow
             "slot 0, units_per_element 1, pass_elements 124, first 126, axis_size 40, data "
             "[1008, 1200) at unit 0, output at unit 2 words 32" +
                 dims);
-  const std::string spec = "gather_elements spec {64, 2, 1, 4, 0, 2}, bindings ";
+  // 33 and 32 output words: segments of 32 lanes x 4 words.
+  const std::string spec = "gather_element_bytes spec {64, 2, 1, 4, 32, 2}, bindings ";
   EXPECT_EQ(str(passes[0].step),
             spec + "data {0, 1008}, indices {0, 1020}, output {0, 132}, status, push 112, groups 1, waits status");
   EXPECT_EQ(str(passes[1].step), spec +

@@ -54,8 +54,8 @@ void sweep(const Shape& data_shape, DataType type, int64_t axis, const Shape& in
     if (!passes.empty()) tally.unit_bytes_seen |= passes.front().step.spec[kSpecUnitBytes];
     if (at.range == 1024) {
       EXPECT_GT(checkSteps(run->plan).size(), 1u) << describe(c);
-      EXPECT_GT(distinctWindows(run->plan, Kernel::kGatherElements, Role::kData), 1u) << describe(c);
-      EXPECT_GT(distinctWindows(run->plan, Kernel::kGatherElements, Role::kOutput), 1u) << describe(c);
+      EXPECT_GT(distinctWindows(run->plan, isElementGatherKernel, Role::kData), 1u) << describe(c);
+      EXPECT_GT(distinctWindows(run->plan, isElementGatherKernel, Role::kOutput), 1u) << describe(c);
     }
     return !::testing::Test::HasFailure();
   });
@@ -127,8 +127,8 @@ TEST(GatherElementsSimulationTest, RanksOneToEightWithEveryAxis) {
               ASSERT_TRUE(run) << describe(c);
               if (HasFailure()) return;
               several[rank][0] += checkSteps(run->plan).size() > 1;
-              several[rank][1] += distinctWindows(run->plan, Kernel::kGatherElements, Role::kData) > 1;
-              several[rank][2] += distinctWindows(run->plan, Kernel::kGatherElements, Role::kOutput) > 1;
+              several[rank][1] += distinctWindows(run->plan, isElementGatherKernel, Role::kData) > 1;
+              several[rank][2] += distinctWindows(run->plan, isElementGatherKernel, Role::kOutput) > 1;
             }
           }
         }
@@ -301,7 +301,7 @@ TEST(GatherElementsSimulationTest, RandomShapesTypesOffsetsAndDevices) {
     ASSERT_TRUE(run) << describe(c);
     const std::vector<ElementsStep> passes = elementSteps(run->plan);
     several_index_windows += checkSteps(run->plan).size() > 1;
-    several_data_windows += distinctWindows(run->plan, Kernel::kGatherElements, Role::kData) > 1;
+    several_data_windows += distinctWindows(run->plan, isElementGatherKernel, Role::kData) > 1;
     sub_word += !passes.empty() && passes.front().step.spec[kSpecUnitBytes] < 4;
     masked += run->masked_stores > 0;
     empty += passes.empty();

@@ -67,7 +67,10 @@ class Machine {
       switch (step.kernel) {
         case Kernel::kCheckIndices: index_.checkIndices(step); break;
         case Kernel::kReportIndex: index_.reportIndex(step, i); break;
-        case Kernel::kGatherElements: gatherElements(step, run); break;
+        case Kernel::kGatherElements:
+        case Kernel::kGatherElements8:
+        case Kernel::kGatherElements4:
+        case Kernel::kGatherElementBytes: gatherElements(step, run); break;
         default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
       }
     }
@@ -122,16 +125,21 @@ class Machine {
       ok = false;
       return;
     }
-    // boundSourceElement: output element `element` of the pass, relative to the first bound data element.
-    const auto boundSourceElement = [&](uint32_t element) {
+    // The kernel's cursor (cursorAt, moveTo, boundSource): where pass element `element` stands, its
+    // innermost coordinate, and the data element of its coordinates with the axis coordinate 0.
+    struct Cursor {
+      uint32_t element = kNotBound, inner = 0, base = 0;
+    };
+    const uint32_t innermost = dim_count - 1u;
+    const auto cursorAt = [&](uint32_t element) {
       uint32_t rest = p.first_element + element;
-      uint32_t source = 0u;
+      Cursor cursor{element, 0u, 0u};
       for (uint32_t j = dim_count; j-- > 0u;) {
         const uint32_t extent = p.extents[j];
         if (extent == 0u) {
           if (ok) ADD_FAILURE() << "division by extent 0 of dim " << j;
           ok = false;
-          return kNotBound;
+          return cursor;
         }
         // The kernel takes what is left as the outermost coordinate without dividing.
         uint32_t coordinate = rest;
@@ -141,46 +149,60 @@ class Machine {
         } else if (rest >= extent) {
           if (ok) ADD_FAILURE() << "outermost coordinate " << rest << " exceeds its extent " << extent;
           ok = false;
-          return kNotBound;
+          return cursor;
         }
-        if (j == p.axis_dim) coordinate = normalizeIndex(loadIndex(ix, p.indices_word_offset, element, W), p.axis_size);
-        source += coordinate * p.data_strides[j];
+        if (j == innermost) cursor.inner = coordinate;
+        if (j != p.axis_dim) cursor.base += coordinate * p.data_strides[j];
       }
+      return cursor;
+    };
+    const auto moveTo = [&](Cursor& cursor, uint32_t element) {
+      const uint32_t forward = element - cursor.element;
+      if (cursor.element != kNotBound && element >= cursor.element && forward < p.extents[innermost] - cursor.inner) {
+        cursor.element = element;
+        cursor.inner += forward;
+        if (innermost != p.axis_dim) cursor.base += forward * p.data_strides[innermost];
+      } else {
+        cursor = cursorAt(element);
+      }
+    };
+    const auto boundSource = [&](const Cursor& cursor) {
+      const uint32_t index = normalizeIndex(loadIndex(ix, p.indices_word_offset, cursor.element, W), p.axis_size);
+      const uint32_t source = cursor.base + index * p.data_strides[p.axis_dim];
       if (source < p.data_element_begin || source >= p.data_element_end) return kNotBound;
       return source - p.data_element_begin;
     };
     const auto wrote = [&](uint64_t byte) { out_.wrote(out.absolute(byte)); };
-    if (U >= 4) {  // copyElementUnit
-      const uint32_t total = p.pass_elements * p.units_per_element;
-      uint32_t cached_element = kNotBound, source = kNotBound;  // boundSourceElement depends on the element only
-      for (uint32_t unit = 0; unit < total && ok; ++unit) {
-        const uint32_t element = unit / p.units_per_element;
-        if (element != cached_element) source = boundSourceElement(cached_element = element);
-        if (source == kNotBound) continue;
-        const uint32_t part = unit - element * p.units_per_element;
-        const uint32_t target = p.out_unit_offset + unit;
-        const uint32_t from = p.data_unit_offset + source * p.units_per_element + part;
-        if (!in.inside(uint64_t(from) * U, U) || !out.inside(uint64_t(target) * U, U)) break;
-        std::memcpy(out.at(uint64_t(target) * U), in.at(uint64_t(from) * U), U);
-        for (uint32_t b = 0; b < U; ++b) wrote(uint64_t(target) * U + b);
+    // processItem for whole-unit elements: every unit of output element `element`.
+    const auto copyElement = [&](uint32_t element, Cursor& cursor) {
+      moveTo(cursor, element);
+      uint32_t source = boundSource(cursor);
+      if (source == kNotBound || !ok) return;
+      const uint32_t target = p.out_unit_offset + element * p.units_per_element;
+      source = p.data_unit_offset + source * p.units_per_element;
+      for (uint32_t part = 0; part < p.units_per_element; ++part) {
+        const uint64_t to = uint64_t(target + part) * U, from = uint64_t(source + part) * U;
+        if (!in.inside(from, U) || !out.inside(to, U)) return;
+        std::memcpy(out.at(to), in.at(from), U);
+        for (uint32_t b = 0; b < U; ++b) wrote(to + b);
         ++run.whole_stores;
       }
-      return;
-    }
-    // assembleWord: each word of the binding from the elements this pass owns in it.
-    const uint32_t units_per_word = 4u / U, unit_mask = U == 1 ? 0xFFu : 0xFFFFu;
+    };
+    // processItem for sub-word elements: word `word` of the binding from the elements this pass owns in it.
+    const uint32_t units_per_word = U < 4 ? 4u / U : 1u, unit_mask = U == 1 ? 0xFFu : 0xFFFFu;
     const auto loadSubUnit = [&](uint32_t source) {
       const uint32_t shift = (source % units_per_word) * 8u * U;
       return (in.word(source / units_per_word) >> shift) & unit_mask;
     };
-    for (uint32_t word = 0; word < p.out_word_count && ok; ++word) {
+    const auto assembleWord = [&](uint32_t word, Cursor& cursor) {
       uint32_t value = 0u, owned = 0u;
-      for (uint32_t k = 0u; k < units_per_word; ++k) {
+      for (uint32_t k = 0u; k < units_per_word && ok; ++k) {
         const uint32_t unit_in_binding = word * units_per_word + k;
         if (unit_in_binding < p.out_unit_offset) continue;
         const uint32_t element = unit_in_binding - p.out_unit_offset;
         if (element >= p.pass_elements) break;
-        const uint32_t source = boundSourceElement(element);
+        moveTo(cursor, element);
+        const uint32_t source = boundSource(cursor);
         if (source == kNotBound) continue;
         const uint32_t shift = k * 8u * U;
         value |= loadSubUnit(p.data_unit_offset + source) << shift;
@@ -197,6 +219,32 @@ class Machine {
       }
       for (uint32_t b = 0; b < 4; ++b) {
         if (((owned >> (8 * b)) & 0xFFu) != 0) wrote(uint64_t(word) * 4 + b);
+      }
+    };
+    // main: every invocation of the dispatch walks its segments (grid-stride) and its items in them
+    // in increasing order, with one cursor.
+    const uint32_t total = U < 4 ? p.out_word_count : p.pass_elements;
+    const uint32_t lanes = shape.lanes, segment_items = lanes * shape.items;
+    if (lanes == 0 || shape.items == 0 || shape.workgroup_size % lanes != 0) {
+      ADD_FAILURE() << "segments of " << lanes << " x " << shape.items << " in workgroups of " << shape.workgroup_size;
+      ok = false;
+      return;
+    }
+    const uint64_t segments = ceilDiv(total, segment_items), segments_per_group = shape.workgroup_size / lanes;
+    const uint64_t stride = step.groups * segments_per_group;
+    for (uint64_t invocation = 0; invocation < step.groups * shape.workgroup_size && ok; ++invocation) {
+      const uint64_t group = invocation / shape.workgroup_size, local = invocation % shape.workgroup_size;
+      Cursor cursor;
+      for (uint64_t segment = group * segments_per_group + local / lanes; segment < segments && ok; segment += stride) {
+        for (uint32_t i = 0; i < shape.items; ++i) {
+          const uint64_t item = segment * segment_items + local % lanes + uint64_t(i) * lanes;
+          if (item >= total) break;
+          if (U >= 4) {
+            copyElement(uint32_t(item), cursor);
+          } else {
+            assembleWord(uint32_t(item), cursor);
+          }
+        }
       }
     }
   }
@@ -244,7 +292,6 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
   SCOPED_TRACE("coalesced dims " + dimsString(shape));
   const uint64_t E = shape.element_bytes, N = shape.output_elements, D = shape.data_elements, S = shape.axis_size;
   const uint64_t index_bytes = indexBytes(index_type);
-  checkStepBasics(plan, Kernel::kGatherElements);
   bool ok = checkIndexSteps(plan, IndexCheck{index_type, N, {S}}, at.indices, device);
   const bool has_checks = !checkSteps(plan).empty();
   EXPECT_EQ(has_checks, N > 0);
@@ -265,15 +312,13 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     EXPECT_EQ(E, U);
   }
   const uint64_t units_per_element = U < 4 ? 1 : E / U;
-  const SpecValues spec{device.workgroup_size,      uint32_t(index_bytes / 4), U, device.items_per_invocation, 0,
-                        uint32_t(shape.dims.size())};
-  const uint64_t block = uint64_t(device.workgroup_size) * device.items_per_invocation;
+  checkStepBasics(plan, elementGatherKernel(U));
   PassReads reads;
   for (size_t i = 0; i < passes.size(); ++i) {
     const ElementsStep& pass = passes[i];
     const abi::GatherElementsParams& p = pass.params;
     SCOPED_TRACE("gather_elements step " + std::to_string(i) + ": " + str(p));
-    EXPECT_EQ(pass.step.spec, spec);
+    EXPECT_EQ(pass.step.kernel, elementGatherKernel(U));
     const Window data_window = pass.window(Role::kData), index_window = pass.window(Role::kIndices);
     const Window output_window = pass.window(Role::kOutput);
     EXPECT_EQ(str(pass.step.bindings), "data " + str(data_window) + ", indices " + str(index_window) + ", output " +
@@ -312,9 +357,19 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     if (U < 4) {
       EXPECT_EQ(p.out_word_count, output_window.size / 4);
     }
-    const uint64_t items = U < 4 ? p.out_word_count : uint64_t(p.pass_elements) * p.units_per_element;
-    EXPECT_LE(items, kMaxPassItems);  // the kernel counts in 32 bits with headroom
-    EXPECT_EQ(pass.step.groups, ceilDiv(items, block));
+    // Items (elements, or output words of sub-word elements) in segments of lanes x items: the row
+    // gathers' layout, lanes up to the device's row lanes but no more than the pass has items.
+    const uint64_t items = U < 4 ? p.out_word_count : p.pass_elements;
+    EXPECT_LE(uint64_t(p.pass_elements) * p.units_per_element, kMaxPassItems);  // 32-bit counts with headroom
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, items) && device.workgroup_size % (lanes * 2) == 0) {
+      lanes *= 2;
+    }
+    const uint32_t per_lane = std::max<uint32_t>(device.row_items, 1);
+    const SpecValues spec{device.workgroup_size,      uint32_t(index_bytes / 4), U, per_lane, lanes,
+                          uint32_t(shape.dims.size())};
+    EXPECT_EQ(pass.step.spec, spec);
+    EXPECT_EQ(pass.step.groups, ceilDiv(ceilDiv(items, uint64_t(lanes) * per_lane), device.workgroup_size / lanes));
     reads[{q0, q1}].push_back({p.data_element_begin, p.data_element_end});
   }
   expectTiledReads(

@@ -26,11 +26,12 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_row_bytes x1");
   EXPECT_EQ(plan->scratch_bytes, 0u);
-  // The generic parts of every step: the check's 17-word block (5 fields and 12 extents), the report
-  // mirroring it after the check, the copy's 32-word block waiting for both.
+  // The generic parts of every step: the check's 17-word block (5 fields and 12 extents) over 5
+  // positions (a segment of 4 lanes x 4), the report mirroring it after the check (one invocation, no
+  // segments), the copy's 32-word block waiting for both.
   ASSERT_EQ(plan->steps.size(), 3u);
   EXPECT_EQ(str(plan->steps[0]),
-            "check_indices spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
+            "check_indices spec {64, 1, 0, 4, 4, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
   EXPECT_EQ(str(plan->steps[1]),
             "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
@@ -122,7 +123,7 @@ TEST(PlanGatherTest, DataAndOutputWindowsMultiplyIntoPasses) {
   EXPECT_EQ(passes[0].step.groups, 4u);  // 16 segments / 4
   EXPECT_EQ(passes[4].step.groups, 2u);  // 5 segments / 4
   ASSERT_EQ(checkSteps(*plan).size(), 1u);
-  EXPECT_EQ(checkSteps(*plan)[0].step.groups, 2u);  // 40 indices / 32
+  EXPECT_EQ(checkSteps(*plan)[0].step.groups, 1u);  // 40 indices: one segment of 32 lanes x 2
   EXPECT_EQ(reportSteps(*plan)[0].step.groups, 1u);
 }
 
@@ -139,9 +140,9 @@ TEST(PlanGatherTest, SeveralIndexWindowsSplitPassesPerOuterSliceAndIndexChunk) {
   const std::vector<CheckStep> checks = checkSteps(*plan), reports = reportSteps(*plan);
   ASSERT_EQ(checks.size(), 3u);
   EXPECT_EQ(str(checks[0]),
-            "slot 0, index_count 124, position_base 0, indices at word 3, tuple (7), window {0, 1004}, groups 2");
+            "slot 0, index_count 124, position_base 0, indices at word 3, tuple (7), window {0, 1004}, groups 1");
   EXPECT_EQ(str(checks[1]),
-            "slot 0, index_count 124, position_base 124, indices at word 3, tuple (7), window {992, 1004}, groups 2");
+            "slot 0, index_count 124, position_base 124, indices at word 3, tuple (7), window {992, 1004}, groups 1");
   EXPECT_EQ(str(checks[2]),
             "slot 0, index_count 52, position_base 248, indices at word 3, tuple (7), window {1984, 428}, groups 1");
   ASSERT_EQ(reports.size(), 3u);
@@ -382,7 +383,7 @@ TEST(PlanGatherTest, MaximalIndexCountIsCheckedInWindows) {
   EXPECT_EQ(checks[1].params.position_base, (1u << 25) - 8);
   EXPECT_EQ(str(checks.back()),
             "slot 0, index_count 1022, position_base 4294966272, indices at word 0, tuple (3), "
-            "window {17179865088, 4088}, groups 16");
+            "window {17179865088, 4088}, groups 4");
   EXPECT_EQ(str(reportSteps(*plan).back()),
             "slot 0, index_count 1022, position_base 4294966272, indices at word 0, "
             "tuple (3), window {17179865088, 4088}, groups 1");

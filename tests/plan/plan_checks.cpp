@@ -95,7 +95,15 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     const CheckStep& c = checks[i];
     const abi::CheckParams& p = c.params;
     SCOPED_TRACE("check step " + std::to_string(i) + ": " + str(c));
-    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, 0, 0, 0}));
+    // Positions in segments of lanes x items: up to the device's row lanes, no more than the window
+    // has positions.
+    uint32_t lanes = 1;
+    while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, p.index_count) &&
+           device.workgroup_size % (lanes * 2) == 0) {
+      lanes *= 2;
+    }
+    const uint32_t items = std::max<uint32_t>(device.row_items, 1);
+    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, items, lanes, 0}));
     EXPECT_EQ(str(c.step.bindings), "indices " + str(c.window(Role::kIndices)) + ", status");
     ok = validWindow(c.window(Role::kIndices), indices, device, "check indices") && ok;
     EXPECT_EQ(p.status_slot, 0u);
@@ -110,18 +118,18 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     const Window window = c.window(Role::kIndices);
     EXPECT_EQ(window.offset + 4 * p.indices_word_offset, indices.offset + checked * index_bytes);
     EXPECT_GE(window.offset + window.size, indices.offset + (checked + p.index_count) * index_bytes);
-    EXPECT_EQ(c.step.groups, ceilDiv(p.index_count, device.workgroup_size));
+    EXPECT_EQ(c.step.groups, ceilDiv(ceilDiv(p.index_count, uint64_t(lanes) * items), device.workgroup_size / lanes));
     EXPECT_EQ(str(c.step.wait_for), "none");
     checked += p.index_count;
   }
   EXPECT_EQ(checked, check.tuple_count * k);
-  // Report steps: the check steps again, one invocation each, the first waiting for all the checks.
+  // Report steps: the check steps again (without segments), one invocation each, the first waiting for all the checks.
   EXPECT_EQ(reports.size(), checks.size());
   for (size_t i = 0; i < std::min(reports.size(), checks.size()); ++i) {
     const Step& report = reports[i].step;
     const Step& mirrored = checks[i].step;
     SCOPED_TRACE("report step " + std::to_string(i) + ": " + str(reports[i]));
-    EXPECT_EQ(report.spec, mirrored.spec);
+    EXPECT_EQ(report.spec, (SpecValues{device.workgroup_size, mirrored.spec[kSpecIndexWords], 0, 0, 0, 0}));
     EXPECT_EQ(str(report.bindings), str(mirrored.bindings));
     EXPECT_EQ(report.push, mirrored.push);
     EXPECT_EQ(report.push_bytes, mirrored.push_bytes);

@@ -88,10 +88,10 @@ void forEachSweepPoint(const std::vector<uint64_t>& ranges, const std::vector<ui
 
 uint32_t pushBytesOf(Kernel kernel) {
   if (isRowGatherKernel(kernel)) return sizeof(abi::GatherRowsParams);
+  if (isElementGatherKernel(kernel)) return sizeof(abi::GatherElementsParams);
   switch (kernel) {
     case Kernel::kCheckIndices:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
-    case Kernel::kGatherElements: return sizeof(abi::GatherElementsParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
     case Kernel::kScatterElementsFloat64:
@@ -125,6 +125,9 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherRowsChecked8: return "gather_rows_checked_8";
     case Kernel::kGatherRowsChecked4: return "gather_rows_checked_4";
     case Kernel::kGatherElements: return "gather_elements";
+    case Kernel::kGatherElements8: return "gather_elements_8";
+    case Kernel::kGatherElements4: return "gather_elements_4";
+    case Kernel::kGatherElementBytes: return "gather_element_bytes";
     case Kernel::kScatterElements: return "scatter_elements";
     case Kernel::kScatterND: return "scatter_nd";
     case Kernel::kScatterElementsFloat32: return "scatter_elements_float32";
@@ -180,13 +183,18 @@ std::vector<RowsStep> rowSteps(const OpPlan& plan) {
   return stepsWhere<abi::GatherRowsParams>(plan, isRowGatherKernel);
 }
 std::vector<ElementsStep> elementSteps(const OpPlan& plan) {
-  return stepsOf<abi::GatherElementsParams>(plan, Kernel::kGatherElements);
+  return stepsWhere<abi::GatherElementsParams>(plan, isElementGatherKernel);
 }
 
 size_t distinctWindows(const OpPlan& plan, Kernel kernel, Role role) {
+  return distinctWindows(
+      plan, [kernel](Kernel k) { return k == kernel; }, role);
+}
+
+size_t distinctWindows(const OpPlan& plan, const std::function<bool(Kernel)>& kernels, Role role) {
   std::set<uint64_t> offsets;
   for (const Step& step : plan.steps) {
-    const Window* window = step.kernel == kernel ? windowOf(step, role) : nullptr;
+    const Window* window = kernels(step.kernel) ? windowOf(step, role) : nullptr;
     if (window != nullptr) offsets.insert(window->offset);
   }
   return offsets.size();

@@ -87,6 +87,7 @@ std::vector<ElementsStep> elementSteps(const OpPlan& plan);  // kGatherElements:
 
 // How many windows, told apart by where they start, the plan's `kernel` steps bind for `role`.
 size_t distinctWindows(const OpPlan& plan, Kernel kernel, Role role);
+size_t distinctWindows(const OpPlan& plan, const std::function<bool(Kernel)>& kernels, Role role);
 
 // The copy passes' specialization values, named.
 struct CopyShape {

@@ -49,9 +49,9 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
   ASSERT_EQ(checks.size(), 2u);
   // Positions count components: the second window starts at pair 62, element 124.
   EXPECT_EQ(str(checks[0]),
-            "slot 0, index_count 124, position_base 0, indices at word 3, tuple (3, 5), window {0, 1004}, groups 2");
+            "slot 0, index_count 124, position_base 0, indices at word 3, tuple (3, 5), window {0, 1004}, groups 1");
   EXPECT_EQ(str(checks[1]),
-            "slot 0, index_count 76, position_base 124, indices at word 3, tuple (3, 5), window {992, 620}, groups 2");
+            "slot 0, index_count 76, position_base 124, indices at word 3, tuple (3, 5), window {992, 620}, groups 1");
   ASSERT_EQ(reports.size(), 2u);
   EXPECT_EQ(
       str(reports[0].step),
