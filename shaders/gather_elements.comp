@@ -31,15 +31,7 @@ layout(constant_id = 5) const uint DIM_COUNT = 1;
 #define VKINDEX_OUT_BINDING 2
 #include "common/units.glsl"
 #else
-#if VKINDEX_UNIT_BYTES == 16
-#define UNIT uvec4
-#elif VKINDEX_UNIT_BYTES == 8
-#define UNIT uvec2
-#elif VKINDEX_UNIT_BYTES == 4
-#define UNIT uint
-#else
-#error "VKINDEX_UNIT_BYTES must be 16, 8, 4 or 0 (sub-word elements)"
-#endif
+#include "common/unit_type.glsl"
 layout(binding = 0, std430) readonly buffer Data { UNIT data_units[]; };
 layout(binding = 2, std430) writeonly buffer Out { UNIT out_units[]; };
 #endif

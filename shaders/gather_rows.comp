@@ -28,15 +28,7 @@ layout(constant_id = 4) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
-#if VKINDEX_UNIT_BYTES == 16
-#define UNIT uvec4
-#elif VKINDEX_UNIT_BYTES == 8
-#define UNIT uvec2
-#elif VKINDEX_UNIT_BYTES == 4
-#define UNIT uint
-#else
-#error "VKINDEX_UNIT_BYTES must be 16, 8 or 4"
-#endif
+#include "common/unit_type.glsl"
 layout(binding = 0, std430) readonly buffer Data { UNIT data_units[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 2, std430) writeonly buffer Out { UNIT out_units[]; };

@@ -55,6 +55,7 @@ struct DeviceInfo {
   // Row gathers (Gather, GatherND) copy each row in segments: `row_lanes` invocations share a segment,
   // each copying `row_items` units, and the row's index is read once per segment. GPUs want a
   // segment's lanes adjacent (coalescing); CPU drivers want each invocation streaming a long run.
+  // The index checks, GatherElements and ScatterND's row writes use the same segments.
   uint32_t row_lanes = 0;
   uint32_t row_items = 0;
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions

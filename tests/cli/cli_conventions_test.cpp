@@ -129,7 +129,10 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "device_local_heap_size",
                             "timestamps",
                             "workgroup_size",
-                            "items_per_invocation"}) {
+                            "items_per_invocation",
+                            "row_lanes",
+                            "row_items",
+                            "min_copy_region_bytes"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

@@ -37,6 +37,8 @@ void printText(const DeviceInfo& d, bool is_default) {
               static_cast<unsigned long long>(d.device_local_heap_size));
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
+  std::printf("     segments of %u lanes x %u units; host-index copy regions from %llu bytes on average\n", d.row_lanes,
+              d.row_items, static_cast<unsigned long long>(d.min_copy_region_bytes));
 }
 
 // Every field printText shows, under the names DeviceInfo gives them.
@@ -65,6 +67,9 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["timestamps"] = d.timestamps;
   device["workgroup_size"] = d.workgroup_size;
   device["items_per_invocation"] = d.items_per_invocation;
+  device["row_lanes"] = d.row_lanes;
+  device["row_items"] = d.row_items;
+  device["min_copy_region_bytes"] = d.min_copy_region_bytes;
   return device;
 }
 
