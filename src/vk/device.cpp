@@ -144,10 +144,11 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   const bool cpu = info.type == "cpu";
   info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
   info.row_items = cpu ? 256u : info.items_per_invocation;
-  // Measured with `vkindex bench --sweep` (its regions column): SwiftShader's copy regions beat the
-  // kernel at every row size; lavapipe pays about 0.6 us per region (two resource maps each), so the
-  // kernel wins below about 256 bytes. Other drivers are unmeasured: lavapipe's crossover.
-  info.min_copy_region_bytes = info.driver_name.find("SwiftShader") != std::string::npos ? 1u : 256u;
+  // Measured with `vkindex bench --sweep` (its regions column, three runs): SwiftShader's copy regions
+  // beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps each),
+  // so since rows share segments its kernel is 2x faster at 256 and 512 bytes, level at 1 KiB and
+  // slower from 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
+  info.min_copy_region_bytes = info.driver_name.find("SwiftShader") != std::string::npos ? 1u : 2048u;
   return info;
 }
 

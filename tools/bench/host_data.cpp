@@ -27,6 +27,16 @@ int64_t indexAt(const std::vector<uint8_t>& indices, DataType type, uint64_t i) 
   return value;
 }
 
+// Stores `value` as index `type` (int32 or int64, little-endian) at `target`.
+void storeIndex(DataType type, int64_t value, uint8_t* target) {
+  if (type == DataType::kInt32) {
+    const auto narrow = static_cast<int32_t>(value);
+    std::memcpy(target, &narrow, sizeof(narrow));
+    return;
+  }
+  std::memcpy(target, &value, sizeof(value));
+}
+
 // Combines one element of updates into its target: replaced, or added as float32.
 void combine(uint8_t* target, const uint8_t* update, size_t element_size, Reduction reduction) {
   if (reduction == Reduction::kNone) {
@@ -76,14 +86,16 @@ std::vector<uint8_t> randomIndexTuples(DataType type, uint64_t tuple_count, cons
   uint64_t state = seed;
   for (uint64_t i = 0; i < count; ++i) {
     const auto size = static_cast<uint64_t>(component_sizes[i % component_sizes.size()]);
-    int64_t value = static_cast<int64_t>(nextRandom(state) % size);
-    if (type == DataType::kInt32) {
-      int32_t narrow = static_cast<int32_t>(value);
-      std::memcpy(bytes.data() + i * width, &narrow, width);
-    } else {
-      std::memcpy(bytes.data() + i * width, &value, width);
-    }
+    storeIndex(type, static_cast<int64_t>(nextRandom(state) % size), bytes.data() + i * width);
   }
+  return bytes;
+}
+
+std::vector<uint8_t> ascendingIndices(DataType type, uint64_t count, int64_t axis_size) {
+  const size_t width = elementSize(type);
+  std::vector<uint8_t> bytes(count * width);
+  for (uint64_t i = 0; i < count; ++i)
+    storeIndex(type, static_cast<int64_t>(i % static_cast<uint64_t>(axis_size)), bytes.data() + i * width);
   return bytes;
 }
 

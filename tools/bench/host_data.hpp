@@ -18,6 +18,10 @@ std::vector<uint8_t> randomBytes(uint64_t count, uint64_t seed);
 // `count` index values in [0, axis_size), stored as little-endian int32 or int64 (`type`).
 std::vector<uint8_t> randomIndices(DataType type, uint64_t count, int64_t axis_size, uint64_t seed);
 
+// `count` index values 0, 1, 2, ... wrapping at axis_size, stored like randomIndices: a gather with them
+// reads its rows in order, so the bench can tell the kernel's own cost from the random access pattern's.
+std::vector<uint8_t> ascendingIndices(DataType type, uint64_t count, int64_t axis_size);
+
 // `tuple_count` GatherND index tuples of `component_sizes.size()` values each, component c in
 // [0, component_sizes[c]), stored like randomIndices. With one component it draws randomIndices' values.
 std::vector<uint8_t> randomIndexTuples(DataType type, uint64_t tuple_count, const Shape& component_sizes,

@@ -9,6 +9,10 @@
 namespace vkindex::bench {
 namespace {
 
+// How a row's index values are drawn: at random (the realistic case), or in ascending order (the same
+// kernel reading its rows in order, which isolates its own cost from the random access pattern's).
+enum class IndexOrder { kRandom, kAscending };
+
 // One row's inputs. `attribute` is the operator's one attribute: axis (Gather, GatherElements, which take
 // it non-negative here) or batch_dims (GatherND).
 struct IndexingSpec {
@@ -17,6 +21,7 @@ struct IndexingSpec {
   DataType index_type;
   Shape indices_shape;
   int64_t attribute;
+  IndexOrder order = IndexOrder::kRandom;
 };
 
 using RecordFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, const Tensor&, const Tensor&, int64_t,
@@ -46,6 +51,9 @@ std::string shapeText(DataType type, const Shape& shape) {
 
 // Gather and GatherElements: every index addresses data's dim `axis`.
 std::vector<uint8_t> axisIndices(const IndexingSpec& spec, uint64_t seed) {
+  if (spec.order == IndexOrder::kAscending)
+    return ascendingIndices(spec.index_type, elementCount(spec.indices_shape),
+                            spec.data_shape[static_cast<size_t>(spec.attribute)]);
   return randomIndices(spec.index_type, elementCount(spec.indices_shape),
                        spec.data_shape[static_cast<size_t>(spec.attribute)], seed);
 }
@@ -185,19 +193,25 @@ std::vector<Workload> workloads(bool quick) {
   // GatherND: 8 batches of 1 KiB rows (quick: 256 B), half the rows picked per batch; 16 MiB out (quick: 1 MiB).
   const int64_t nd_rows = quick ? 1024 : 4096;
   const int64_t nd_width = quick ? 64 : 256;
+  // Middle-axis Gather: 256-byte rows (quick: 64 B) picked along dim 1, many outer slices; 16 MiB out.
+  const Shape middle_shape = {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64};
+  const Shape middle_picks = {quick ? 256 : 1024};
   std::vector<Workload> rows = {
       // Token embedding lookup: whole 4 KiB rows picked from a 125 MiB table.
       workload("embedding", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1),
-      // Gather on a middle axis: 256-byte rows, many outer slices; 16 MiB out.
-      workload(
-          "middle-axis", kGather,
-          {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64, {quick ? 256 : 1024}, 1},
-          2),
+      // Gather on a middle axis (middle_shape above).
+      workload("middle-axis", kGather, {DT::kFloat32, middle_shape, DT::kInt64, middle_picks, 1}, 2),
       // One byte per gathered element and rows of 4099 bytes (not word multiples): the byte-assembly path.
       workload("uint8-rows", kGather,
                {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
       // The embedding again with int32 indices: what the narrower index type saves or costs.
       workload("embedding-i32", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt32, {tokens}, 0}, 1),
+      // The embedding and middle-axis gathers with indices 0, 1, 2, ...: the same kernels reading rows in
+      // order. Their distance from the rows above is what the random access pattern costs.
+      workload("embedding-ascending", kGather,
+               {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0, IndexOrder::kAscending}, 1),
+      workload("middle-axis-ascending", kGather,
+               {DT::kFloat32, middle_shape, DT::kInt64, middle_picks, 1, IndexOrder::kAscending}, 2),
       // Element-wise picks down the columns: consecutive outputs read from rows far apart.
       workload("elements-axis0", kGatherElements, {DT::kFloat32, {side, side}, DT::kInt64, {side, side}, 0}, 4),
       // Element-wise picks within each row: reads stay inside one 8 KiB row (quick: 2 KiB).
@@ -211,10 +225,8 @@ std::vector<Workload> workloads(bool quick) {
   const HostPath planner = internal::ForcedPath();
   rows.push_back(
       workload("embedding-host", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt64, {tokens}, 0}, 1, planner));
-  rows.push_back(workload(
-      "middle-axis-host", kGather,
-      {DT::kFloat32, {quick ? 16 : 64, quick ? 1024 : 4096, quick ? 16 : 64}, DT::kInt64, {quick ? 256 : 1024}, 1}, 2,
-      planner));
+  rows.push_back(
+      workload("middle-axis-host", kGather, {DT::kFloat32, middle_shape, DT::kInt64, middle_picks, 1}, 2, planner));
   rows.push_back(workload("gathernd-rows-host", kGatherND,
                           {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1}, 6, planner));
   for (Workload& row : scatterWorkloads(quick)) rows.push_back(std::move(row));
