@@ -4,12 +4,17 @@
 // gather_rows.comp for the rest): without 8/16-bit storage no invocation can store one unit, so each
 // owns output words and assembles them from the 1- or 2-byte units of the rows they hold
 // (common/units.glsl). Push constants: common/gather_rows_params.h, with segments_per_row ==
-// row_units (a segment is one unit).
+// row_units. Work is laid out like gather_rows.comp's: segments of ROW_LANES x ITEMS consecutive
+// output words, interleaved word by word among ROW_LANES invocations.
 #include "common/gather_rows_params.h"
 
 layout(local_size_x_id = 0) in;
-// Output words each invocation assembles per workgroup block.
+// Output words each invocation assembles per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+// Invocations sharing one segment (DeviceInfo::row_lanes): 1 on CPU drivers, where one invocation
+// streaming 256 words ran the bench's uint8-rows 1.5x (lavapipe) and 1.25x (SwiftShader) faster than
+// workgroup-interleaved blocks of 4 words per invocation.
+layout(constant_id = 4) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
@@ -43,6 +48,25 @@ bool copyWholeWord(uint word, uint pass_units) {
   return true;
 }
 
+// Rows of one unit (bytes or halves gathered along the last axis, the common sub-word case): a word
+// wholly inside the pass holds consecutive output rows, so its first unit's coordinates (outer, n)
+// place the others by stepping. Returns the coordinates of the unit after the word.
+uvec2 assembleUnitRows(uint word, uvec2 at) {
+  uint value = 0u;
+  uint owned = 0u;
+  for (uint k = 0u; k < kUnitsPerWord; ++k) {
+    uint data_row = boundDataRowAt(at.x, at.y);
+    if (data_row != kNotBound) {
+      uint shift = k * 8u * UNIT_BYTES;
+      value |= loadSubUnit(pc.data_unit_offset + data_row) << shift;
+      owned |= kUnitMask << shift;
+    }
+    at = at.y + 1u == pc.index_count ? uvec2(at.x + 1u, 0u) : uvec2(at.x, at.y + 1u);
+  }
+  storeOwnedBits(word, value, owned);
+  return at;
+}
+
 // Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it.
 void assembleWord(uint word) {
   uint pass_units = pc.pass_rows * pc.row_units;
@@ -64,17 +88,40 @@ void assembleWord(uint word) {
   storeOwnedBits(word, value, owned);
 }
 
+// Words first_word, first_word + ROW_LANES, ... of one segment. With one lane the words are
+// consecutive, so one-unit rows carry their coordinates from word to word: one division per segment.
+void assembleSegment(uint first_word) {
+  uint pass_units = pc.pass_rows * pc.row_units;
+  bool carried = false;  // `at` holds the coordinates of this word's first unit
+  uvec2 at = uvec2(0u);
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+    uint word = first_word + i * ROW_LANES;
+    if (word >= pc.out_word_count) break;
+    uint first = word * kUnitsPerWord;
+    bool inside = first >= pc.out_unit_offset && first - pc.out_unit_offset + kUnitsPerWord <= pass_units;
+    if (pc.row_units == 1u && inside) {
+      if (!carried) at = passRowCoordinates(first - pc.out_unit_offset);
+      at = assembleUnitRows(word, at);
+      carried = ROW_LANES == 1u;
+    } else {
+      assembleWord(word);
+      carried = false;
+    }
+  }
+}
+
 void main() {
   if (badIndexFound()) return;
   uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint block = gl_WorkGroupSize.x * ITEMS_PER_INVOCATION;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * block;
-  // Consecutive invocations take consecutive words, so every memory access is coalesced.
-  for (uint base = group * block; base < pc.out_word_count; base += stride) {
-    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
-      uint word = base + i * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-      if (word >= pc.out_word_count) break;
-      assembleWord(word);
-    }
+  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
+  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
+  const uint segment_words = ROW_LANES * ITEMS_PER_INVOCATION;
+  uint total = pc.out_word_count / segment_words + (pc.out_word_count % segment_words == 0u ? 0u : 1u);
+  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  // Consecutive lanes take consecutive words, so accesses coalesce on GPUs; on CPU drivers
+  // (ROW_LANES 1) each invocation streams a whole segment.
+  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
+       segment += stride) {
+    assembleSegment(segment * segment_words + lane);
   }
 }

@@ -12,14 +12,23 @@ const uint kNotBound = 0xFFFFFFFFu;
 
 // Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
 // bound data row, or kNotBound when that row lies in another pass's data window.
-uint boundDataRow(uint pass_row) {
-  uint index_row = pc.first_index + pass_row;
-  uint outer_step = fastDivide(index_row, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
-  uint outer = pc.first_outer + outer_step;
-  uint n = index_row - outer_step * pc.index_count;
+// The data row feeding output row (outer, n), as boundDataRow.
+uint boundDataRowAt(uint outer, uint n) {
   uint row = outer * pc.axis_size + tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
   if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
   return row - pc.data_row_begin;
+}
+
+// The (outer, n) coordinates of the output row `pass_row` rows after the pass's first row.
+uvec2 passRowCoordinates(uint pass_row) {
+  uint index_row = pc.first_index + pass_row;
+  uint outer_step = fastDivide(index_row, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
+  return uvec2(pc.first_outer + outer_step, index_row - outer_step * pc.index_count);
+}
+
+uint boundDataRow(uint pass_row) {
+  uvec2 at = passRowCoordinates(pass_row);
+  return boundDataRowAt(at.x, at.y);
 }
 
 #endif

@@ -16,7 +16,7 @@ struct PassShape {
   uint32_t unit_bytes = 0;  // 16/8/4 copy units, 2/1 sub-word assembly
   uint32_t workgroup_size = 0;
   // Copy units: `lanes` invocations copy a row segment of lanes x items units together. Sub-word
-  // units: items is the words per invocation per block, lanes 1.
+  // units: the same with output words in place of units, the pass's words being one long run.
   uint32_t items = 0;
   uint32_t lanes = 1;
   uint64_t segments_per_row = 0;  // copy units: ceil(row units / segment units); sub-word: row units
@@ -24,9 +24,9 @@ struct PassShape {
   // derives the same from its constants (gather_rows.comp, rowsPerSegment).
   uint64_t rows_per_segment = 1;
 
-  // Segments (copy units) or sub-word words a pass of `pass_rows` rows owning `out_words` output words has.
-  uint64_t passItems(uint64_t pass_rows, uint64_t out_words) const {
-    if (unit_bytes < 4) return out_words;
+  // Segments a pass of `pass_rows` rows owning `out_words` output words has.
+  uint64_t passSegments(uint64_t pass_rows, uint64_t out_words) const {
+    if (unit_bytes < 4) return (out_words + lanes * items - 1) / (uint64_t(lanes) * items);
     return segments_per_row == 1 ? (pass_rows + rows_per_segment - 1) / rows_per_segment : pass_rows * segments_per_row;
   }
 };
@@ -95,11 +95,10 @@ struct PassBuilder {
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      // Sub-word: blocks of workgroup x items words; copy units: workgroup / lanes segments per group.
-      const uint64_t items = shape.passItems(p.pass_rows, p.out_word_count);
-      const uint64_t block =
-          shape.unit_bytes < 4 ? uint64_t(shape.workgroup_size) * shape.items : shape.workgroup_size / shape.lanes;
-      pass.groups = (items + block - 1) / block;
+      // workgroup / lanes segments per group.
+      const uint64_t segments = shape.passSegments(p.pass_rows, p.out_word_count);
+      const uint64_t per_group = shape.workgroup_size / shape.lanes;
+      pass.groups = (segments + per_group - 1) / per_group;
       if (wait_for_checks) {
         waitForChecks(pass);
         wait_for_checks = false;
@@ -160,15 +159,17 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
                        " bytes one vkindex dispatch moves");
   }
   shape.workgroup_size = device.workgroup_size;
-  shape.items = device.items_per_invocation;
   const uint64_t row_units = R / shape.unit_bytes;
   shape.segments_per_row = row_units;
+  // Sub-word units: segments of output words, the output's words being one long run.
+  const uint64_t output_words = (O * N * R + 3) / 4;
+  const SegmentLayout layout =
+      segmentLayout(device, shape.workgroup_size, shape.unit_bytes >= 4 ? row_units : output_words);
+  shape.lanes = layout.lanes;
+  shape.items = layout.items;
   if (shape.unit_bytes >= 4) {
-    // Row segments (segmentLayout); the row's index is read once per row of the segment, and rows
-    // shorter than a segment are grouped, whole, into one.
-    const SegmentLayout layout = segmentLayout(device, shape.workgroup_size, row_units);
-    shape.lanes = layout.lanes;
-    shape.items = layout.items;
+    // Row segments; the row's index is read once per row of the segment, and rows shorter than a
+    // segment are grouped, whole, into one.
     shape.segments_per_row = layout.segmentsOf(row_units);
     if (shape.segments_per_row == 1) shape.rows_per_segment = layout.units() / row_units;
   }

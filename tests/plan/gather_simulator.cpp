@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <utility>
 
 #include "plan_checks.hpp"
 #include "plan_test_support.hpp"
@@ -169,7 +170,32 @@ class Machine {
       return;
     }
     const uint32_t units_per_word = 4u / U, unit_mask = U == 1 ? 0xFFu : 0xFFFFu;
-    for (uint32_t word = 0; word < p.out_word_count && ok; ++word) {
+    const auto storeOwnedBits = [&](uint32_t word, uint32_t value, uint32_t owned) {
+      if (owned == 0) return;
+      out.setWord(word, (out.word(word) & ~owned) | value);  // a plain store when all owned
+      for (uint32_t b = 0; b < 4; ++b) {
+        if (((owned >> (8 * b)) & 0xFFu) != 0) wrote(uint64_t(word) * 4 + b);
+      }
+    };
+    const auto loadSubUnit = [&](uint32_t source) {
+      return (in.word(source / units_per_word) >> ((source % units_per_word) * 8u * U)) & unit_mask;
+    };
+    // assembleUnitRows: one-unit rows stepping their (outer, n) coordinates through the word.
+    const auto assembleUnitRows = [&](uint32_t word, std::pair<uint32_t, uint32_t> at) {
+      uint32_t value = 0, owned = 0;
+      for (uint32_t k = 0; k < units_per_word; ++k) {
+        const auto [outer, n] = at;
+        const uint32_t row = outer * p.axis_size + tupleRow(outer * p.index_outer_stride + n - p.index_window_begin);
+        if (row >= p.data_row_begin && row < p.data_row_end) {
+          value |= loadSubUnit(p.data_unit_offset + row - p.data_row_begin) << (k * 8u * U);
+          owned |= unit_mask << (k * 8u * U);
+        }
+        at = n + 1 == p.index_count ? std::make_pair(outer + 1, 0u) : std::make_pair(outer, n + 1);
+      }
+      storeOwnedBits(word, value, owned);
+      return at;
+    };
+    const auto assembleWord = [&](uint32_t word) {
       // copyWholeWord: the word's units all come from one bound row of this pass.
       const uint32_t first = word * units_per_word;
       if (first >= p.out_unit_offset && first - p.out_unit_offset + units_per_word <= pass_units) {
@@ -181,12 +207,11 @@ class Machine {
           const uint32_t shift = (source_byte & 3u) * 8u;
           uint32_t value = in.word(source_byte >> 2) >> shift;
           if (shift != 0u) value |= in.word((source_byte >> 2) + 1u) << (32u - shift);
-          out.setWord(word, value);
-          for (uint32_t b = 0; b < 4; ++b) wrote(uint64_t(word) * 4 + b);
-          continue;
+          storeOwnedBits(word, value, 0xFFFFFFFFu);
+          return;
         }
       }
-      // assembleWord's general case.
+      // The general case.
       uint32_t value = 0, owned = 0;
       for (uint32_t k = 0; k < units_per_word; ++k) {
         const uint32_t unit_in_binding = word * units_per_word + k;
@@ -195,15 +220,37 @@ class Machine {
         if (unit >= pass_units) break;
         const uint32_t pass_row = bySegments(unit), data_row = boundDataRow(pass_row);
         if (data_row == kNotBound) continue;
-        const uint32_t source = p.data_unit_offset + data_row * p.row_units + (unit - pass_row * p.row_units);
-        const uint32_t bits = (in.word(source / units_per_word) >> ((source % units_per_word) * 8u * U)) & unit_mask;
-        value |= bits << (k * 8u * U);
+        value |= loadSubUnit(p.data_unit_offset + data_row * p.row_units + (unit - pass_row * p.row_units))
+                 << (k * 8u * U);
         owned |= unit_mask << (k * 8u * U);
       }
-      if (owned == 0) continue;
-      out.setWord(word, (out.word(word) & ~owned) | value);  // storeOwnedBits: a plain store when all owned
-      for (uint32_t b = 0; b < 4; ++b) {
-        if (((owned >> (8 * b)) & 0xFFu) != 0) wrote(uint64_t(word) * 4 + b);
+      storeOwnedBits(word, value, owned);
+    };
+    // assembleSegment, segment by segment and lane by lane (the kernel's order; with one lane the
+    // coordinates carry from word to word, as there).
+    const uint32_t segment_words = shape.lanes * shape.items;
+    const uint32_t segments = p.out_word_count / segment_words + (p.out_word_count % segment_words != 0);
+    for (uint32_t index = 0; index < segments * shape.lanes && ok; ++index) {
+      const uint32_t segment = index / shape.lanes, lane = index % shape.lanes;
+      bool carried = false;
+      std::pair<uint32_t, uint32_t> at;
+      for (uint32_t i = 0; i < shape.items && ok; ++i) {
+        const uint32_t word = segment * segment_words + lane + i * shape.lanes;
+        if (word >= p.out_word_count) break;
+        const uint32_t first = word * units_per_word;
+        if (p.row_units != 1 || first < p.out_unit_offset || first - p.out_unit_offset + units_per_word > pass_units) {
+          carried = false;
+          assembleWord(word);
+          continue;
+        }
+        if (!carried) {
+          const uint32_t index_row = p.first_index + first - p.out_unit_offset;
+          const uint32_t outer_step =
+              fastDivide(index_row, p.index_count, p.index_count_multiplier, p.index_count_shift);
+          at = {p.first_outer + outer_step, index_row - outer_step * p.index_count};
+        }
+        at = assembleUnitRows(word, at);
+        carried = shape.lanes == 1;
       }
     }
   }

@@ -182,21 +182,21 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   EXPECT_EQ(shape.index_words, index_bytes / 4);
   // Copy units: row segments of `lanes` invocations (the largest power of two up to the device's
   // row_lanes and the row's units that divides the workgroup), each copying the device's row_items
-  // units; rows that fit a segment share one, as many whole rows as fit. Sub-word rows: the
-  // device's workgroup and items, one lane.
+  // units; rows that fit a segment share one, as many whole rows as fit. Sub-word rows: segments of
+  // output words, laid out the same way (no more lanes than the output has words).
   const uint64_t row_units = R / U;
   uint32_t lanes = 1;
-  while (U >= 4 && lanes * 2 <= std::min<uint64_t>(device.row_lanes, row_units) &&
+  while (lanes * 2 <= std::min<uint64_t>(device.row_lanes, U >= 4 ? row_units : ceilDiv(O * N * R, 4)) &&
          device.workgroup_size % (lanes * 2) == 0) {
     lanes *= 2;
   }
   EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
   EXPECT_EQ(shape.lanes, lanes);
-  EXPECT_EQ(shape.items, U >= 4 ? std::max<uint32_t>(device.row_items, 1) : device.items_per_invocation);
+  EXPECT_EQ(shape.items, std::max<uint32_t>(device.row_items, 1));
   const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
   const uint64_t segments_per_row = U >= 4 ? ceilDiv(row_units, segment_units) : row_units;
   const uint64_t rows_per_segment = U >= 4 && segments_per_row == 1 ? segment_units / row_units : 1;
-  const uint64_t block = U >= 4 ? shape.workgroup_size / shape.lanes : uint64_t(shape.workgroup_size) * shape.items;
+  const uint64_t segments_per_group = shape.workgroup_size / shape.lanes;
   PassReads reads;
   for (size_t i = 0; i < passes.size(); ++i) {
     const RowsStep& pass = passes[i];
@@ -252,9 +252,10 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
       EXPECT_EQ(p.out_word_count, output_window.size / 4);
     }
     EXPECT_LE(U < 4 ? p.out_word_count : uint64_t(p.pass_rows) * p.row_units, kMaxPassItems);  // 32-bit counts
-    const uint64_t segments =
-        segments_per_row == 1 ? ceilDiv(p.pass_rows, rows_per_segment) : uint64_t(p.pass_rows) * segments_per_row;
-    EXPECT_EQ(pass.step.groups, ceilDiv(U < 4 ? p.out_word_count : segments, block));
+    const uint64_t segments = U < 4                   ? ceilDiv(p.out_word_count, segment_units)
+                              : segments_per_row == 1 ? ceilDiv(p.pass_rows, rows_per_segment)
+                                                      : uint64_t(p.pass_rows) * segments_per_row;
+    EXPECT_EQ(pass.step.groups, ceilDiv(segments, segments_per_group));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }
   // Whatever the index values, an output row of outer slice o reads a row of slice o.
