@@ -95,6 +95,20 @@ TEST_F(GatherShapesTest, LastAxisOfBytes) {
   expectMatches(DataType::kInt8, {1, 13}, DataType::kInt32, {}, {12}, 1);
 }
 
+TEST_F(GatherShapesTest, LastAxisOfBytesAcrossManySegments) {
+  // One-unit rows step their coordinates from word to word: with an odd index count, words straddle
+  // outer slices and segments (256 words on CPU drivers) begin mid-slice, so every carry is tested.
+  Rng rng(43);
+  const auto values = [&](int64_t count, int64_t axis_size) {
+    std::uniform_int_distribution<int64_t> pick(-axis_size, axis_size - 1);
+    std::vector<int64_t> picked(static_cast<size_t>(count));
+    for (int64_t& value : picked) value = pick(rng);
+    return picked;
+  };
+  expectMatches(DataType::kUInt8, {67, 1031}, DataType::kInt32, {1023}, values(1023, 1031), -1);
+  expectMatches(DataType::kInt16, {33, 515}, DataType::kInt64, {11, 47}, values(517, 515), 1);
+}
+
 TEST_F(GatherShapesTest, EveryUnitWidth) {
   // Rows of 16, 8 and 4 bytes pick uvec4, uvec2 and uint units.
   expectMatches(DataType::kComplex128, {9, 1}, DataType::kInt32, {4}, {8, 0, -1, 4}, 0);
