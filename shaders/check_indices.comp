@@ -12,6 +12,7 @@
 #include "common/check_params.h"
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // Positions each invocation checks per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 1;
 // Invocations sharing a segment (a power of two dividing the workgroup size).
@@ -24,16 +25,12 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 
 void main() {
   const uint segment_positions = ROW_LANES * ITEMS_PER_INVOCATION;
-  uint segments = pc.index_count / segment_positions + (pc.index_count % segment_positions == 0u ? 0u : 1u);
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint segments = divideRoundingUp(pc.index_count, segment_positions);
+  uint lane = segmentLane(ROW_LANES);
   // Windows hold whole tuples, so the component follows from the position inside the window; it
   // advances by ROW_LANES mod k from one item to the next.
   uint component_step = ROW_LANES % pc.tuple_length;
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
-       segment += stride) {
+  for (uint segment = firstSegment(ROW_LANES); segment < segments; segment += segmentStride(ROW_LANES)) {
     uint first = segment * segment_positions + lane;
     uint component = pc.tuple_length == 1u ? 0u : first % pc.tuple_length;
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {

@@ -4,11 +4,12 @@
 #include "common/clear_words_params.h"
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 
 layout(binding = 0, std430) writeonly buffer Target { uint target_words[]; };
 
 void main() {
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   for (uint w = first; w < pc.word_count; w += stride) target_words[pc.word_offset + w] = 0u;
 }

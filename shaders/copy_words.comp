@@ -14,6 +14,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 
 #if VKINDEX_UNIT_BYTES == 16
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
@@ -36,14 +37,10 @@ void main() {
   if (badIndexFound()) return;
   const uint segment_units = ROW_LANES * ITEMS_PER_INVOCATION;
   uint units = pc.byte_count / 16u;
-  uint segments = units / segment_units + (units % segment_units == 0u ? 0u : 1u);
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint segments = divideRoundingUp(units, segment_units);
+  uint lane = segmentLane(ROW_LANES);
   uint source = pc.source_word_offset / 4u, target = pc.target_word_offset / 4u;
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
-       segment += stride) {
+  for (uint segment = firstSegment(ROW_LANES); segment < segments; segment += segmentStride(ROW_LANES)) {
     uint first = segment * segment_units + lane;
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint unit = first + i * ROW_LANES;
@@ -55,8 +52,8 @@ void main() {
 #else
 void main() {
   if (badIndexFound()) return;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   uint whole = pc.byte_count / 4u, words = (pc.byte_count + 3u) / 4u;
   for (uint w = first; w < words; w += stride) {
     uint value = source_words[pc.source_word_offset + w];

@@ -19,6 +19,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // Items each invocation handles per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations sharing a segment (a power of two dividing the workgroup size).
@@ -133,14 +134,10 @@ void main() {
   if (badIndexFound()) return;
   const uint segment_items = ROW_LANES * ITEMS_PER_INVOCATION;
   uint total = itemCount();
-  uint segments = total / segment_items + (total % segment_items == 0u ? 0u : 1u);
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint segments = divideRoundingUp(total, segment_items);
+  uint lane = segmentLane(ROW_LANES);
   Cursor cursor = Cursor(kNotBound, 0u, 0u);
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < segments;
-       segment += stride) {
+  for (uint segment = firstSegment(ROW_LANES); segment < segments; segment += segmentStride(ROW_LANES)) {
     uint first = segment * segment_items + lane;
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint item = first + i * ROW_LANES;

@@ -9,6 +9,7 @@
 #include "common/gather_rows_params.h"
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // Output words each invocation assembles per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations sharing one segment (DeviceInfo::row_lanes): 1 on CPU drivers, where one invocation
@@ -112,16 +113,12 @@ void assembleSegment(uint first_word) {
 
 void main() {
   if (badIndexFound()) return;
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
   const uint segment_words = ROW_LANES * ITEMS_PER_INVOCATION;
-  uint total = pc.out_word_count / segment_words + (pc.out_word_count % segment_words == 0u ? 0u : 1u);
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint total = divideRoundingUp(pc.out_word_count, segment_words);
+  uint lane = segmentLane(ROW_LANES);
   // Consecutive lanes take consecutive words, so accesses coalesce on GPUs; on CPU drivers
   // (ROW_LANES 1) each invocation streams a whole segment.
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
-       segment += stride) {
+  for (uint segment = firstSegment(ROW_LANES); segment < total; segment += segmentStride(ROW_LANES)) {
     assembleSegment(segment * segment_words + lane);
   }
 }

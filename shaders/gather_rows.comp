@@ -19,6 +19,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // Units each invocation moves per row segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations that share one row segment, interleaved unit by unit (a power of two that divides the
@@ -84,19 +85,13 @@ void main() {
 #else
   if (badIndexFound()) return;
 #endif
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
   uint rows_per_segment = rowsPerSegment();
-  // (pass_rows may be near 2^32: no rounding-up addition.)
-  uint total = pc.segments_per_row == 1u
-                   ? pc.pass_rows / rows_per_segment + (pc.pass_rows % rows_per_segment == 0u ? 0u : 1u)
-                   : pc.pass_rows * pc.segments_per_row;
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
+  uint total = pc.segments_per_row == 1u ? divideRoundingUp(pc.pass_rows, rows_per_segment)
+                                         : pc.pass_rows * pc.segments_per_row;
+  uint lane = segmentLane(ROW_LANES);
   // Consecutive lanes take consecutive units of a row, so accesses coalesce on GPUs; on CPU drivers
   // (ROW_LANES 1) each invocation streams a whole segment.
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
-       segment += stride) {
+  for (uint segment = firstSegment(ROW_LANES); segment < total; segment += segmentStride(ROW_LANES)) {
     copySegment(segment, rows_per_segment, lane);
   }
 }

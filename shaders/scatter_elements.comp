@@ -5,6 +5,7 @@
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
 layout(constant_id = 5) const uint DIM_COUNT = 1;
 
@@ -19,8 +20,8 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 void main() {
   if (badIndexFound()) return;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   for (uint line = first; line < pc.line_count; line += stride) {
     // The line's coordinates: its data element with axis coordinate 0, its first update, and the
     // step between updates along the axis.

@@ -11,6 +11,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 // k, the index tuple length; a constant so the component loop unrolls.
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
@@ -34,8 +35,8 @@ void main() {
 #else
   if (badIndexFound()) return;
 #endif
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   for (uint element = first; element < pc.slice_elements; element += stride) {
     for (uint n = pc.first_tuple; n < pc.end_tuple; ++n) {
       applyElement(tupleRow(n) * pc.slice_elements + element, n * pc.slice_elements + element);

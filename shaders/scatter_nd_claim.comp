@@ -7,6 +7,7 @@
 #include "common/scatter_nd_params.h"
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
@@ -19,7 +20,7 @@ layout(binding = 2, std430) buffer Status { uint status_words[]; };
 
 void main() {
   if (badIndexFound()) return;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   for (uint n = pc.first_tuple + first; n < pc.end_tuple; n += stride) atomicMax(winners[tupleRow(n)], n + 1u);
 }

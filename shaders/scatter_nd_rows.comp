@@ -13,6 +13,7 @@
 #endif
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 layout(constant_id = 2) const uint ELEMENT_BYTES = 4;
 // Units each invocation moves per segment, and the invocations sharing a segment (interleaved unit
 // by unit, so accesses coalesce on GPUs); see DeviceInfo::row_lanes.
@@ -38,14 +39,10 @@ void main() {
   if (badIndexFound()) return;
   // Slices are below 2^32 bytes: they lie inside one binding.
   uint slice_units = pc.slice_elements * ELEMENT_BYTES / VKINDEX_UNIT_BYTES;
-  uint segments_per_slice = (slice_units + kSegmentUnits - 1u) / kSegmentUnits;
+  uint segments_per_slice = divideRoundingUp(slice_units, kSegmentUnits);
   uint total = (pc.end_tuple - pc.first_tuple) * segments_per_slice;
-  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
-  uint segments_per_group = gl_WorkGroupSize.x / ROW_LANES;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * segments_per_group;
-  uint lane = gl_LocalInvocationID.x % ROW_LANES;
-  for (uint segment = group * segments_per_group + gl_LocalInvocationID.x / ROW_LANES; segment < total;
-       segment += stride) {
+  uint lane = segmentLane(ROW_LANES);
+  for (uint segment = firstSegment(ROW_LANES); segment < total; segment += segmentStride(ROW_LANES)) {
     uint tuple_step = segment / segments_per_slice;
     uint n = pc.first_tuple + tuple_step;
     uint row = tupleRow(n);

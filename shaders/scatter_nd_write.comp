@@ -9,6 +9,7 @@
 #define VKINDEX_SCATTER_MOVE_ONLY 1
 
 layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
@@ -24,8 +25,8 @@ layout(binding = 4, std430) buffer Status { uint status_words[]; };
 
 void main() {
   if (badIndexFound()) return;
-  uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-  uint first = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+  uint stride = invocationStride();
+  uint first = firstInvocationItem();
   uint update_count = (pc.end_tuple - pc.first_tuple) * pc.slice_elements;
   for (uint i = first; i < update_count; i += stride) {
     uint n = pc.first_tuple + i / pc.slice_elements;

@@ -1,6 +1,7 @@
 // The data row an index tuple of ScatterND, GatherND or Gather (k = 1) addresses: its k components,
-// each normalized against the data dim it indexes, in row-major order. Expects the indices binding (common/indices.glsl), a
-// TUPLE_LENGTH constant and a push block with `indices_word_offset` and `extents`.
+// each normalized against the data dim it indexes, in row-major order. Expects the indices binding
+// (common/indices.glsl), a TUPLE_LENGTH constant and a push block with `indices_word_offset` and
+// `extents`.
 #ifndef VKINDEX_INDEX_TUPLES_GLSL
 #define VKINDEX_INDEX_TUPLES_GLSL
 
