@@ -9,13 +9,22 @@
 //   REDUCTION specialization constant makes it unreachable (`vkindex bench`: ScatterND of 4096 rows
 //   in place 726 -> 103 ms, a ScatterElements permutation 646 -> 146 ms, a 1-row update 616 -> 172
 //   us); lavapipe removes it and runs both the same.
+//   VKINDEX_SCATTER_FLOAT32_ADD (the *_float32_add modules): float32 and complex64 add, the common
+//   float reductions, with only the soft float32 add compiled in, for the same reason: SwiftShader ran
+//   the bench's float32 ScatterElements add (eight updates per target) 1591 -> 179 ms against the
+//   whole float32 module, and its ScatterND add 1590 -> 160 ms; lavapipe ran both the same.
 #ifndef VKINDEX_SCATTER_APPLY_GLSL
 #define VKINDEX_SCATTER_APPLY_GLSL
 
 #ifndef VKINDEX_SCATTER_MOVE_ONLY
 #define VKINDEX_SCATTER_MOVE_ONLY 0
 #endif
-#if !VKINDEX_SCATTER_MOVE_ONLY
+#ifndef VKINDEX_SCATTER_FLOAT32_ADD
+#define VKINDEX_SCATTER_FLOAT32_ADD 0
+#endif
+#if VKINDEX_SCATTER_FLOAT32_ADD
+#include "soft_float.glsl"
+#elif !VKINDEX_SCATTER_MOVE_ONLY
 #include "scatter_combine.glsl"
 #endif
 
@@ -50,6 +59,15 @@ void moveElement(uint target, uint source) {
 
 #if VKINDEX_SCATTER_MOVE_ONLY
 void applyElement(uint target, uint source) { moveElement(target, source); }
+#elif VKINDEX_SCATTER_FLOAT32_ADD
+// Adds update element `source` to target element `target` word by word: one binary32 (float32) or
+// two (complex64's real and imaginary parts, each rounded on its own).
+void applyElement(uint target, uint source) {
+  const uint words = ELEMENT_BYTES / 4u;
+  uint t = pc.out_word_offset + target * words;
+  uint s = pc.updates_word_offset + source * words;
+  for (uint w = 0u; w < words; ++w) out_words[t + w] = f32Add(out_words[t + w], updates_words[s + w]);
+}
 #else
 // Combines update element `source` into target element `target` with REDUCTION.
 void applyElement(uint target, uint source) {

@@ -118,19 +118,33 @@ SpecValues scatterSpec(const PassInputs& in, uint32_t dims) {
           dims};
 }
 
-// The walk kernel variant with the arithmetic this call needs: none without a reduction, soft float
-// only for float add and mul.
-Kernel walkKernel(const ScatterShape& shape, Kernel move, Kernel plain, Kernel float32, Kernel float64) {
-  if (shape.reduction == Reduction::kNone) return move;
-  if (shape.reduction != Reduction::kAdd && shape.reduction != Reduction::kMul) return plain;
+// One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
+struct WalkKernels {
+  Kernel move, plain, float32, float64, float32_add;
+};
+
+constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove, Kernel::kScatterElements,
+                                       Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64,
+                                       Kernel::kScatterElementsFloat32Add};
+constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove, Kernel::kScatterND, Kernel::kScatterNDFloat32,
+                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add};
+
+// The walk kernel variant with the arithmetic this call needs and no more: none without a reduction,
+// float32 add alone for float and complex64 add, soft float only for float add and mul.
+Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
+  if (shape.reduction == Reduction::kNone) return kernels.move;
+  if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
+    return kernels.float32_add;
+  }
+  if (shape.reduction != Reduction::kAdd && shape.reduction != Reduction::kMul) return kernels.plain;
   switch (shape.element_kind) {
     case kFloat32:
     case kFloat16:
     case kBFloat16:
-    case kComplex64: return float32;
+    case kComplex64: return kernels.float32;
     case kFloat64:
-    case kComplex128: return float64;
-    default: return plain;
+    case kComplex128: return kernels.float64;
+    default: return kernels.plain;
   }
 }
 
@@ -164,13 +178,11 @@ void appendWalkPasses(OpPlan& plan, const PassInputs& in, bool wait_for_checks, 
         p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
         p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
       }
-      pass.kernel = walkKernel(shape, Kernel::kScatterElementsMove, Kernel::kScatterElements,
-                               Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64);
+      pass.kernel = walkKernel(shape, kElementsWalk);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.dims.size()));
       setPush(pass, p);
     } else {
-      pass.kernel = walkKernel(shape, Kernel::kScatterNDMove, Kernel::kScatterND, Kernel::kScatterNDFloat32,
-                               Kernel::kScatterNDFloat64);
+      pass.kernel = walkKernel(shape, kNDWalk);
       pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
       setPush(pass, ndParams(in, begin, end));
     }

@@ -70,9 +70,9 @@ std::vector<OpPlan> samplePlans() {
       addPlan(plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e), placed(4, 50 * 20 * 8),
                                        placed(output_offset, 50 * 20 * e), device));
     }
-    // none, and add: a winner table for ScatterND none, the move-only walks, the soft-float walks for
-    // float32 and complex128.
-    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
+    // none, add and mul: a winner table for ScatterND none, the move-only walks, the float32-add walks,
+    // and the soft-float walks for float32 mul and complex128.
+    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul}) {
       StatusOr<plan::ScatterShape> scatter =
           plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, reduction);
       EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
@@ -153,6 +153,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsFloat32,
                         Kernel::kScatterElementsFloat64,
                         Kernel::kScatterNDFloat32,
+                        Kernel::kScatterElementsFloat32Add,
+                        Kernel::kScatterNDFloat32Add,
                         Kernel::kScatterNDFloat64,
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,

@@ -26,7 +26,7 @@ TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   StatusOr<OpPlan> plan = planScatter(shape, placed(0, 120), placed(128, 160), placed(0, 80), placed(256, 120), false,
                                       fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_float32 x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_float32_add x1");
   const Step& copy = plan->steps[2];
   EXPECT_EQ(str(copy.wait_for), "status") << "the copy into the caller's output waits for the checks";
   const Step& scatter = plan->steps[3];
@@ -154,6 +154,9 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
   EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kComplex64, Reduction::kMul), "scatter_elements_float32");
+  EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMul), "scatter_elements_float32");
+  EXPECT_EQ(walk(DataType::kFloat32, Reduction::kAdd), "scatter_elements_float32_add") << "float32 add alone";
+  EXPECT_EQ(walk(DataType::kComplex64, Reduction::kAdd), "scatter_elements_float32_add");
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64");
   EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
 }
