@@ -47,6 +47,9 @@ enum class Kernel : uint32_t {
   // The same two with float32 add only (float and complex64), which SwiftShader runs 9-10x faster.
   kScatterElementsFloat32Add,
   kScatterNDFloat32Add,
+  // The same two with max and min of int32, uint32 and float32 only (SwiftShader 4.5x faster).
+  kScatterElementsOrder32,
+  kScatterNDOrder32,
   // The same two with reduction none only, which SwiftShader runs 4-7x faster than the plain ones.
   kScatterElementsMove,
   kScatterNDMove,

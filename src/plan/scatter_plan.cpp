@@ -120,23 +120,28 @@ SpecValues scatterSpec(const PassInputs& in, uint32_t dims) {
 
 // One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
 struct WalkKernels {
-  Kernel move, plain, float32, float64, float32_add;
+  Kernel move, plain, float32, float64, float32_add, order32;
 };
 
-constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove, Kernel::kScatterElements,
-                                       Kernel::kScatterElementsFloat32, Kernel::kScatterElementsFloat64,
-                                       Kernel::kScatterElementsFloat32Add};
-constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove, Kernel::kScatterND, Kernel::kScatterNDFloat32,
-                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add};
+constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove,       Kernel::kScatterElements,
+                                       Kernel::kScatterElementsFloat32,    Kernel::kScatterElementsFloat64,
+                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsOrder32};
+constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,    Kernel::kScatterND,           Kernel::kScatterNDFloat32,
+                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDOrder32};
 
 // The walk kernel variant with the arithmetic this call needs and no more: none without a reduction,
-// float32 add alone for float and complex64 add, soft float only for float add and mul.
+// float32 add alone for float and complex64 add, max and min alone for 4-byte elements, soft float
+// only for float add and mul.
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
     return kernels.float32_add;
   }
-  if (shape.reduction != Reduction::kAdd && shape.reduction != Reduction::kMul) return kernels.plain;
+  if (shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin) {
+    const bool four_bytes =
+        shape.element_kind == kInt32 || shape.element_kind == kUInt32 || shape.element_kind == kFloat32;
+    return four_bytes ? kernels.order32 : kernels.plain;
+  }
   switch (shape.element_kind) {
     case kFloat32:
     case kFloat16:

@@ -70,9 +70,11 @@ std::vector<OpPlan> samplePlans() {
       addPlan(plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e), placed(4, 50 * 20 * 8),
                                        placed(output_offset, 50 * 20 * e), device));
     }
-    // none, add and mul: a winner table for ScatterND none, the move-only walks, the float32-add walks,
-    // and the soft-float walks for float32 mul and complex128.
-    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul}) {
+    // none, add, mul and max: a winner table for ScatterND none, the move-only walks, the float32-add
+    // and 4-byte max walks, the plain walks (uint8 and int64 arithmetic, int64 max) and the
+    // soft-float walks for float32 mul and complex128.
+    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax}) {
+      if (reduction == Reduction::kMax && type == DataType::kComplex128) continue;  // complex has no order
       StatusOr<plan::ScatterShape> scatter =
           plan::inferScatterElementsShape({10, 12}, type, {6, 5}, DataType::kInt64, {6, 5}, type, 0, reduction);
       EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
@@ -155,6 +157,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDFloat32,
                         Kernel::kScatterElementsFloat32Add,
                         Kernel::kScatterNDFloat32Add,
+                        Kernel::kScatterElementsOrder32,
+                        Kernel::kScatterNDOrder32,
                         Kernel::kScatterNDFloat64,
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,

@@ -96,11 +96,13 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsFloat32:
     case Kernel::kScatterElementsFloat64:
     case Kernel::kScatterElementsFloat32Add:
+    case Kernel::kScatterElementsOrder32:
     case Kernel::kScatterElementsMove: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDFloat32Add:
+    case Kernel::kScatterNDOrder32:
     case Kernel::kScatterNDMove:
     case Kernel::kScatterNDMoveChecked:
     case Kernel::kScatterNDClaim:
@@ -138,6 +140,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
     case Kernel::kScatterElementsFloat32Add: return "scatter_elements_float32_add";
     case Kernel::kScatterNDFloat32Add: return "scatter_nd_float32_add";
+    case Kernel::kScatterElementsOrder32: return "scatter_elements_order32";
+    case Kernel::kScatterNDOrder32: return "scatter_nd_order32";
     case Kernel::kScatterElementsMove: return "scatter_elements_move";
     case Kernel::kScatterNDMove: return "scatter_nd_move";
     case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";

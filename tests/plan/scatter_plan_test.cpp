@@ -147,8 +147,12 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
     EXPECT_TRUE(plan.ok()) << plan.status().toString();
     return plan.ok() ? std::string(kernelName(plan->steps.back().kernel)) : std::string();
   };
-  EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMax), "scatter_elements") << "compares as integers";
+  EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMax), "scatter_elements_order32") << "compares as integers";
+  EXPECT_EQ(walk(DataType::kInt32, Reduction::kMin), "scatter_elements_order32");
+  EXPECT_EQ(walk(DataType::kUInt32, Reduction::kMax), "scatter_elements_order32");
   EXPECT_EQ(walk(DataType::kFloat16, Reduction::kMin), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMax), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt32, Reduction::kAdd), "scatter_elements");
   EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements");
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements_move");
   EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
