@@ -37,17 +37,18 @@ void storeIndex(DataType type, int64_t value, uint8_t* target) {
   std::memcpy(target, &value, sizeof(value));
 }
 
-// Combines one element of updates into its target: replaced, or added as float32.
+// Combines one element of updates into its target: replaced, or as float32 added or kept if larger
+// (smallFloats values: no NaN, and no -0 for max's +0 == -0 rule to matter).
 void combine(uint8_t* target, const uint8_t* update, size_t element_size, Reduction reduction) {
   if (reduction == Reduction::kNone) {
     std::memcpy(target, update, element_size);
     return;
   }
-  assert(reduction == Reduction::kAdd && element_size == sizeof(float));
-  float current, addend;
+  assert((reduction == Reduction::kAdd || reduction == Reduction::kMax) && element_size == sizeof(float));
+  float current, value;
   std::memcpy(&current, target, sizeof(float));
-  std::memcpy(&addend, update, sizeof(float));
-  current += addend;
+  std::memcpy(&value, update, sizeof(float));
+  current = reduction == Reduction::kAdd ? current + value : (value > current ? value : current);
   std::memcpy(target, &current, sizeof(float));
 }
 

@@ -78,11 +78,11 @@ StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec,
   const size_t element_size = elementSize(kType);
   const Shape updates_shape = updatesShape(spec);
   // Reductions get exact small floats; plain scatters move bytes, so any bits do.
-  const bool add = spec.reduction == Reduction::kAdd;
-  std::vector<uint8_t> data = add ? smallFloats(elementCount(spec.data_shape), seed)
-                                  : randomBytes(elementCount(spec.data_shape) * element_size, seed);
-  std::vector<uint8_t> updates = add ? smallFloats(elementCount(updates_shape), seed + 1)
-                                     : randomBytes(elementCount(updates_shape) * element_size, seed + 1);
+  const bool reduces = spec.reduction != Reduction::kNone;
+  std::vector<uint8_t> data = reduces ? smallFloats(elementCount(spec.data_shape), seed)
+                                      : randomBytes(elementCount(spec.data_shape) * element_size, seed);
+  std::vector<uint8_t> updates = reduces ? smallFloats(elementCount(updates_shape), seed + 1)
+                                         : randomBytes(elementCount(updates_shape) * element_size, seed + 1);
   std::vector<int64_t> indices = spec.indices(spec, seed + 2);
 
   PreparedCase prepared;
@@ -149,6 +149,9 @@ std::vector<Workload> scatterWorkloads(bool quick) {
                       {false, {side, side}, {side, side}, 0, Reduction::kNone, false, columnPermutations}, 11),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
+                      12),
+      // The same eight updates per target kept when larger (max, as in segment max-pooling).
+      scatterWorkload("scatter-max-dup8", {false, {side, side}, {side, side}, 0, Reduction::kMax, false, eightPerRow},
                       12),
       // Embedding-table update: whole rows, out of place (the output is a copy of the table) ...
       scatterWorkload("scatternd-rows", {true, table, row_indices, 0, Reduction::kNone, false, distinctRows}, 13),
