@@ -68,9 +68,9 @@ uvec2 assembleUnitRows(uint word, uvec2 at) {
   return at;
 }
 
-// Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it.
-void assembleWord(uint word) {
-  uint pass_units = pc.pass_rows * pc.row_units;
+// Sub-word rows: assembles output word `word` of the binding from the units this pass owns in it
+// (`pass_units` of them in all).
+void assembleWord(uint word, uint pass_units) {
   if (copyWholeWord(word, pass_units)) return;
   uint value = 0u;
   uint owned = 0u;
@@ -105,7 +105,7 @@ void assembleSegment(uint first_word) {
       at = assembleUnitRows(word, at);
       carried = ROW_LANES == 1u;
     } else {
-      assembleWord(word);
+      assembleWord(word, pass_units);
       carried = false;
     }
   }

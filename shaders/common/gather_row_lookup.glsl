@@ -10,9 +10,8 @@
 
 const uint kNotBound = 0xFFFFFFFFu;
 
-// Data row feeding the output row `pass_row` rows after the pass's first row, relative to the first
-// bound data row, or kNotBound when that row lies in another pass's data window.
-// The data row feeding output row (outer, n), as boundDataRow.
+// The data row feeding output row (outer, n), relative to the first bound data row, or kNotBound
+// when that row lies in another pass's data window.
 uint boundDataRowAt(uint outer, uint n) {
   uint row = outer * pc.axis_size + tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
   if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
@@ -26,6 +25,7 @@ uvec2 passRowCoordinates(uint pass_row) {
   return uvec2(pc.first_outer + outer_step, index_row - outer_step * pc.index_count);
 }
 
+// The same for the output row `pass_row` rows after the pass's first row.
 uint boundDataRow(uint pass_row) {
   uvec2 at = passRowCoordinates(pass_row);
   return boundDataRowAt(at.x, at.y);

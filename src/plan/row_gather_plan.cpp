@@ -26,7 +26,7 @@ struct PassShape {
 
   // Segments a pass of `pass_rows` rows owning `out_words` output words has.
   uint64_t passSegments(uint64_t pass_rows, uint64_t out_words) const {
-    if (unit_bytes < 4) return (out_words + lanes * items - 1) / (uint64_t(lanes) * items);
+    if (unit_bytes < 4) return SegmentLayout{lanes, items}.segmentsOf(out_words);
     return segments_per_row == 1 ? (pass_rows + rows_per_segment - 1) / rows_per_segment : pass_rows * segments_per_row;
   }
 };
@@ -95,10 +95,8 @@ struct PassBuilder {
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      // workgroup / lanes segments per group.
-      const uint64_t segments = shape.passSegments(p.pass_rows, p.out_word_count);
-      const uint64_t per_group = shape.workgroup_size / shape.lanes;
-      pass.groups = (segments + per_group - 1) / per_group;
+      pass.groups = SegmentLayout{shape.lanes, shape.items}.groupsFor(shape.passSegments(p.pass_rows, p.out_word_count),
+                                                                      shape.workgroup_size);
       if (wait_for_checks) {
         waitForChecks(pass);
         wait_for_checks = false;
