@@ -12,6 +12,7 @@
 #include "plan/scatter_plan.hpp"
 #include "plan_checks.hpp"
 #include "plan_test_support.hpp"
+#include "scatter_simulator.hpp"
 
 namespace vkindex::fuzz {
 namespace {
@@ -32,6 +33,8 @@ constexpr uint64_t kMaxSimulatedEnd = 64 * 1024;
 // the same as in smaller plans with the same windows, which the fuzzer reaches too.
 constexpr size_t kMaxCheckedSteps = 1024;
 constexpr uint64_t kMaxSimulatedInvocations = uint64_t(1) << 16;
+// Scatter passes walk many updates per invocation: at most this many visited over all passes.
+constexpr uint64_t kMaxSimulatedUpdates = uint64_t(1) << 16;
 
 // Planners bind big tensors a window at a time, and the element and row passes pair every output
 // window with every data window: steps grow with (bytes / window capacity)^2, hundreds of megabytes
@@ -237,8 +240,19 @@ std::string checkScatter(const PlanProblem& p) {
   const StatusOr<OpPlan> planned = plan::planScatter(*shape, *data, *indices, *updates, *output, p.in_place, p.device);
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   if (planned->steps.size() > kMaxCheckedSteps) return "";
-  return failuresOf(
-      [&] { checkScatterStructure(*planned, *shape, *data, *indices, *updates, *output, p.in_place, p.device); });
+  std::function<void()> simulation;
+  if (cheapToSimulate(*planned, {*data, *indices, *updates, *output}, p.device) &&
+      plan::test::scatterWork(*planned) <= kMaxSimulatedUpdates) {
+    simulation = [&] {
+      const plan::test::ScatterCase c{
+          nd,         p.data_shape,  p.data_type,      p.indices_shape,  p.index_type,    p.attribute, p.reduction,
+          p.in_place, p.data_offset, p.indices_offset, p.updates_offset, p.output_offset, p.device};
+      EXPECT_TRUE(plan::test::simulateScatter(c, p.seed).ok());
+    };
+  }
+  return checkThenSimulate(
+      [&] { checkScatterStructure(*planned, *shape, *data, *indices, *updates, *output, p.in_place, p.device); },
+      simulation);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterElements: one invocation per line (every coordinate but the axis), walking the axis in index
-// order, so duplicates within a line combine in order and distinct lines never share a target.
+// order, so duplicates within a line combine in order and distinct lines never share a target. A pass
+// writes only the targets of its output window (see common/scatter_elements_params.h).
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -22,10 +23,10 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   uint first = firstInvocationItem();
-  for (uint line = first; line < pc.line_count; line += stride) {
+  for (uint step = first; step < pc.line_count; step += stride) {
     // The line's coordinates: its data element with axis coordinate 0, its first update, and the
     // step between updates along the axis.
-    uint rest = line;
+    uint rest = pc.first_line + step;
     uint data_base = 0u, update_base = 0u, update_stride = 1u, axis_update_stride = 1u;
     for (uint j = DIM_COUNT; j-- > 0u;) {
       uint extent = pc.extents[j];
@@ -43,7 +44,8 @@ void main() {
     for (uint i = pc.axis_begin; i < pc.axis_end; ++i) {
       uint position = update_base + i * axis_update_stride;
       uint index = loadCheckedIndex(pc.indices_word_offset, position, pc.axis_size);
-      applyElement(data_base + index * axis_stride, position);
+      uint target = data_base + index * axis_stride;
+      if (target >= pc.target_begin && target < pc.target_end) applyElement(target, position);
     }
   }
 }

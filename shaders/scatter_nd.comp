@@ -1,9 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND: one invocation per element of a slice, walking every index tuple in order, so duplicate
-// tuples combine in index order and distinct invocations never share a target element. With
-// VKINDEX_SELF_CHECK (scatter_nd_move_checked, for a few tuples in place) every invocation does the
-// index check and report passes' work first, as the gather_rows_checked modules do.
+// tuples combine in index order and distinct invocations never share a target element. A pass writes
+// only the targets of its output window (common/scatter_nd_params.h). With VKINDEX_SELF_CHECK
+// (scatter_nd_move_checked, for a few tuples in place) every invocation does the index check and
+// report passes' work first, as the gather_rows_checked modules do.
 #include "common/scatter_nd_params.h"
 
 #ifndef VKINDEX_SELF_CHECK
@@ -39,7 +40,8 @@ void main() {
   uint first = firstInvocationItem();
   for (uint element = first; element < pc.slice_elements; element += stride) {
     for (uint n = pc.first_tuple; n < pc.end_tuple; ++n) {
-      applyElement(tupleRow(n) * pc.slice_elements + element, n * pc.slice_elements + element);
+      uint target = tupleRow(n) * pc.slice_elements + element;
+      if (target >= pc.target_begin && target < pc.target_end) applyElement(target, n * pc.slice_elements + element);
     }
   }
 }

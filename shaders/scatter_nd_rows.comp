@@ -46,10 +46,13 @@ void main() {
     uint tuple_step = segment / segments_per_slice;
     uint n = pc.first_tuple + tuple_step;
     uint row = tupleRow(n);
+    uint first_target = row * pc.slice_elements;  // windows hold whole slices
+    if (first_target < pc.target_begin || first_target >= pc.target_end) continue;
     if (winners[row] != n + 1u) continue;  // a later tuple writes this row
     uint begin = (segment - tuple_step * segments_per_slice) * kSegmentUnits + lane;
-    uint source = pc.updates_word_offset / kWordsPerUnit + n * slice_units;
-    uint target = pc.out_word_offset / kWordsPerUnit + row * slice_units;
+    // Word offsets may be below zero modulo 2^32 (a later window): divide only the in-window sums.
+    uint source = (pc.updates_word_offset + n * slice_units * kWordsPerUnit) / kWordsPerUnit;
+    uint target = (pc.out_word_offset + row * slice_units * kWordsPerUnit) / kWordsPerUnit;
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint unit = begin + i * ROW_LANES;
       if (unit >= slice_units) break;  // the slice's partial last segment

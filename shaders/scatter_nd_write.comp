@@ -2,7 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // ScatterND with reduction none, second pass: one invocation per update element; it writes only if
 // its tuple won its data row in scatter_nd_claim.comp's table, so every target gets exactly the last
-// update in index order, with no walk and no order between invocations.
+// update in index order, with no walk and no order between invocations. A pass writes only the
+// targets of its output window (common/scatter_nd_params.h).
 #include "common/scatter_nd_params.h"
 
 // Only reduction none comes here: the reductions' code stays out (see common/scatter_apply.glsl).
@@ -32,6 +33,8 @@ void main() {
     uint n = pc.first_tuple + i / pc.slice_elements;
     uint element = i - (n - pc.first_tuple) * pc.slice_elements;
     uint row = tupleRow(n);
-    if (winners[row] == n + 1u) applyElement(row * pc.slice_elements + element, n * pc.slice_elements + element);
+    uint target = row * pc.slice_elements + element;
+    bool in_window = target >= pc.target_begin && target < pc.target_end;
+    if (in_window && winners[row] == n + 1u) applyElement(target, n * pc.slice_elements + element);
   }
 }

@@ -2,14 +2,19 @@
 // walks the axis in index order, so duplicates combine deterministically (last wins for none;
 // reductions fold in order) and distinct lines never share a target element. The dims are
 // GatherElements' coalesced view (src/plan/gather_elements_plan.hpp). Offsets are in 32-bit words:
-// every tensor starts at a multiple of 4 bytes.
+// every tensor starts at a multiple of 4 bytes. A tensor larger than one binding is bound a window at
+// a time: a pass walks a range of lines whose updates and indices lie in their windows, and writes
+// only the targets in [target_begin, target_end), those of its output window; a window that starts
+// past its tensor's first element gives a word offset below zero, kept modulo 2^32, which every
+// address the kernel forms brings back inside the window.
 #ifndef VKINDEX_SCATTER_ELEMENTS_PARAMS_H
 #define VKINDEX_SCATTER_ELEMENTS_PARAMS_H
 #include "abi.h"
 
 VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
-  uint line_count;           // lines: the product of the non-axis extents
+  uint first_line;           // this pass walks lines [first_line, first_line + line_count), lines
+  uint line_count;           // being numbered row-major over every coordinate but the axis
   uint axis_extent;          // updates along the axis (indices' extent of the axis dim)
   uint axis_begin;           // this pass applies the updates at axis positions [begin, end) of every
   uint axis_end;             // line (passes run in order; see kMaxWalk in src/plan/scatter_plan.cpp)
@@ -18,6 +23,8 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
   uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words
   uint indices_word_offset;  // where indices start in their binding, in words
   uint axis_dim;             // the coalesced dim the index replaces
+  uint target_begin;         // data elements this pass may write: [target_begin, target_end), numbered
+  uint target_end;           // from data's first element
   uint extents[VKINDEX_MAX_ELEMENT_DIMS];       // indices (= updates) extents, row-major
   uint data_strides[VKINDEX_MAX_ELEMENT_DIMS];  // data element strides of the same dims
 VKINDEX_PUSH_BLOCK_END(ScatterElementsParams)

@@ -22,6 +22,8 @@ constexpr uint64_t kMaxWalk = 16384;
 // of a few elements in a huge tensor) the walk in index order needs no scratch memory.
 constexpr uint64_t kMaxWinnerTableBytes = uint64_t(64) << 20;
 
+constexpr uint64_t kMax32 = 0xFFFFFFFFull;
+
 // scatter_combine.glsl's ELEMENT_KIND codes.
 enum ElementKind : uint32_t {
   kMove = 0,
@@ -88,29 +90,189 @@ uint64_t winnerTableRows(const ScatterShape& shape, const DeviceInfo& device) {
   return bytes <= kMaxWinnerTableBytes && bytes <= device.max_storage_buffer_range ? rows : 0;
 }
 
-// What the scatter passes bind and where each tensor starts in its window.
-struct PassInputs {
+// A tensor's window and where the tensor starts relative to it, in words, modulo 2^32: below zero
+// when the window starts past the tensor's first byte (a later window of a large tensor). The kernels
+// form only addresses inside the window, which the wrapped offset brings back (push blocks' notes).
+struct Bound {
+  Window window;
+  uint32_t word = 0;
+};
+
+// Binds bytes [begin, end) of `tensor`.
+Bound bind(const Placement& tensor, uint64_t begin, uint64_t end, const DeviceInfo& device) {
+  uint64_t lead = 0;
+  Bound bound;
+  bound.window = windowFor(tensor.offset + begin, tensor.offset + end, device, &lead);
+  const int64_t start = static_cast<int64_t>(tensor.offset) - static_cast<int64_t>(bound.window.offset);
+  bound.word = static_cast<uint32_t>(start / 4);  // both are multiples of 4; negative wraps modulo 2^32
+  return bound;
+}
+
+bool fitsOneBinding(const Placement& tensor, const DeviceInfo& device) {
+  return bind(tensor, 0, tensor.bytes, device).window.size <= device.max_storage_buffer_range;
+}
+
+// Elements of data that one pass may write, [begin, end), and the output window holding them.
+struct TargetRange {
+  uint64_t begin = 0, end = 0;
+  Bound output;
+};
+
+// A run of updates that one pass reads, with their windows and the indices' windows. ScatterND:
+// tuples [walk_begin, walk_end), every slice element a line. ScatterElements: lines [line_begin,
+// line_end) at axis positions [walk_begin, walk_end).
+struct SourceRun {
+  uint64_t line_begin = 0, line_end = 0;
+  uint64_t walk_begin = 0, walk_end = 0;
+  Bound updates, indices;
+};
+
+Status tooLargeToBind(const ScatterShape& shape, uint64_t bytes, const char* what, const DeviceInfo& device) {
+  return unsupported(shape.op + ": " + what + " of " + std::to_string(bytes) +
+                     " bytes is more than this device can bind at once (maxStorageBufferRange " +
+                     std::to_string(device.max_storage_buffer_range) + ")");
+}
+
+// The output's windows: one where it fits a binding, else a partition of the data elements (whole
+// slices for ScatterND). Each target lies in exactly one range, so it is written by that range's
+// passes alone, in the order they run.
+StatusOr<std::vector<TargetRange>> targetRanges(const ScatterShape& shape, const Placement& output,
+                                                const DeviceInfo& device) {
+  const uint64_t element_bytes = shape.element_bytes, elements = output.bytes / element_bytes;
+  if (fitsOneBinding(output, device)) {
+    return std::vector<TargetRange>{{0, elements, bind(output, 0, output.bytes, device)}};
+  }
+  const uint64_t granule = shape.op == "ScatterND" ? shape.slice_elements : 1;
+  const uint64_t per_range = windowCapacity(device) / (granule * element_bytes) * granule;
+  if (per_range == 0) return tooLargeToBind(shape, granule * element_bytes, "a slice", device);
+  std::vector<TargetRange> ranges;
+  for (uint64_t begin = 0; begin < elements; begin += per_range) {
+    const uint64_t end = std::min(elements, begin + per_range);
+    ranges.push_back({begin, end, bind(output, begin * element_bytes, end * element_bytes, device)});
+  }
+  return ranges;
+}
+
+// ScatterND's runs: all tuples where updates and indices each fit a binding, else as many whole
+// tuples (with their slices) as a window holds.
+StatusOr<std::vector<SourceRun>> tupleRuns(const ScatterShape& shape, const Placement& updates,
+                                           const Placement& indices, const DeviceInfo& device) {
+  const uint64_t tuples = shape.check.tuple_count, slice = shape.slice_elements;
+  const uint64_t slice_bytes = slice * shape.element_bytes, tuple_bytes = tupleBytes(shape.check);
+  const auto run = [&](uint64_t t0, uint64_t t1) {
+    return SourceRun{0,
+                     slice,
+                     t0,
+                     t1,
+                     bind(updates, t0 * slice_bytes, t1 * slice_bytes, device),
+                     bind(indices, t0 * tuple_bytes, t1 * tuple_bytes, device)};
+  };
+  if (fitsOneBinding(updates, device) && fitsOneBinding(indices, device)) return std::vector<SourceRun>{run(0, tuples)};
+  const uint64_t capacity = windowCapacity(device);
+  const uint64_t per_run = std::min(capacity / slice_bytes, capacity / tuple_bytes);
+  if (per_run == 0) {
+    return slice_bytes > capacity ? tooLargeToBind(shape, slice_bytes, "a slice", device)
+                                  : tooLargeToBind(shape, tuple_bytes, "an index tuple", device);
+  }
+  std::vector<SourceRun> runs;
+  for (uint64_t t0 = 0; t0 < tuples; t0 += per_run) runs.push_back(run(t0, std::min(tuples, t0 + per_run)));
+  return runs;
+}
+
+// ScatterElements' runs. Indices (= updates) are [outer, axis X, inner B] row-major, and line l is
+// outer l / B, inner l % B: all of them where both tensors fit a binding, else groups of whole outer
+// slices, else axis ranges of one outer slice, else inner ranges at one axis position. A line's axis
+// positions stay in order across runs.
+StatusOr<std::vector<SourceRun>> lineRuns(const ScatterShape& shape, const Placement& updates, const Placement& indices,
+                                          const DeviceInfo& device) {
+  uint64_t inner = 1;
+  for (size_t d = shape.axis_dim + 1; d < shape.dims.size(); ++d) inner *= shape.dims[d].extent;
+  const uint64_t X = shape.axis_extent, B = inner, outer = shape.lines / B;
+  const uint64_t index_bytes = tupleBytes(shape.check);
+  const auto position = [&](uint64_t line, uint64_t a) { return (line / B) * X * B + a * B + line % B; };
+  const auto run = [&](uint64_t l0, uint64_t l1, uint64_t a0, uint64_t a1) {
+    const uint64_t p0 = position(l0, a0), p1 = position(l1 - 1, a1 - 1) + 1;
+    return SourceRun{l0,
+                     l1,
+                     a0,
+                     a1,
+                     bind(updates, p0 * shape.element_bytes, p1 * shape.element_bytes, device),
+                     bind(indices, p0 * index_bytes, p1 * index_bytes, device)};
+  };
+  if (fitsOneBinding(updates, device) && fitsOneBinding(indices, device)) {
+    return std::vector<SourceRun>{run(0, shape.lines, 0, X)};
+  }
+  const uint64_t per_position = std::max<uint64_t>(shape.element_bytes, index_bytes);
+  const uint64_t positions = windowCapacity(device) / per_position;  // per window
+  if (positions == 0) return tooLargeToBind(shape, per_position, "an element", device);
+  std::vector<SourceRun> runs;
+  if (X * B <= positions) {
+    const uint64_t group = positions / (X * B);
+    for (uint64_t o = 0; o < outer; o += group) runs.push_back(run(o * B, std::min(outer, o + group) * B, 0, X));
+  } else if (B <= positions) {
+    const uint64_t span = positions / B;
+    for (uint64_t o = 0; o < outer; ++o) {
+      for (uint64_t a = 0; a < X; a += span) runs.push_back(run(o * B, (o + 1) * B, a, std::min(X, a + span)));
+    }
+  } else {
+    for (uint64_t o = 0; o < outer; ++o) {
+      for (uint64_t a = 0; a < X; ++a) {
+        for (uint64_t b = 0; b < B; b += positions) {
+          runs.push_back(run(o * B + b, o * B + std::min(B, b + positions), a, a + 1));
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+// Where the scatter passes read and write.
+struct PassLayout {
   const ScatterShape& shape;
-  Window updates_window, indices_window, output_window;
-  uint64_t updates_word, indices_word, output_word;  // word offsets within the windows
+  std::vector<SourceRun> runs;
+  std::vector<TargetRange> targets;
   uint32_t workgroup;
 };
 
-abi::ScatterNDParams ndParams(const PassInputs& in, uint64_t first_tuple, uint64_t end_tuple) {
+abi::ScatterNDParams ndParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
+                              uint64_t first_tuple, uint64_t end_tuple) {
   abi::ScatterNDParams p{};
-  p.slice_elements = static_cast<uint32_t>(in.shape.slice_elements);
+  p.slice_elements = static_cast<uint32_t>(shape.slice_elements);
   p.first_tuple = static_cast<uint32_t>(first_tuple);
   p.end_tuple = static_cast<uint32_t>(end_tuple);
-  p.updates_word_offset = static_cast<uint32_t>(in.updates_word);
-  p.out_word_offset = static_cast<uint32_t>(in.output_word);
-  p.indices_word_offset = static_cast<uint32_t>(in.indices_word);
-  std::copy(in.shape.check.extents.begin(), in.shape.check.extents.end(), p.extents);
+  p.updates_word_offset = run.updates.word;
+  p.out_word_offset = target.output.word;
+  p.indices_word_offset = run.indices.word;
+  p.target_begin = static_cast<uint32_t>(target.begin);
+  p.target_end = static_cast<uint32_t>(target.end);
+  std::copy(shape.check.extents.begin(), shape.check.extents.end(), p.extents);
   return p;
 }
 
-SpecValues scatterSpec(const PassInputs& in, uint32_t dims) {
-  const ScatterShape& shape = in.shape;
-  return {in.workgroup,
+abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
+                                          uint64_t axis_begin, uint64_t axis_end) {
+  abi::ScatterElementsParams p{};
+  p.first_line = static_cast<uint32_t>(run.line_begin);
+  p.line_count = static_cast<uint32_t>(run.line_end - run.line_begin);
+  p.axis_extent = static_cast<uint32_t>(shape.axis_extent);
+  p.axis_begin = static_cast<uint32_t>(axis_begin);
+  p.axis_end = static_cast<uint32_t>(axis_end);
+  p.axis_size = static_cast<uint32_t>(shape.check.extents[0]);
+  p.updates_word_offset = run.updates.word;
+  p.out_word_offset = target.output.word;
+  p.indices_word_offset = run.indices.word;
+  p.axis_dim = shape.axis_dim;
+  p.target_begin = static_cast<uint32_t>(target.begin);
+  p.target_end = static_cast<uint32_t>(target.end);
+  for (size_t d = 0; d < shape.dims.size(); ++d) {
+    p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
+    p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
+  }
+  return p;
+}
+
+SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t dims) {
+  return {workgroup,
           shape.check.index_type == DataType::kInt64 ? 2u : 1u,
           static_cast<uint32_t>(shape.element_bytes),
           static_cast<uint32_t>(shape.reduction),
@@ -153,158 +315,171 @@ Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   }
 }
 
+// Orders a pass after the check passes (the first pass, when nothing waited for them yet) and after
+// every earlier write of its output window: the copy of data, and earlier passes, whose windows may
+// share a word or a few alignment bytes with this one's.
+void orderPass(Step& pass, const Window& output, bool& wait_for_checks, bool& output_written) {
+  if (wait_for_checks) waitForChecks(pass);
+  wait_for_checks = false;
+  if (output_written) pass.wait_for.push_back({Role::kOutput, output});
+  output_written = true;
+}
+
 // The walk in index order (every reduction, and ScatterElements): one invocation per line (per slice
 // element for ScatterND) applies its updates in order, cut into passes of at most kMaxWalk steps that
-// run one after another.
-void appendWalkPasses(OpPlan& plan, const PassInputs& in, bool wait_for_checks, bool in_place) {
-  const ScatterShape& shape = in.shape;
+// run one after another, one pass per output window for each.
+void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_checks, bool output_written) {
+  const ScatterShape& shape = layout.shape;
   const bool elements = shape.op == "ScatterElements";
-  Step pass;
-  pass.bindings = {{Role::kUpdates, in.updates_window},
-                   {Role::kIndices, in.indices_window},
-                   {Role::kOutput, in.output_window},
-                   {Role::kStatus, {}}};
-  pass.groups = ((elements ? shape.lines : shape.slice_elements) + in.workgroup - 1) / in.workgroup;
-  const uint64_t walk = elements ? shape.axis_extent : shape.check.tuple_count;
-  for (uint64_t begin = 0; begin < walk; begin += kMaxWalk) {
-    const uint64_t end = std::min(walk, begin + kMaxWalk);
-    if (elements) {
-      abi::ScatterElementsParams p{};
-      p.line_count = static_cast<uint32_t>(shape.lines);
-      p.axis_extent = static_cast<uint32_t>(shape.axis_extent);
-      p.axis_begin = static_cast<uint32_t>(begin);
-      p.axis_end = static_cast<uint32_t>(end);
-      p.axis_size = static_cast<uint32_t>(shape.check.extents[0]);
-      p.updates_word_offset = static_cast<uint32_t>(in.updates_word);
-      p.out_word_offset = static_cast<uint32_t>(in.output_word);
-      p.indices_word_offset = static_cast<uint32_t>(in.indices_word);
-      p.axis_dim = shape.axis_dim;
-      for (size_t d = 0; d < shape.dims.size(); ++d) {
-        p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
-        p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
+  for (const SourceRun& run : layout.runs) {
+    for (uint64_t begin = run.walk_begin; begin < run.walk_end; begin += kMaxWalk) {
+      const uint64_t end = std::min(run.walk_end, begin + kMaxWalk);
+      for (const TargetRange& target : layout.targets) {
+        Step pass;
+        pass.bindings = {{Role::kUpdates, run.updates.window},
+                         {Role::kIndices, run.indices.window},
+                         {Role::kOutput, target.output.window},
+                         {Role::kStatus, {}}};
+        pass.groups = (run.line_end - run.line_begin + layout.workgroup - 1) / layout.workgroup;
+        if (elements) {
+          pass.kernel = walkKernel(shape, kElementsWalk);
+          pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
+          setPush(pass, elementsParams(shape, run, target, begin, end));
+        } else {
+          pass.kernel = walkKernel(shape, kNDWalk);
+          pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
+          setPush(pass, ndParams(shape, run, target, begin, end));
+        }
+        orderPass(pass, target.output.window, wait_for_checks, output_written);
+        plan.steps.push_back(pass);
       }
-      pass.kernel = walkKernel(shape, kElementsWalk);
-      pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.dims.size()));
-      setPush(pass, p);
-    } else {
-      pass.kernel = walkKernel(shape, kNDWalk);
-      pass.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
-      setPush(pass, ndParams(in, begin, end));
     }
-    pass.wait_for.clear();
-    if (wait_for_checks) waitForChecks(pass);
-    wait_for_checks = false;
-    // Out of place the first pass reads what the copy wrote; every later pass, what the last one wrote.
-    if (!in_place || begin > 0) pass.wait_for.push_back({Role::kOutput, in.output_window});
-    plan.steps.push_back(pass);
   }
 }
 
-// The write pass of the winner table: every winning tuple's slice at once. Slices of whole words move
-// in the widest unit dividing the slice and both offsets, in row segments (scatter_nd_rows.comp, laid
-// out as the row gathers: up to the device's row_lanes invocations per segment of row_items units);
-// other slices one element per invocation (scatter_nd_write.comp).
-Step winnerWrite(const PassInputs& in, const Window& table, const DeviceInfo& device) {
-  const ScatterShape& shape = in.shape;
+// A write pass of the winner table: the winning tuples of `run` whose slices lie in `target`. Slices
+// of whole words move in the widest unit dividing the slice and both offsets, in row segments
+// (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes invocations per
+// segment of row_items units); other slices one element per invocation (scatter_nd_write.comp).
+Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
+                 const Placement& updates, const Placement& output, const DeviceInfo& device) {
+  const ScatterShape& shape = layout.shape;
   const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
-  const uint32_t unit = largestUnit(slice_bytes | (in.updates_word * 4) | (in.output_word * 4));
+  const uint64_t tuples = run.walk_end - run.walk_begin;
+  // Windows start at multiples of 16 bytes, so a tensor's offset in any window is as aligned as its offset.
+  const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   Step write;
-  write.spec = scatterSpec(in, static_cast<uint32_t>(shape.check.extents.size()));
-  write.bindings = {{Role::kUpdates, in.updates_window},
-                    {Role::kIndices, in.indices_window},
-                    {Role::kOutput, in.output_window},
+  write.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
+  write.bindings = {{Role::kUpdates, run.updates.window},
+                    {Role::kIndices, run.indices.window},
+                    {Role::kOutput, target.output.window},
                     {Role::kScratch, table},
                     {Role::kStatus, {}}};
-  setPush(write, ndParams(in, 0, shape.check.tuple_count));
+  setPush(write, ndParams(shape, run, target, run.walk_begin, run.walk_end));
   if (unit < 4) {
     write.kernel = Kernel::kScatterNDWrite;
-    write.groups = (shape.check.tuple_count * shape.slice_elements + in.workgroup - 1) / in.workgroup;
+    write.groups = (tuples * shape.slice_elements + layout.workgroup - 1) / layout.workgroup;
     return write;
   }
   write.kernel = unit == 16 ? Kernel::kScatterNDRows : unit == 8 ? Kernel::kScatterNDRows8 : Kernel::kScatterNDRows4;
   const uint64_t slice_units = slice_bytes / unit;
-  const SegmentLayout layout = segmentLayout(device, in.workgroup, slice_units);
-  write.spec[kSpecItems] = layout.items;
-  write.spec[kSpecRowLanes] = layout.lanes;
-  write.groups = layout.groupsFor(shape.check.tuple_count * layout.segmentsOf(slice_units), in.workgroup);
+  const SegmentLayout segments = segmentLayout(device, layout.workgroup, slice_units);
+  write.spec[kSpecItems] = segments.items;
+  write.spec[kSpecRowLanes] = segments.lanes;
+  write.groups = segments.groupsFor(tuples * segments.segmentsOf(slice_units), layout.workgroup);
   return write;
 }
 
 // ScatterND with reduction none: zero a winner table of one word per data row, let every tuple claim
 // its row (the highest position wins, whatever the order), then write every winning update at once.
-void appendWinnerPasses(OpPlan& plan, const PassInputs& in, uint64_t rows, bool wait_for_checks, bool in_place,
-                        const DeviceInfo& device) {
-  const ScatterShape& shape = in.shape;
+void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t rows, const Placement& updates,
+                        const Placement& output, bool wait_for_checks, bool output_written, const DeviceInfo& device) {
+  const ScatterShape& shape = layout.shape;
   const Window table{0, rows * 4};
   plan.scratch_bytes = table.size;
   const uint32_t k = static_cast<uint32_t>(shape.check.extents.size());
 
   Step clear;
   clear.kernel = Kernel::kClearWords;
-  clear.spec = {in.workgroup, 0, 0, 0, 0, 0};
+  clear.spec = {layout.workgroup, 0, 0, 0, 0, 0};
   clear.bindings = {{Role::kScratch, table}};
   abi::ClearWordsParams clear_params{};
   clear_params.word_count = static_cast<uint32_t>(rows);
   setPush(clear, clear_params);
-  clear.groups = (rows + in.workgroup - 1) / in.workgroup;
+  clear.groups = (rows + layout.workgroup - 1) / layout.workgroup;
   plan.steps.push_back(clear);
 
-  Step claim;
-  claim.kernel = Kernel::kScatterNDClaim;
-  claim.spec = scatterSpec(in, k);
-  claim.bindings = {{Role::kIndices, in.indices_window}, {Role::kScratch, table}, {Role::kStatus, {}}};
-  setPush(claim, ndParams(in, 0, shape.check.tuple_count));
-  claim.groups = (shape.check.tuple_count + in.workgroup - 1) / in.workgroup;
-  if (wait_for_checks) waitForChecks(claim);
-  claim.wait_for.push_back({Role::kScratch, table});
-  plan.steps.push_back(claim);
+  // One claim per run of tuples, each after the last (atomics on one table are still writes to order).
+  for (const SourceRun& run : layout.runs) {
+    Step claim;
+    claim.kernel = Kernel::kScatterNDClaim;
+    claim.spec = scatterSpec(shape, layout.workgroup, k);
+    claim.bindings = {{Role::kIndices, run.indices.window}, {Role::kScratch, table}, {Role::kStatus, {}}};
+    setPush(claim, ndParams(shape, run, layout.targets.front(), run.walk_begin, run.walk_end));
+    claim.groups = (run.walk_end - run.walk_begin + layout.workgroup - 1) / layout.workgroup;
+    if (wait_for_checks) waitForChecks(claim);
+    wait_for_checks = false;
+    claim.wait_for.push_back({Role::kScratch, table});
+    plan.steps.push_back(claim);
+  }
 
-  Step write = winnerWrite(in, table, device);
-  write.wait_for.push_back({Role::kScratch, table});
-  if (!in_place) write.wait_for.push_back({Role::kOutput, in.output_window});  // the copy of data
-  plan.steps.push_back(write);
+  for (const SourceRun& run : layout.runs) {
+    for (const TargetRange& target : layout.targets) {
+      Step write = winnerWrite(layout, run, target, table, updates, output, device);
+      write.wait_for.push_back({Role::kScratch, table});
+      orderPass(write, target.output.window, wait_for_checks, output_written);
+      plan.steps.push_back(write);
+    }
+  }
 }
-
-// A tensor's window and where the tensor starts in it (bytes).
-struct Bound {
-  Window window;
-  uint64_t lead;
-};
 
 // Copies below this stay one word-per-invocation pass: the bulk pass would add a dispatch for little.
 constexpr uint64_t kMinBulkCopyBytes = uint64_t(64) << 10;
 
-// The gated copy of data into an out-of-place output: where both start 16-byte aligned and the copy
-// is large, its whole 16-byte units in row segments (copy_words_16, the row gathers' layout for this
-// device), then any tail word by word (copy_words, which also keeps a last partial word's other bytes).
-void appendDataCopy(OpPlan& plan, const Bound& data, const Bound& output, uint64_t bytes, const DeviceInfo& device,
+// The gated copy of data into an out-of-place output, a window of each at a time: where both start
+// 16-byte aligned and the copy is large, its whole 16-byte units in row segments (copy_words_16, the
+// row gathers' layout for this device), then any tail word by word (copy_words, which also keeps a
+// last partial word's other bytes).
+void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output, const DeviceInfo& device,
                     bool wait_for_checks) {
   const uint32_t workgroup = device.workgroup_size;
-  const auto addCopy = [&](Kernel kernel, uint64_t from, uint64_t count, SpecValues spec, uint64_t groups) {
-    abi::CopyWordsParams p{};
-    p.byte_count = static_cast<uint32_t>(count);
-    p.source_word_offset = static_cast<uint32_t>((data.lead + from) / 4);
-    p.target_word_offset = static_cast<uint32_t>((output.lead + from) / 4);
-    Step copy;
-    copy.kernel = kernel;
-    copy.spec = spec;
-    copy.bindings = {{Role::kData, data.window}, {Role::kOutput, output.window}, {Role::kStatus, {}}};
-    setPush(copy, p);
-    copy.groups = groups;
-    if (wait_for_checks) waitForChecks(copy);
-    plan.steps.push_back(copy);
-  };
-  uint64_t bulk = 0;
-  if (bytes >= kMinBulkCopyBytes && data.lead % 16 == 0 && output.lead % 16 == 0) {
-    bulk = bytes / 16 * 16;
-    const uint64_t units = bulk / 16;
-    const SegmentLayout layout = segmentLayout(device, workgroup, units);
-    addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
-            layout.groupsFor(layout.segmentsOf(units), workgroup));
-  }
-  if (bulk < bytes) {
-    const uint64_t words = alignUp(bytes - bulk, 4) / 4;
-    addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, (words + workgroup - 1) / workgroup);
+  const bool aligned = data.offset % 16 == 0 && output.offset % 16 == 0;
+  // Chunks of whole 16-byte units keep each chunk's offsets as aligned as the tensors'.
+  const bool whole = fitsOneBinding(data, device) && fitsOneBinding(output, device);
+  const uint64_t chunk = whole ? output.bytes : alignDown(windowCapacity(device), 16);
+  for (uint64_t from = 0; from < output.bytes; from += chunk) {
+    const uint64_t bytes = std::min(chunk, output.bytes - from);
+    uint64_t data_lead = 0, output_lead = 0;
+    const Window data_window = windowFor(data.offset + from, data.offset + from + bytes, device, &data_lead);
+    const Window output_window = windowFor(output.offset + from, output.offset + from + bytes, device, &output_lead);
+    const auto addCopy = [&](Kernel kernel, uint64_t skip, uint64_t count, SpecValues spec, uint64_t groups) {
+      abi::CopyWordsParams p{};
+      p.byte_count = static_cast<uint32_t>(count);
+      p.source_word_offset = static_cast<uint32_t>((data_lead + skip) / 4);
+      p.target_word_offset = static_cast<uint32_t>((output_lead + skip) / 4);
+      Step copy;
+      copy.kernel = kernel;
+      copy.spec = spec;
+      copy.bindings = {{Role::kData, data_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
+      setPush(copy, p);
+      copy.groups = groups;
+      if (wait_for_checks) waitForChecks(copy);
+      // Neighbouring chunks' windows may share alignment bytes.
+      if (from > 0) copy.wait_for.push_back({Role::kOutput, output_window});
+      plan.steps.push_back(copy);
+    };
+    uint64_t bulk = 0;
+    if (bytes >= kMinBulkCopyBytes && aligned) {
+      bulk = bytes / 16 * 16;
+      const uint64_t units = bulk / 16;
+      const SegmentLayout layout = segmentLayout(device, workgroup, units);
+      addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
+              layout.groupsFor(layout.segmentsOf(units), workgroup));
+    }
+    if (bulk < bytes) {
+      const uint64_t words = alignUp(bytes - bulk, 4) / 4;
+      addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, (words + workgroup - 1) / workgroup);
+    }
   }
 }
 
@@ -404,35 +579,36 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
     return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +
                        " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
   }
-  // One window per tensor: the scatter pass binds each whole.
-  uint64_t data_lead = 0, indices_lead = 0, updates_lead = 0, output_lead = 0;
-  const Window data_window = windowFor(data.offset, data.offset + data.bytes, device, &data_lead);
-  const Window indices_window = windowFor(indices.offset, indices.offset + indices.bytes, device, &indices_lead);
-  const Window updates_window = windowFor(updates.offset, updates.offset + updates.bytes, device, &updates_lead);
-  const Window output_window = windowFor(output.offset, output.offset + output.bytes, device, &output_lead);
-  for (const Window& window : {data_window, indices_window, updates_window, output_window}) {
-    if (window.size > device.max_storage_buffer_range || window.size > 0xFFFFFFFCull) {
-      return unsupported(shape.op + ": tensors larger than one storage-buffer binding (" +
-                         std::to_string(device.max_storage_buffer_range) +
-                         " bytes on this device) are not supported yet");
-    }
+  // The kernels number elements and update positions in 32 bits.
+  const uint64_t updates_elements = updates.bytes / shape.element_bytes;
+  if (output.bytes / shape.element_bytes > kMax32 || updates_elements > kMax32 || shape.check.tuple_count >= kMax32) {
+    return unsupported(shape.op + ": tensors of 2^32 or more elements are not supported");
   }
-  bool wait_for_checks = checked;
+  const bool windowed = !fitsOneBinding(data, device) || !fitsOneBinding(output, device) ||
+                        !fitsOneBinding(updates, device) || !fitsOneBinding(indices, device);
+  if (windowed && windowCapacity(device) < 16) {
+    return unsupported(shape.op + ": tensors larger than one binding are bound a window at a time, and bindings of " +
+                       std::to_string(device.max_storage_buffer_range) + " bytes at an offset alignment of " +
+                       std::to_string(bindingAlignment(device)) + " leave no room for one");
+  }
+  bool wait_for_checks = checked, output_written = false;
   if (!in_place && output.bytes > 0) {
-    appendDataCopy(plan, {data_window, data_lead}, {output_window, output_lead}, output.bytes, device, wait_for_checks);
+    appendDataCopy(plan, data, output, device, wait_for_checks);
     wait_for_checks = false;
+    output_written = true;
   }
   const uint64_t work = elements ? shape.lines : shape.slice_elements;
   if (shape.check.tuple_count == 0 || work == 0 || output.bytes == 0) return plan;
 
-  const PassInputs inputs{shape,           updates_window,       indices_window,
-                          output_window,   updates_lead / 4,     indices_lead / 4,
-                          output_lead / 4, device.workgroup_size};
+  PassLayout layout{shape, {}, {}, device.workgroup_size};
+  VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
+  VKINDEX_ASSIGN_OR_RETURN(
+      layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
   const uint64_t rows = winnerTableRows(shape, device);
   if (rows > 0) {
-    appendWinnerPasses(plan, inputs, rows, wait_for_checks, in_place, device);
+    appendWinnerPasses(plan, layout, rows, updates, output, wait_for_checks, output_written, device);
   } else {
-    appendWalkPasses(plan, inputs, wait_for_checks, in_place);
+    appendWalkPasses(plan, layout, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.
     if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
       fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);

@@ -1,6 +1,7 @@
 // ScatterElements and ScatterND planning: validates a call, and turns it into the shared index checks,
-// then (out of place) a gated copy of data into the output, then one scatter pass that applies the
-// updates in index order (see shaders/common/scatter_apply.glsl).
+// then (out of place) a gated copy of data into the output, then the scatter passes that apply the
+// updates in index order (see shaders/common/scatter_apply.glsl): one where every tensor fits a
+// binding, else one per run of updates (with its indices) and output window, in run order.
 #pragma once
 
 #include "plan/gather_elements_plan.hpp"

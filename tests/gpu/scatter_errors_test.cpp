@@ -650,28 +650,12 @@ TEST_F(ScatterErrorsTest, OneBadIndexAmongAHundredThousandWritesNothing) {
   }
 }
 
-// Whether `ctx` runs scatters whose tensors span several bindings: Ok, or the kUnsupported status it
-// refuses them with (the first phase binds every tensor whole).
-Status scatterAcrossWindows(Context& ctx) {
-  const uint64_t binding = ctx.device().max_storage_buffer_range;  // the capped range, for a capped context
-  const int64_t count = static_cast<int64_t>(binding / 8 + 1);     // int64 indices past one binding
-  StatusOr<Tensor> data = toDevice(ctx, floats({4}));
-  StatusOr<Tensor> indices = toDevice(ctx, zeros(DataType::kInt64, {count}));
-  StatusOr<Tensor> updates = toDevice(ctx, floats({count}));
-  if (!data.ok() || !indices.ok() || !updates.ok()) return internalError("test: could not upload the probe");
-  StatusOr<Tensor> output = scatterElements(ctx, *data, *indices, *updates, 0);
-  if (!output.ok() && output.status().code() == StatusCode::kUnsupported) return output.status();
-  return Status::Ok();
-}
-
 TEST_F(ScatterErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   // 4 KiB bindings split 3000 int64 indices into several windows; the first bad one is in a later
   // window, and a second bad one after it must not win.
   ContextOptions options;
   options.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
-  const Status windows = scatterAcrossWindows(*ctx);
-  if (!windows.ok()) GTEST_SKIP() << windows.message();
   std::vector<int64_t> element_values(3000);
   for (size_t i = 0; i < element_values.size(); ++i) element_values[i] = static_cast<int64_t>(i * 7 % 200) - 100;
   element_values[2123] = -101;
@@ -694,17 +678,16 @@ TEST_F(ScatterErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
 
 // Random shapes, types and reductions with 1-3 bad values planted at random positions: the message
 // names the first one exactly (as the reference finds it) and nothing is written. Half the cases run
-// with 4 KiB bindings, so bad values land in later windows too (once scatters run across windows).
+// with 4 KiB bindings, so bad values land in later windows too.
 TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
   options.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
-  const bool windows = scatterAcrossWindows(*capped).ok();
   Rng rng(0xbad5c);
   const DataType types[] = {DataType::kUInt8,   DataType::kFloat16, DataType::kInt32,
                             DataType::kFloat32, DataType::kUInt64,  DataType::kComplex128};
   for (int round = 0; round < 16; ++round) {
-    Context& ctx = round % 2 && windows ? *capped : context();
+    Context& ctx = round % 2 ? *capped : context();
     const DataType dtype = types[rng() % std::size(types)];
     Reduction reduction = static_cast<Reduction>(rng() % 5);
     if (!reductionDefined(dtype, reduction)) reduction = Reduction::kNone;

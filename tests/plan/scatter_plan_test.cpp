@@ -238,13 +238,46 @@ TEST(PlanScatterTest, ReductionsPerType) {
               "ScatterND: reduction 'max' is not defined for string");
 }
 
-TEST(PlanScatterTest, TensorsBeyondOneBindingAreUnsupported) {
+TEST(PlanScatterTest, TensorsBeyondOneBindingRunAWindowAtATime) {
+  // 96-byte bindings (64 bytes of capacity): the 120-byte output splits into target ranges of 16
+  // elements, and the int64 indices (8 bytes per position, 5 lines of 4 along axis 0) into runs of
+  // one axis position over every line: 4 runs x 2 ranges, in run order.
   const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kNone);
   StatusOr<OpPlan> plan =
       planScatter(shape, placed(0, 120), placed(0, 160), placed(0, 80), placed(0, 120), true, fakeDevice(96, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, scatter_elements_move x8");
+  const abi::ScatterElementsParams later = pushOf<abi::ScatterElementsParams>(plan->steps[9]);
+  EXPECT_EQ(later.first_line, 0u);
+  EXPECT_EQ(later.line_count, 5u);
+  EXPECT_EQ(later.axis_begin, 1u);
+  EXPECT_EQ(later.axis_end, 2u);
+  EXPECT_EQ(later.target_begin, 16u);
+  EXPECT_EQ(later.target_end, 30u);
+  EXPECT_EQ(str(plan->steps[9].wait_for), "output {64, 56}");
+  EXPECT_EQ(later.out_word_offset, 0xFFFFFFF0u) << "the window starts 16 words past the tensor: -16 modulo 2^32";
+}
+
+TEST(PlanScatterTest, BindingsTooSmallForAnyWindowAreRefused) {
+  // 155-byte bindings at a 64-byte offset alignment hold no window (found by fuzz_planners: the copy
+  // of data into the output looped forever on windows of no bytes).
+  StatusOr<ScatterShape> shape = inferScatterNDShape({7, 7, 7}, DataType::kFloat32, {1, 0, 2}, DataType::kInt32,
+                                                     {1, 0, 7}, DataType::kFloat32, Reduction::kAdd);
+  ASSERT_TRUE(shape.ok());
+  StatusOr<OpPlan> plan = planScatter(*shape, placed(1644, 1372), placed(616, 0), placed(132, 0), placed(1984, 1372),
+                                      false, fakeDevice(155, 64));
   expectError(plan.status(), StatusCode::kUnsupported,
-              "ScatterElements: tensors larger than one storage-buffer binding (96 bytes on this device) are not "
-              "supported yet");
+              "ScatterND: tensors larger than one binding are bound a window at a time, and bindings of 155 bytes at "
+              "an offset alignment of 64 leave no room for one");
+}
+
+TEST(PlanScatterTest, TensorsOf2To32ElementsAreRefused) {
+  StatusOr<ScatterShape> shape = inferScatterNDShape({65536, 65536}, DataType::kUInt8, {1, 1}, DataType::kInt32,
+                                                     {1, 65536}, DataType::kUInt8, Reduction::kNone);
+  ASSERT_TRUE(shape.ok());
+  StatusOr<OpPlan> plan = planScatter(*shape, placed(0, uint64_t(1) << 32), placed(0, 4), placed(0, 65536),
+                                      placed(0, uint64_t(1) << 32), true, fakeDevice(uint64_t(1) << 27, 16));
+  expectError(plan.status(), StatusCode::kUnsupported, "ScatterND: tensors of 2^32 or more elements are not supported");
 }
 
 }  // namespace

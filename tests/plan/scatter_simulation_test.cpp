@@ -1,0 +1,120 @@
+// ScatterElements and ScatterND plans run through the CPU simulator (scatter_simulator.hpp) on tiny
+// fake devices, so that data, indices and updates each span many binding windows: every access inside
+// its window, every data element receiving exactly its updates in index order, whatever the offsets,
+// element width, index type, reduction (a walk, or ScatterND's winner table) and form (in place, or a
+// copy of data first).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "plan_test_support.hpp"
+#include "scatter_simulator.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+const DataType kTypes[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kInt64,
+                           DataType::kComplex128};
+
+// A random shape of `rank` dims with at most `max_elements` elements (dims of 1 to 12).
+Shape randomShape(std::mt19937& rng, size_t rank, uint64_t max_elements) {
+  Shape shape(rank);
+  uint64_t count = 1;
+  for (int64_t& dim : shape) {
+    dim = 1 + static_cast<int64_t>(rng() % 12);
+    count *= static_cast<uint64_t>(dim);
+  }
+  while (count > max_elements) {
+    int64_t& largest = *std::max_element(shape.begin(), shape.end());
+    count = count / static_cast<uint64_t>(largest) * static_cast<uint64_t>(largest / 2);
+    largest /= 2;
+  }
+  return shape;
+}
+
+// A random case on a device whose windows hold a few dozen elements at most.
+ScatterCase randomCase(std::mt19937& rng, bool nd) {
+  ScatterCase c;
+  c.nd = nd;
+  c.data_type = kTypes[rng() % std::size(kTypes)];
+  c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+  c.reduction = rng() % 2 ? Reduction::kNone : Reduction::kAdd;
+  c.in_place = rng() % 2;
+  const size_t rank = 1 + rng() % 4;
+  c.data_shape = randomShape(rng, rank, 400);
+  if (nd) {
+    const int64_t k = 1 + static_cast<int64_t>(rng() % rank);
+    c.indices_shape = {1 + static_cast<int64_t>(rng() % 60), k};
+  } else {
+    const size_t axis = rng() % rank;
+    c.axis = static_cast<int64_t>(axis) - (rng() % 2 ? static_cast<int64_t>(rank) : 0);
+    c.indices_shape = c.data_shape;
+    for (size_t d = 0; d < rank; ++d) {
+      c.indices_shape[d] = d == axis ? 1 + static_cast<int64_t>(rng() % 24)
+                                     : 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(c.data_shape[d]));
+    }
+  }
+  const uint64_t offsets[] = {0, 4, 16, 20, 256, 260};
+  c.data_offset = offsets[rng() % std::size(offsets)];
+  c.indices_offset = offsets[rng() % std::size(offsets)];
+  c.updates_offset = offsets[rng() % std::size(offsets)];
+  c.output_offset = offsets[rng() % std::size(offsets)];
+  const uint64_t alignment = rng() % 2 ? 16 : 64;
+  c.device = fakeDevice(alignment * (4 + rng() % 12), alignment);
+  return c;
+}
+
+void simulateRandomCases(bool nd, uint32_t seed) {
+  std::mt19937 rng(seed);
+  int planned = 0;
+  for (int round = 0; round < 400; ++round) {
+    const ScatterCase c = randomCase(rng, nd);
+    SCOPED_TRACE(describe(c));
+    const Status status = simulateScatter(c, static_cast<uint32_t>(rng()));
+    if (status.ok()) {
+      ++planned;
+    } else {
+      // Refused only where one slice (with its tuple) cannot fit a window.
+      ASSERT_EQ(status.code(), StatusCode::kUnsupported) << status.toString();
+      ASSERT_TRUE(nd) << status.toString();
+      ASSERT_NE(status.message().find("a slice of"), std::string::npos) << status.toString();
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(planned, 300) << "most cases must plan";
+}
+
+TEST(ScatterSimulationTest, ElementsAcrossWindows) { simulateRandomCases(false, 11); }
+
+TEST(ScatterSimulationTest, TuplesAcrossWindows) { simulateRandomCases(true, 12); }
+
+TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
+  // A 1-D axis of 3000 int64 updates (24 KiB) on 256-byte windows: runs of single axis positions
+  // split the inner lines, and targets span 113 output windows.
+  for (bool in_place : {false, true}) {
+    ScatterCase c;
+    c.data_shape = {40, 700};
+    c.data_type = DataType::kInt64;
+    c.indices_shape = {6, 500};
+    c.axis = 0;
+    c.reduction = Reduction::kAdd;
+    c.in_place = in_place;
+    c.updates_offset = 20;
+    c.device = fakeDevice(256, 16);
+    SCOPED_TRACE(describe(c));
+    EXPECT_TRUE(simulateScatter(c, 3).ok());
+  }
+}
+
+TEST(ScatterSimulationTest, ASliceLargerThanAWindowIsRefused) {
+  ScatterCase c;
+  c.nd = true;
+  c.data_shape = {4, 100};
+  c.indices_shape = {2, 1};
+  c.device = fakeDevice(256, 16);
+  expectError(simulateScatter(c, 1), StatusCode::kUnsupported,
+              "ScatterND: a slice of 400 bytes is more than this device can bind at once (maxStorageBufferRange 256)");
+}
+
+}  // namespace
+}  // namespace vkindex::plan::test

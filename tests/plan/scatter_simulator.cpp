@@ -1,0 +1,401 @@
+#include "scatter_simulator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "common/clear_words_params.h"
+#include "common/copy_words_params.h"
+#include "common/scatter_elements_params.h"
+#include "common/scatter_nd_params.h"
+#include "plan_test_support.hpp"
+#include "simulator_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+uint64_t product(const Shape& shape, size_t begin, size_t end) {
+  uint64_t n = 1;
+  for (size_t d = begin; d < end; ++d) n *= static_cast<uint64_t>(shape[d]);
+  return n;
+}
+
+bool isWalk(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kScatterElements:
+    case Kernel::kScatterElementsFloat32:
+    case Kernel::kScatterElementsFloat64:
+    case Kernel::kScatterElementsFloat32Add:
+    case Kernel::kScatterElementsOrder32:
+    case Kernel::kScatterElementsMove:
+    case Kernel::kScatterND:
+    case Kernel::kScatterNDFloat32:
+    case Kernel::kScatterNDFloat64:
+    case Kernel::kScatterNDFloat32Add:
+    case Kernel::kScatterNDOrder32:
+    case Kernel::kScatterNDMove:
+    case Kernel::kScatterNDMoveChecked: return true;
+    default: return false;
+  }
+}
+
+bool writesOutput(Kernel kernel) {
+  return isWalk(kernel) || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
+         kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4 || kernel == Kernel::kCopyWords ||
+         kernel == Kernel::kCopyWords16;
+}
+
+// One simulated scatter: its tensors' placements, the indices and status slot, and what every data
+// element received.
+class Simulation {
+ public:
+  Simulation(const ScatterCase& c, const ScatterShape& shape, Placement data, Placement indices, Placement updates,
+             Placement output, std::mt19937& rng)
+      : c_(c),
+        shape_(shape),
+        data_(data),
+        indices_(indices),
+        updates_(updates),
+        output_(output),
+        index_buffer_(randomBuffer(indices, rng)),
+        index_sim_(shape.check, indices, index_buffer_, randomIndices(shape.check, {}, rng), ok_),
+        received_(output.bytes / shape.element_bytes),
+        copied_(output.bytes, 0) {}
+
+  void run(const OpPlan& plan) {
+    bool output_written = false;
+    for (size_t i = 0; i < plan.steps.size() && ok_; ++i) {
+      const Step& step = plan.steps[i];
+      const bool copies = step.kernel == Kernel::kCopyWords || step.kernel == Kernel::kCopyWords16;
+      if (writesOutput(step.kernel) && !copies) {
+        const Window* output = windowOf(step, Role::kOutput);
+        const bool waits = std::any_of(step.wait_for.begin(), step.wait_for.end(), [&](const Binding& b) {
+          return b.role == Role::kOutput && output && b.window.offset == output->offset &&
+                 b.window.size == output->size;
+        });
+        if (output_written && !waits) fail("step " + std::to_string(i) + " writes the output without a barrier");
+      }
+      output_written = output_written || writesOutput(step.kernel);
+      if (step.kernel == Kernel::kCheckIndices) {
+        index_sim_.checkIndices(step);
+      } else if (step.kernel == Kernel::kReportIndex) {
+        index_sim_.reportIndex(step, i);
+      } else if (index_sim_.badIndexFound(step.push[0])) {
+        continue;  // status_gate.glsl: every writing kernel returns at once
+      } else if (copies) {
+        copy(step);
+      } else if (step.kernel == Kernel::kClearWords) {
+        table_.assign(pushOf<abi::ClearWordsParams>(step).word_count, 0u);
+        winner_table_ = true;
+      } else if (step.kernel == Kernel::kScatterNDClaim) {
+        claim(step);
+      } else if (step.kernel == Kernel::kScatterNDWrite) {
+        writeWinners(step);
+      } else if (step.kernel == Kernel::kScatterNDRows || step.kernel == Kernel::kScatterNDRows8 ||
+                 step.kernel == Kernel::kScatterNDRows4) {
+        writeWinnerRows(step);
+      } else if (step.kernel == Kernel::kScatterElementsMove || (isWalk(step.kernel) && !c_.nd)) {
+        walkElements(step);
+      } else if (isWalk(step.kernel)) {
+        walkTuples(step);
+      } else {
+        fail("unexpected kernel " + std::to_string(static_cast<int>(step.kernel)));
+      }
+    }
+    if (!ok_) return;
+    // Random indices are valid unless a dim they index is empty: then nothing may be written.
+    if (index_sim_.expectStatus(plan)) {
+      EXPECT_TRUE(std::all_of(copied_.begin(), copied_.end(), [](uint32_t n) { return n == 0; }));
+      EXPECT_TRUE(std::all_of(received_.begin(), received_.end(), [](const auto& r) { return r.empty(); }));
+      return;
+    }
+    expectCopiedOnce();
+    expectReceived();
+  }
+
+ private:
+  void fail(const std::string& what) {
+    if (ok_) ADD_FAILURE() << what;
+    ok_ = false;
+  }
+
+  // Byte `byte` of `window` (as the kernel forms it, modulo 2^32) must lie inside the window with
+  // `count` bytes after it, and be byte `expected` of the buffer.
+  void reach(const Window& window, uint32_t byte, uint32_t count, uint64_t expected, const char* what) {
+    if (uint64_t(byte) + count > window.size) {
+      fail(std::string(what) + " accessed at byte " + std::to_string(byte) + " of a " + std::to_string(window.size) +
+           "-byte window");
+    } else if (window.offset + byte != expected) {
+      fail(std::string(what) + " byte " + std::to_string(window.offset + byte) + " reached instead of " +
+           std::to_string(expected));
+    }
+  }
+
+  BufferBinding indexBinding(const Step& step) {
+    return BufferBinding(index_buffer_, *windowOf(step, Role::kIndices), "indices", ok_);
+  }
+
+  // index_tuples.glsl's tupleRow.
+  uint32_t tupleRow(BufferBinding& indices, const abi::ScatterNDParams& p, uint32_t k, uint32_t index_words,
+                    uint32_t tuple) {
+    const uint32_t first_word = p.indices_word_offset + tuple * k * index_words;
+    uint32_t row = 0;
+    for (uint32_t component = 0; component < k; ++component) {
+      row = row * p.extents[component] +
+            normalizeIndex(loadIndex(indices, first_word, component, index_words), p.extents[component]);
+    }
+    return row;
+  }
+
+  // scatter_apply.glsl's applyElement, as addresses: update element `source` into data element `target`.
+  void apply(const Step& step, uint32_t updates_word, uint32_t out_word, uint32_t target, uint32_t source) {
+    const uint32_t bytes = static_cast<uint32_t>(shape_.element_bytes);
+    reach(*windowOf(step, Role::kUpdates), updates_word * 4u + source * bytes, bytes,
+          updates_.offset + uint64_t(source) * bytes, "updates");
+    reach(*windowOf(step, Role::kOutput), out_word * 4u + target * bytes, bytes,
+          output_.offset + uint64_t(target) * bytes, "output");
+    if (target >= received_.size()) return fail("target " + std::to_string(target) + " is past the data");
+    received_[target].push_back(source);
+  }
+
+  void walkElements(const Step& step) {
+    const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
+    BufferBinding indices = indexBinding(step);
+    const uint32_t dims = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    for (uint32_t line_step = 0; line_step < p.line_count && ok_; ++line_step) {
+      uint32_t rest = p.first_line + line_step;
+      uint32_t data_base = 0, update_base = 0, update_stride = 1, axis_update_stride = 1;
+      for (uint32_t j = dims; j-- > 0;) {
+        const uint32_t extent = p.extents[j];
+        if (j == p.axis_dim) {
+          axis_update_stride = update_stride;
+        } else {
+          const uint32_t coordinate = rest % extent;
+          rest /= extent;
+          data_base += coordinate * p.data_strides[j];
+          update_base += coordinate * update_stride;
+        }
+        update_stride *= extent;
+      }
+      for (uint32_t i = p.axis_begin; i < p.axis_end; ++i) {
+        const uint32_t position = update_base + i * axis_update_stride;
+        const uint32_t index =
+            normalizeIndex(loadIndex(indices, p.indices_word_offset, position, index_words), p.axis_size);
+        const uint32_t target = data_base + index * p.data_strides[p.axis_dim];
+        if (target >= p.target_begin && target < p.target_end) {
+          apply(step, p.updates_word_offset, p.out_word_offset, target, position);
+        }
+      }
+    }
+  }
+
+  void walkTuples(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    const uint32_t k = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    for (uint32_t element = 0; element < p.slice_elements && ok_; ++element) {
+      for (uint32_t n = p.first_tuple; n < p.end_tuple; ++n) {
+        const uint32_t target = tupleRow(indices, p, k, index_words, n) * p.slice_elements + element;
+        if (target >= p.target_begin && target < p.target_end) {
+          apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
+        }
+      }
+    }
+  }
+
+  void claim(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      if (row >= table_.size()) return fail("claimed row " + std::to_string(row) + " is past the table");
+      table_[row] = std::max(table_[row], n + 1);
+    }
+  }
+
+  void writeWinners(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    const uint32_t count = (p.end_tuple - p.first_tuple) * p.slice_elements;
+    for (uint32_t i = 0; i < count && ok_; ++i) {
+      const uint32_t n = p.first_tuple + i / p.slice_elements;
+      const uint32_t element = i - (n - p.first_tuple) * p.slice_elements;
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      const uint32_t target = row * p.slice_elements + element;
+      if (target >= p.target_begin && target < p.target_end && table_.at(row) == n + 1) {
+        apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
+      }
+    }
+  }
+
+  // scatter_nd_rows.comp: whole slices in units, the unit offsets divided from in-window word sums.
+  void writeWinnerRows(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    const uint32_t unit = step.kernel == Kernel::kScatterNDRows ? 16 : step.kernel == Kernel::kScatterNDRows8 ? 8 : 4;
+    const uint32_t bytes = static_cast<uint32_t>(shape_.element_bytes), words_per_unit = unit / 4;
+    const uint32_t slice_units = p.slice_elements * bytes / unit;
+    for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      const uint32_t first_target = row * p.slice_elements;
+      if (first_target < p.target_begin || first_target >= p.target_end || table_.at(row) != n + 1) continue;
+      const uint32_t source = (p.updates_word_offset + n * slice_units * words_per_unit) / words_per_unit;
+      const uint32_t target = (p.out_word_offset + row * slice_units * words_per_unit) / words_per_unit;
+      for (uint32_t u = 0; u < slice_units; ++u) {
+        reach(*windowOf(step, Role::kUpdates), (source + u) * unit, unit,
+              updates_.offset + uint64_t(n) * p.slice_elements * bytes + uint64_t(u) * unit, "updates");
+        reach(*windowOf(step, Role::kOutput), (target + u) * unit, unit,
+              output_.offset + uint64_t(first_target) * bytes + uint64_t(u) * unit, "output");
+      }
+      for (uint32_t e = 0; e < p.slice_elements; ++e)
+        received_.at(first_target + e).push_back(n * p.slice_elements + e);
+    }
+  }
+
+  // copy_words.comp, both modules: each byte of the copy lands at the same offset of the output as it
+  // had in data.
+  void copy(const Step& step) {
+    const abi::CopyWordsParams p = pushOf<abi::CopyWordsParams>(step);
+    const Window& source = *windowOf(step, Role::kData);
+    const Window& target = *windowOf(step, Role::kOutput);
+    const bool units = step.kernel == Kernel::kCopyWords16;
+    const uint32_t size = units ? 16 : 4, count = units ? p.byte_count / 16 : (p.byte_count + 3) / 4;
+    const uint32_t source_first = units ? p.source_word_offset / 4 * 16 : p.source_word_offset * 4;
+    const uint32_t target_first = units ? p.target_word_offset / 4 * 16 : p.target_word_offset * 4;
+    for (uint32_t i = 0; i < count && ok_; ++i) {
+      const uint32_t moved = units || i + 1 < count || p.byte_count % 4 == 0 ? size : p.byte_count % 4;
+      const uint64_t from = source.offset + source_first + uint64_t(i) * size - data_.offset;
+      reach(source, source_first + i * size, size, data_.offset + from, "copied data");
+      reach(target, target_first + i * size, size, output_.offset + from, "copy output");
+      for (uint64_t b = from; b < from + moved && ok_; ++b) {
+        if (b >= copied_.size()) return fail("copy wrote past the output");
+        ++copied_[b];
+      }
+    }
+  }
+
+  void expectCopiedOnce() {
+    if (c_.in_place) return;
+    for (size_t b = 0; b < copied_.size(); ++b) {
+      if (copied_[b] != 1)
+        return fail("output byte " + std::to_string(b) + " copied " + std::to_string(copied_[b]) + " times");
+    }
+  }
+
+  // Every data element received exactly the updates that address it, in index order; where a winner
+  // table decided, only the last of them.
+  void expectReceived() {
+    const std::vector<int64_t>& values = index_sim_.values();
+    std::vector<std::vector<uint32_t>> expected(received_.size());
+    const Shape& data = c_.data_shape;
+    if (c_.nd) {
+      const size_t k = static_cast<size_t>(c_.indices_shape.back());
+      const uint64_t slice = product(data, k, data.size()), tuples = values.size() / k;
+      for (uint64_t n = 0; n < tuples; ++n) {
+        uint64_t row = 0;
+        for (size_t component = 0; component < k; ++component) {
+          const int64_t s = data[component], v = values[n * k + component];
+          row = row * static_cast<uint64_t>(s) + static_cast<uint64_t>(v < 0 ? v + s : v);
+        }
+        for (uint64_t e = 0; e < slice; ++e) expected[row * slice + e].push_back(static_cast<uint32_t>(n * slice + e));
+      }
+    } else {
+      const size_t rank = data.size();
+      const size_t axis = static_cast<size_t>(c_.axis < 0 ? c_.axis + static_cast<int64_t>(rank) : c_.axis);
+      for (uint64_t position = 0; position < values.size(); ++position) {
+        uint64_t rest = position, target = 0, stride = 1;
+        for (size_t d = rank; d-- > 0;) {
+          const uint64_t extent = static_cast<uint64_t>(c_.indices_shape[d]);
+          uint64_t coordinate = rest % extent;
+          rest /= extent;
+          if (d == axis) {
+            const int64_t s = data[axis], v = values[position];
+            coordinate = static_cast<uint64_t>(v < 0 ? v + s : v);
+          }
+          target += coordinate * stride;
+          stride *= static_cast<uint64_t>(data[d]);
+        }
+        expected[target].push_back(static_cast<uint32_t>(position));
+      }
+    }
+    for (size_t t = 0; t < expected.size(); ++t) {
+      if (winner_table_ && expected[t].size() > 1) expected[t].erase(expected[t].begin(), expected[t].end() - 1);
+      if (received_[t] != expected[t]) {
+        return fail("data element " + std::to_string(t) + " received " + std::to_string(received_[t].size()) +
+                    " updates (first " + (received_[t].empty() ? "-" : std::to_string(received_[t][0])) +
+                    "), expected " + std::to_string(expected[t].size()) + " (first " +
+                    (expected[t].empty() ? "-" : std::to_string(expected[t][0])) + ")");
+      }
+    }
+  }
+
+  const ScatterCase& c_;
+  const ScatterShape& shape_;
+  Placement data_, indices_, updates_, output_;
+  bool ok_ = true;
+  std::vector<uint8_t> index_buffer_;
+  IndexSimulator index_sim_;
+  std::vector<std::vector<uint32_t>> received_;
+  std::vector<uint32_t> copied_;
+  std::vector<uint32_t> table_;
+  bool winner_table_ = false;
+};
+
+}  // namespace
+
+uint64_t scatterWork(const OpPlan& plan) {
+  uint64_t work = 0;
+  for (const Step& step : plan.steps) {
+    if (step.kernel == Kernel::kScatterElementsMove ||
+        (isWalk(step.kernel) && step.push_bytes == sizeof(abi::ScatterElementsParams))) {
+      const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
+      work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
+    } else if (isWalk(step.kernel) || step.kernel == Kernel::kScatterNDClaim ||
+               step.kernel == Kernel::kScatterNDWrite || step.kernel == Kernel::kScatterNDRows ||
+               step.kernel == Kernel::kScatterNDRows8 || step.kernel == Kernel::kScatterNDRows4) {
+      const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+      work += uint64_t(p.slice_elements) * (p.end_tuple - p.first_tuple);
+    }
+  }
+  return work;
+}
+
+std::string describe(const ScatterCase& c) {
+  return std::string(c.nd ? "ScatterND" : "ScatterElements") + " data " + shapeString(c.data_shape) + " " +
+         dataTypeName(c.data_type) + ", indices " + shapeString(c.indices_shape) + " " + dataTypeName(c.index_type) +
+         (c.nd ? "" : ", axis " + std::to_string(c.axis)) + ", reduction " + reductionName(c.reduction) +
+         (c.in_place ? ", in place" : "") + ", offsets " + std::to_string(c.data_offset) + "/" +
+         std::to_string(c.indices_offset) + "/" + std::to_string(c.updates_offset) + "/" +
+         std::to_string(c.output_offset) + ", " + deviceString(c.device);
+}
+
+Status simulateScatter(const ScatterCase& c, uint32_t seed) {
+  Shape updates_shape = c.indices_shape;
+  if (c.nd) {
+    updates_shape.pop_back();
+    const size_t k = static_cast<size_t>(c.indices_shape.back());
+    updates_shape.insert(updates_shape.end(), c.data_shape.begin() + static_cast<std::ptrdiff_t>(k),
+                         c.data_shape.end());
+  }
+  StatusOr<ScatterShape> shape =
+      c.nd ? inferScatterNDShape(c.data_shape, c.data_type, c.indices_shape, c.index_type, updates_shape, c.data_type,
+                                 c.reduction)
+           : inferScatterElementsShape(c.data_shape, c.data_type, c.indices_shape, c.index_type, updates_shape,
+                                       c.data_type, c.axis, c.reduction);
+  if (!shape.ok()) return shape.status();
+  const uint64_t element_bytes = shape->element_bytes;
+  const uint64_t index_bytes = c.index_type == DataType::kInt64 ? 8 : 4;
+  const Placement data{c.data_offset, product(c.data_shape, 0, c.data_shape.size()) * element_bytes};
+  const Placement indices{c.indices_offset, product(c.indices_shape, 0, c.indices_shape.size()) * index_bytes};
+  const Placement updates{c.updates_offset, product(updates_shape, 0, updates_shape.size()) * element_bytes};
+  const Placement output = c.in_place ? data : Placement{c.output_offset, data.bytes};
+  StatusOr<OpPlan> plan = planScatter(*shape, data, indices, updates, output, c.in_place, c.device);
+  if (!plan.ok()) return plan.status();
+  std::mt19937 rng(seed);
+  Simulation simulation(c, *shape, data, indices, updates, output, rng);
+  simulation.run(*plan);
+  return Status::Ok();
+}
+
+}  // namespace vkindex::plan::test
