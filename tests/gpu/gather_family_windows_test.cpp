@@ -64,19 +64,11 @@ TEST_F(GatherFamilyWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWind
 TEST_F(GatherFamilyWindowsTest, DataLargerThanMaxStorageBufferRange) {
   // The device's real limit where it is small (lavapipe: 128 MiB), else a 128 MiB cap (SwiftShader's
   // 1 GiB would cost too much memory): data and output exceed one binding either way.
-  const uint64_t kCap = uint64_t(128) << 20;
   std::unique_ptr<Context> capped;
-  Context* ctx = &context();
-  if (context().device().max_storage_buffer_range > 2 * kCap) {
-    ContextOptions options;
-    options.max_binding_bytes = kCap;
-    capped = contextWith(options);
-    ASSERT_TRUE(capped);
-    ctx = capped.get();
-  }
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Context * ctx, contextWithModestBindings(capped));
   const uint64_t limit = ctx->device().max_storage_buffer_range;
   const int64_t row_floats = 1024;
-  const int64_t rows = static_cast<int64_t>((limit + (8 << 20)) / (row_floats * 4));
+  const int64_t rows = rowsPastTheBindingLimit(*ctx, row_floats * 4);
   Rng rng(22);
   HostTensor data = randomTensor(rng, DataType::kFloat32, {rows, row_floats});
   ASSERT_GT(data.bytes.size(), limit);

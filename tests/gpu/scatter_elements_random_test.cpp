@@ -483,50 +483,28 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
-// Tensors larger than one binding (ContextOptions::max_binding_bytes of 1 KiB): data, indices and
-// updates in several windows each, for every width, with none or a reduction, duplicate-heavy in every
-// other case.
+// Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,
+// for every width, with none or a reduction, duplicate-heavy in every other case.
 TEST_F(ScatterElementsTest, TensorsBeyondOneBindingMatchReference) {
-  ContextOptions options;
-  options.max_binding_bytes = 1024;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
-  const std::pair<DataType, Reduction> pairs[] = {
-      {DataType::kUInt8, Reduction::kAdd},    {DataType::kFloat16, Reduction::kNone},
-      {DataType::kInt32, Reduction::kMin},    {DataType::kFloat32, Reduction::kAdd},
-      {DataType::kUInt64, Reduction::kMax},   {DataType::kFloat64, Reduction::kNone},
-      {DataType::kComplex64, Reduction::kMul}};
   Rng rng(0xb1de);
-  size_t n = 0;
-  for (const auto& [dtype, reduction] : pairs) {
-    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
-      const size_t rank = 1 + rng() % 4;
-      const int64_t r = static_cast<int64_t>(rank);
-      const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
-      SCOPED_TRACE("case " + std::to_string(n));
-      const ScatterCase c = randomCase(rng, dtype, index_type, rank, axis, reduction, n % 2 == 0, 1000);
-      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*capped, c, alternating(n)));
-      ++n;
-    }
-  }
-  EXPECT_EQ(capped->validationMessageCount(), 0u) << capped->firstValidationMessage();
+  forEachCaseBeyondOneBinding([&](const WindowedCase& w) {
+    const int64_t r = 1 + static_cast<int64_t>(rng() % 4);
+    const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+    const ScatterCase c =
+        randomCase(rng, w.dtype, w.index_type, static_cast<size_t>(r), axis, w.reduction, w.n % 2 == 0, 1000);
+    expectAllFormsMatchReference(w.context, c, alternating(w.n));
+  });
 }
 
 // Data larger than the device's real binding limit (lavapipe: 128 MiB; elsewhere a 128 MiB cap): each
 // update along axis 0 lands in a random row, across every output window, added out of place after a
 // windowed copy, then in place.
 TEST_F(ScatterElementsTest, DataLargerThanMaxStorageBufferRange) {
-  const uint64_t kCap = uint64_t(128) << 20;
   std::unique_ptr<Context> capped;
-  Context* ctx = &context();
-  if (context().device().max_storage_buffer_range > 2 * kCap) {
-    ContextOptions options;
-    options.max_binding_bytes = kCap;
-    VKINDEX_ASSERT_OK_AND_ASSIGN(capped, makeContext(options));
-    ctx = capped.get();
-  }
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Context * ctx, contextWithModestBindings(capped));
   const uint64_t limit = ctx->device().max_storage_buffer_range;
   const int64_t row_floats = 1024;
-  const int64_t rows = static_cast<int64_t>((limit + (8 << 20)) / (row_floats * 4));
+  const int64_t rows = rowsPastTheBindingLimit(*ctx, row_floats * 4);
   Rng rng(0x4b6);
   const HostTensor data = randomTensor(rng, DataType::kInt32, {rows, row_floats});
   ASSERT_GT(data.bytes.size(), limit);

@@ -452,49 +452,27 @@ TEST_F(ScatterNDTest, ManyElements) {
                           randomTuples(rng, DataType::kInt64, {300, 1}, {2}, 0), Reduction::kNone)));
 }
 
-// Tensors larger than one binding (ContextOptions::max_binding_bytes of 1 KiB): data, indices and
-// updates in several windows each, for every width, with none (the winner table) or a reduction (the
-// walk), duplicate-heavy in every other case.
+// Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,
+// for every width, with none (the winner table) or a reduction (the walk), duplicate-heavy in every
+// other case.
 TEST_F(ScatterNDTest, TensorsBeyondOneBindingMatchReference) {
-  ContextOptions options;
-  options.max_binding_bytes = 1024;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
-  const std::pair<DataType, Reduction> pairs[] = {
-      {DataType::kUInt8, Reduction::kNone},     {DataType::kFloat16, Reduction::kAdd},
-      {DataType::kInt32, Reduction::kMax},      {DataType::kFloat32, Reduction::kNone},
-      {DataType::kInt64, Reduction::kMul},      {DataType::kFloat64, Reduction::kMin},
-      {DataType::kComplex128, Reduction::kNone}};
   Rng rng(0xb1d5);
-  size_t n = 0;
-  for (const auto& [dtype, reduction] : pairs) {
-    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
-      const size_t r = 1 + rng() % 3;
-      const size_t k = 1 + rng() % r;
-      SCOPED_TRACE("case " + std::to_string(n));
-      const ScatterCase c = randomCase(rng, dtype, index_type, r, k, 1, reduction, n % 2 == 0, 1000);
-      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*capped, c, alternating(n)));
-      ++n;
-    }
-  }
-  EXPECT_EQ(capped->validationMessageCount(), 0u) << capped->firstValidationMessage();
+  forEachCaseBeyondOneBinding([&](const WindowedCase& w) {
+    const size_t r = 1 + rng() % 3;
+    const ScatterCase c = randomCase(rng, w.dtype, w.index_type, r, 1 + rng() % r, 1, w.reduction, w.n % 2 == 0, 1000);
+    expectAllFormsMatchReference(w.context, c, alternating(w.n));
+  });
 }
 
 // A KV-cache-like tensor larger than the device's real binding limit (lavapipe: 128 MiB; elsewhere a
 // 128 MiB cap): rows past the limit, duplicates among them, written in place (the winner table) and
 // added out of place (a walk after a windowed copy).
 TEST_F(ScatterNDTest, DataLargerThanMaxStorageBufferRange) {
-  const uint64_t kCap = uint64_t(128) << 20;
   std::unique_ptr<Context> capped;
-  Context* ctx = &context();
-  if (context().device().max_storage_buffer_range > 2 * kCap) {
-    ContextOptions options;
-    options.max_binding_bytes = kCap;
-    VKINDEX_ASSERT_OK_AND_ASSIGN(capped, makeContext(options));
-    ctx = capped.get();
-  }
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Context * ctx, contextWithModestBindings(capped));
   const uint64_t limit = ctx->device().max_storage_buffer_range;
   const int64_t row_floats = 1024;
-  const int64_t rows = static_cast<int64_t>((limit + (8 << 20)) / (row_floats * 4));
+  const int64_t rows = rowsPastTheBindingLimit(*ctx, row_floats * 4);
   Rng rng(0x4b5);
   const HostTensor data = randomTensor(rng, DataType::kFloat32, {rows, row_floats});
   ASSERT_GT(data.bytes.size(), limit);

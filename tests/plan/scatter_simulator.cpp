@@ -21,24 +21,17 @@ uint64_t product(const Shape& shape, size_t begin, size_t end) {
   return n;
 }
 
-bool isWalk(Kernel kernel) {
-  switch (kernel) {
-    case Kernel::kScatterElements:
-    case Kernel::kScatterElementsFloat32:
-    case Kernel::kScatterElementsFloat64:
-    case Kernel::kScatterElementsFloat32Add:
-    case Kernel::kScatterElementsOrder32:
-    case Kernel::kScatterElementsMove:
-    case Kernel::kScatterND:
-    case Kernel::kScatterNDFloat32:
-    case Kernel::kScatterNDFloat64:
-    case Kernel::kScatterNDFloat32Add:
-    case Kernel::kScatterNDOrder32:
-    case Kernel::kScatterNDMove:
-    case Kernel::kScatterNDMoveChecked: return true;
-    default: return false;
-  }
+bool isWinnerKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
+         kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
 }
+
+// The walk kernels (every arithmetic variant), told apart by their push blocks.
+bool isElementsWalk(Kernel kernel) { return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams); }
+bool isTupleWalk(Kernel kernel) {
+  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel);
+}
+bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
 bool writesOutput(Kernel kernel) {
   return isWalk(kernel) || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
@@ -95,9 +88,9 @@ class Simulation {
       } else if (step.kernel == Kernel::kScatterNDRows || step.kernel == Kernel::kScatterNDRows8 ||
                  step.kernel == Kernel::kScatterNDRows4) {
         writeWinnerRows(step);
-      } else if (step.kernel == Kernel::kScatterElementsMove || (isWalk(step.kernel) && !c_.nd)) {
+      } else if (isElementsWalk(step.kernel)) {
         walkElements(step);
-      } else if (isWalk(step.kernel)) {
+      } else if (isTupleWalk(step.kernel)) {
         walkTuples(step);
       } else {
         fail("unexpected kernel " + std::to_string(static_cast<int>(step.kernel)));
@@ -347,13 +340,10 @@ class Simulation {
 uint64_t scatterWork(const OpPlan& plan) {
   uint64_t work = 0;
   for (const Step& step : plan.steps) {
-    if (step.kernel == Kernel::kScatterElementsMove ||
-        (isWalk(step.kernel) && step.push_bytes == sizeof(abi::ScatterElementsParams))) {
+    if (isElementsWalk(step.kernel)) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
-    } else if (isWalk(step.kernel) || step.kernel == Kernel::kScatterNDClaim ||
-               step.kernel == Kernel::kScatterNDWrite || step.kernel == Kernel::kScatterNDRows ||
-               step.kernel == Kernel::kScatterNDRows8 || step.kernel == Kernel::kScatterNDRows4) {
+    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel)) {
       const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
       work += uint64_t(p.slice_elements) * (p.end_tuple - p.first_tuple);
     }

@@ -98,11 +98,28 @@ ContextOptions testContextOptions() {
   return options;
 }
 
-StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) {
+StatusOr<std::unique_ptr<Context>> makeTestContext(ContextOptions options) {
   applyTestDriverSelection();
   options.validation = true;
   if (!options.pipeline_cache_dir) options.pipeline_cache_dir = "";
   return Context::create(options);
+}
+
+StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) {
+  return makeTestContext(std::move(options));
+}
+
+StatusOr<Context*> GpuTest::contextWithModestBindings(std::unique_ptr<Context>& holder) {
+  const uint64_t cap = uint64_t(128) << 20;
+  if (context().device().max_storage_buffer_range <= 2 * cap) return &context();
+  ContextOptions options;
+  options.max_binding_bytes = cap;
+  VKINDEX_ASSIGN_OR_RETURN(holder, makeContext(options));
+  return holder.get();
+}
+
+int64_t GpuTest::rowsPastTheBindingLimit(Context& ctx, int64_t row_bytes) {
+  return static_cast<int64_t>((ctx.device().max_storage_buffer_range + (8 << 20)) / static_cast<uint64_t>(row_bytes));
 }
 
 Context& GpuTest::context() { return *sharedContext(); }

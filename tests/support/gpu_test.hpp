@@ -19,6 +19,12 @@ class GpuTest : public ::testing::Test {
   static Context& context();
   // Creates an extra context with the same validation settings and `options` on top.
   static StatusOr<std::unique_ptr<Context>> makeContext(ContextOptions options);
+  // For tests of tensors just past one storage-buffer binding: the shared context where the device's
+  // own maxStorageBufferRange is at most 256 MiB (lavapipe: 128 MiB), else a new one capped at 128 MiB
+  // (SwiftShader's 1 GiB would cost too much memory), kept in `holder`.
+  static StatusOr<Context*> contextWithModestBindings(std::unique_ptr<Context>& holder);
+  // Rows of `row_bytes` that make a tensor 8 MiB larger than `ctx`'s binding limit.
+  static int64_t rowsPastTheBindingLimit(Context& ctx, int64_t row_bytes);
   // Validation messages seen since this test started; accepting them makes TearDown ignore them
   // (only for tests that provoke validation messages on purpose).
   uint32_t newValidationMessages() const;
@@ -30,6 +36,9 @@ class GpuTest : public ::testing::Test {
 
 // Options every test context uses: validation on, no on-disk pipeline cache (tests stay hermetic).
 ContextOptions testContextOptions();
+
+// GpuTest::makeContext, for helpers outside a fixture.
+StatusOr<std::unique_ptr<Context>> makeTestContext(ContextOptions options);
 
 // Whether this process runs synchronization validation ("+sync" in VKINDEX_TEST_DRIVER, or
 // VK_LAYER_ENABLES set by hand): the probe that shows it reports hazards runs only then.

@@ -143,6 +143,27 @@ HostTensor garbageLike(const HostTensor& like) {
 
 Forms alternating(size_t n) { return n % 2 ? Forms::kWithRecording : Forms::kWithCallersOutput; }
 
+void forEachCaseBeyondOneBinding(const std::function<void(const WindowedCase&)>& each) {
+  ContextOptions options;
+  options.max_binding_bytes = 1024;
+  StatusOr<std::unique_ptr<Context>> capped = makeTestContext(options);
+  ASSERT_TRUE(capped.ok()) << capped.status().toString();
+  const std::pair<DataType, Reduction> pairs[] = {
+      {DataType::kUInt8, Reduction::kNone},     {DataType::kFloat16, Reduction::kAdd},
+      {DataType::kInt32, Reduction::kMin},      {DataType::kFloat32, Reduction::kNone},
+      {DataType::kUInt64, Reduction::kMax},     {DataType::kFloat64, Reduction::kMul},
+      {DataType::kComplex128, Reduction::kNone}};
+  size_t n = 0;
+  for (const auto& [dtype, reduction] : pairs) {
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      SCOPED_TRACE("case " + std::to_string(n) + ": " + dataTypeName(dtype) + " " + reductionName(reduction));
+      each({**capped, dtype, reduction, index_type, n++});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+  EXPECT_EQ((*capped)->validationMessageCount(), 0u) << (*capped)->firstValidationMessage();
+}
+
 void expectFormsMatchReference(Context& context, const ScatterOperator& op, const ScatterInputs& in, Forms forms) {
   const ReferenceResult expected = op.reference(in.data, in.indices, in.updates);
   ASSERT_FALSE(expected.bad_index_position.has_value());

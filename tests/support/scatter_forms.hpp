@@ -104,6 +104,23 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 // shuffled 7 times; each must differ, else a directed test of index order could not fail.
 ::testing::AssertionResult orderChangesTheResult(const ScatterOperator& op, const ScatterInputs& in, Rng& rng);
 
+// --- Tensors beyond one binding ------------------------------------------------------------------------------
+
+// A case of the windowed suites: the context to run it on and what to draw.
+struct WindowedCase {
+  Context& context;
+  DataType dtype;
+  Reduction reduction;
+  DataType index_type;
+  size_t n;  // 0, 1, 2, ...: for alternating() and duplicate-heavy turns
+};
+
+// Calls `each` for seven (type, reduction) pairs, every element width and every reduction among them,
+// x both index types, on a context whose bindings span 1 KiB (ContextOptions::max_binding_bytes), so
+// that tensors of a few hundred elements need several windows each; stops at a fatal failure, and
+// expects no validation message from that context.
+void forEachCaseBeyondOneBinding(const std::function<void(const WindowedCase&)>& each);
+
 // --- Suite parameters --------------------------------------------------------------------------------------
 
 // The data types grouped by element width: the kernels specialize on the width, so one test process
