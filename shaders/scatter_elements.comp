@@ -23,6 +23,9 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   uint first = firstInvocationItem();
+  // One output window (most calls) is [0, 2^32-1): a test lavapipe can leave out, where a per-update
+  // test ran a ScatterElements permutation 5-15% slower (`vkindex bench` scatter-perm).
+  bool every_target = pc.target_begin == 0u && pc.target_end == 0xFFFFFFFFu;
   for (uint step = first; step < pc.line_count; step += stride) {
     // The line's coordinates: its data element with axis coordinate 0, its first update, and the
     // step between updates along the axis.
@@ -45,7 +48,7 @@ void main() {
       uint position = update_base + i * axis_update_stride;
       uint index = loadCheckedIndex(pc.indices_word_offset, position, pc.axis_size);
       uint target = data_base + index * axis_stride;
-      if (target >= pc.target_begin && target < pc.target_end) applyElement(target, position);
+      if (every_target || (target >= pc.target_begin && target < pc.target_end)) applyElement(target, position);
     }
   }
 }

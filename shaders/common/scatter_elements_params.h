@@ -24,7 +24,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
   uint indices_word_offset;  // where indices start in their binding, in words
   uint axis_dim;             // the coalesced dim the index replaces
   uint target_begin;         // data elements this pass may write: [target_begin, target_end), numbered
-  uint target_end;           // from data's first element
+  uint target_end;           // from data's first element; [0, 0xFFFFFFFF) in a single window
   uint extents[VKINDEX_MAX_ELEMENT_DIMS];       // indices (= updates) extents, row-major
   uint data_strides[VKINDEX_MAX_ELEMENT_DIMS];  // data element strides of the same dims
 VKINDEX_PUSH_BLOCK_END(ScatterElementsParams)

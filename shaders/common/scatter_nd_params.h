@@ -19,7 +19,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterNDParams)
   uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words
   uint indices_word_offset;  // where indices start in their binding, in words
   uint target_begin;         // data elements this pass may write: [target_begin, target_end), numbered
-  uint target_end;           // from data's first element; whole slices
+  uint target_end;           // from data's first element; whole slices; [0, 0xFFFFFFFF) in a single window
   uint extents[VKINDEX_MAX_TUPLE_LENGTH];  // the data dims the k tuple components address
 VKINDEX_PUSH_BLOCK_END(ScatterNDParams)
 

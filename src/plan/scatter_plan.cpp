@@ -133,14 +133,15 @@ Status tooLargeToBind(const ScatterShape& shape, uint64_t bytes, const char* wha
                      std::to_string(device.max_storage_buffer_range) + ")");
 }
 
-// The output's windows: one where it fits a binding, else a partition of the data elements (whole
-// slices for ScatterND). Each target lies in exactly one range, so it is written by that range's
+// The output's windows: one where it fits a binding, with the range [0, 2^32-1) that kernels read as
+// "every target" (no per-update test), else a partition of the data elements (whole slices for
+// ScatterND). Each target lies in exactly one range, so it is written by that range's
 // passes alone, in the order they run.
 StatusOr<std::vector<TargetRange>> targetRanges(const ScatterShape& shape, const Placement& output,
                                                 const DeviceInfo& device) {
   const uint64_t element_bytes = shape.element_bytes, elements = output.bytes / element_bytes;
   if (fitsOneBinding(output, device)) {
-    return std::vector<TargetRange>{{0, elements, bind(output, 0, output.bytes, device)}};
+    return std::vector<TargetRange>{{0, kMax32, bind(output, 0, output.bytes, device)}};
   }
   const uint64_t granule = shape.op == "ScatterND" ? shape.slice_elements : 1;
   const uint64_t per_range = windowCapacity(device) / (granule * element_bytes) * granule;
