@@ -60,7 +60,7 @@ uint64_t decodeOffset(FuzzedDataProvider& input) {
 }
 
 // Limits as a device, or ContextOptions (max_binding_bytes, workgroup_size up to 256,
-// items_per_invocation up to 64), can set them.
+// items_per_invocation up to 64, min_walk_lines), can set them.
 DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   DeviceInfo device;
   switch (input.ConsumeIntegralInRange<int>(0, 3)) {
@@ -81,6 +81,8 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.max_workgroup_invocations = 256;
   device.max_workgroup_size_x = 256;
   device.shader_int64 = input.ConsumeBool();
+  // ScatterElements none: always walked, or through the winner table wherever it fits.
+  device.min_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;
   return device;
 }
 

@@ -61,6 +61,11 @@ struct DeviceInfo {
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions
   // average at least this many bytes, the kernel otherwise: the crossover measured per driver.
   uint64_t min_copy_region_bytes = 0;
+  // ScatterElements with reduction none walks each line (every coordinate but the axis) in one
+  // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
+  // vector is one) leave most of the device idle through the walk, so their updates all go at once
+  // through a winner table instead. Measured per driver (see src/vk/device.cpp).
+  uint64_t min_walk_lines = 0;
 };
 
 // "1.3.230" from a packed API version.

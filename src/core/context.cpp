@@ -24,7 +24,8 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
   impl->staging_chunk_bytes = options.max_staging_bytes > 0 && options.max_staging_bytes < kStagingChunkBytes
                                   ? options.max_staging_bytes
                                   : kStagingChunkBytes;
-  VKINDEX_RETURN_IF_ERROR(impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation));
+  VKINDEX_RETURN_IF_ERROR(
+      impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation, options.min_walk_lines));
   std::string cache_dir =
       options.pipeline_cache_dir ? *options.pipeline_cache_dir : vk::defaultPipelineCacheDirectory();
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));

@@ -54,6 +54,9 @@ enum class Kernel : uint32_t {
   kScatterElementsMove,
   kScatterNDMove,
   kScatterNDMoveChecked,  // scatter_nd_move doing its own index check and report (a few tuples in place)
+  // ScatterElements none as a winner table, where the walk would leave the device idle (few lines):
+  kScatterElementsClaim,  // scatter_elements_claim.comp: each update claims its data element
+  kScatterElementsWrite,  // scatter_elements_write.comp: the winning updates, all at once
   kScatterNDClaim,        // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
   kScatterNDWrite,        // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
   // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.

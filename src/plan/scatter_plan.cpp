@@ -75,19 +75,27 @@ StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataT
                          dataTypeName(type));
 }
 
-// Rows of ScatterND's winner table when the last-wins passes serve this call, else 0 (walk instead).
-// The walk runs one invocation per slice element, each reading every tuple; the table reads each
-// tuple once per row segment and moves whole units, so it wins whatever the slice width (`vkindex
-// bench`, 4096 rows of 4 KiB in place: lavapipe 33.6 -> 4.3 ms, SwiftShader 103 -> 5.4 ms).
-uint64_t winnerTableRows(const ScatterShape& shape, const DeviceInfo& device) {
-  if (shape.op != "ScatterND" || shape.reduction != Reduction::kNone) return 0;
-  // One tuple (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
+// Entries of the winner table when the last-wins passes serve this call, else 0 (walk instead): one
+// word per data row for ScatterND, per data element for ScatterElements.
+// ScatterND: the walk runs one invocation per slice element, each reading every tuple; the table
+// reads each tuple once per row segment and moves whole units, so it wins whatever the slice width
+// (`vkindex bench`, 4096 rows of 4 KiB in place: lavapipe 33.6 -> 4.3 ms, SwiftShader 103 -> 5.4 ms).
+uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device) {
+  if (shape.reduction != Reduction::kNone) return 0;
+  // One update (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
   // table would add a clear and a claim pass and a scratch buffer.
   if (shape.check.tuple_count <= 1) return 0;
-  uint64_t rows = 1;
-  for (uint64_t extent : shape.check.extents) rows *= extent;  // data elements bound it: no overflow
-  const uint64_t bytes = rows * 4;
-  return bytes <= kMaxWinnerTableBytes && bytes <= device.max_storage_buffer_range ? rows : 0;
+  const bool elements = shape.op == "ScatterElements";
+  // ScatterElements walks lines in order where there are enough of them (DeviceInfo::min_walk_lines).
+  if (elements && shape.lines >= device.min_walk_lines) return 0;
+  uint64_t entries = 1;  // data elements bound it: no overflow
+  if (elements) {
+    for (int64_t extent : shape.output_shape) entries *= static_cast<uint64_t>(extent);
+  } else {
+    for (uint64_t extent : shape.check.extents) entries *= extent;
+  }
+  const uint64_t bytes = entries * 4;
+  return bytes <= kMaxWinnerTableBytes && bytes <= device.max_storage_buffer_range ? entries : 0;
 }
 
 // A tensor's window and where the tensor starts relative to it, in words, modulo 2^32: below zero
@@ -360,25 +368,57 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
   }
 }
 
-// A write pass of the winner table: the winning tuples of `run` whose slices lie in `target`. Slices
-// of whole words move in the widest unit dividing the slice and both offsets, in row segments
+// The updates of `run` that one winner pass covers: its lines times its axis positions
+// (ScatterElements), or its tuples (ScatterND).
+uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
+  if (shape.op == "ScatterElements") return (run.line_end - run.line_begin) * (run.walk_end - run.walk_begin);
+  return run.walk_end - run.walk_begin;
+}
+
+// Workgroups for a pass of one update per item, row_items of them per invocation (CPU drivers: 256,
+// GPUs: items_per_invocation): lavapipe ran a vector of 4M updates through the table in 228-232 ms,
+// against 270-283 ms with one item and 269-279 ms with 4 items per invocation.
+uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const DeviceInfo& device) {
+  const uint64_t per_group = uint64_t(workgroup) * std::max<uint32_t>(1, device.row_items);
+  return (updates + per_group - 1) / per_group;
+}
+
+// A winner pass's specialization and push block: the whole of `run`, writing into `target`.
+void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, const TargetRange& target) {
+  const ScatterShape& shape = layout.shape;
+  if (shape.op == "ScatterElements") {
+    pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
+    setPush(pass, elementsParams(shape, run, target, run.walk_begin, run.walk_end));
+  } else {
+    pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
+    setPush(pass, ndParams(shape, run, target, run.walk_begin, run.walk_end));
+  }
+}
+
+// A write pass of the winner table: the winning updates of `run` whose targets lie in `target`.
+// ScatterElements: one invocation per update (scatter_elements_write.comp). ScatterND: slices of
+// whole words move in the widest unit dividing the slice and both offsets, in row segments
 // (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes invocations per
 // segment of row_items units); other slices one element per invocation (scatter_nd_write.comp).
 Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
                  const Placement& updates, const Placement& output, const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
-  const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
-  const uint64_t tuples = run.walk_end - run.walk_begin;
-  // Windows start at multiples of 16 bytes, so a tensor's offset in any window is as aligned as its offset.
-  const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   Step write;
-  write.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
+  setWinnerPass(write, layout, run, target);
   write.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
                                         {Role::kIndices, run.indices.window},
                                         {Role::kOutput, target.output.window},
                                         {Role::kScratch, table},
                                         {Role::kStatus, {}}};
-  setPush(write, ndParams(shape, run, target, run.walk_begin, run.walk_end));
+  if (shape.op == "ScatterElements") {
+    write.kernel = Kernel::kScatterElementsWrite;
+    write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+    return write;
+  }
+  const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
+  const uint64_t tuples = run.walk_end - run.walk_begin;
+  // Windows start at multiples of 16 bytes, so a tensor's offset in any window is as aligned as its offset.
+  const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   if (unit < 4) {
     write.kernel = Kernel::kScatterNDWrite;
     write.groups = (tuples * shape.slice_elements + layout.workgroup - 1) / layout.workgroup;
@@ -393,34 +433,34 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
   return write;
 }
 
-// ScatterND with reduction none: zero a winner table of one word per data row, let every tuple claim
-// its row (the highest position wins, whatever the order), then write every winning update at once.
-void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t rows, const Placement& updates,
+// Reduction none through a winner table of one word per target (a ScatterND data row, a
+// ScatterElements data element): zero it, let every update claim its target (the highest position
+// wins, whatever the order), then write every winning update at once.
+void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries, const Placement& updates,
                         const Placement& output, bool wait_for_checks, bool output_written, const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
-  const Window table{0, rows * 4};
+  const Window table{0, entries * 4};
   plan.scratch_bytes = table.size;
-  const uint32_t k = static_cast<uint32_t>(shape.check.extents.size());
 
   Step clear;
   clear.kernel = Kernel::kClearWords;
   clear.spec = {layout.workgroup, 0, 0, 0, 0, 0};
   clear.bindings = std::vector<Binding>{{Role::kScratch, table}};
   abi::ClearWordsParams clear_params{};
-  clear_params.word_count = static_cast<uint32_t>(rows);
+  clear_params.word_count = static_cast<uint32_t>(entries);
   setPush(clear, clear_params);
-  clear.groups = (rows + layout.workgroup - 1) / layout.workgroup;
+  clear.groups = (entries + layout.workgroup - 1) / layout.workgroup;
   plan.steps.push_back(clear);
 
-  // One claim per run of tuples, each after the last (atomics on one table are still writes to order).
+  // One claim per run of updates, each after the last (atomics on one table are still writes to order).
+  // A claim writes only the table: the target range in its push block goes unread.
   for (const SourceRun& run : layout.runs) {
     Step claim;
-    claim.kernel = Kernel::kScatterNDClaim;
-    claim.spec = scatterSpec(shape, layout.workgroup, k);
+    claim.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim;
+    setWinnerPass(claim, layout, run, layout.targets.front());
     claim.bindings =
         std::vector<Binding>{{Role::kIndices, run.indices.window}, {Role::kScratch, table}, {Role::kStatus, {}}};
-    setPush(claim, ndParams(shape, run, layout.targets.front(), run.walk_begin, run.walk_end));
-    claim.groups = (run.walk_end - run.walk_begin + layout.workgroup - 1) / layout.workgroup;
+    claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
     if (wait_for_checks) waitForChecks(claim);
     wait_for_checks = false;
     claim.wait_for.push_back({Role::kScratch, table});
@@ -609,9 +649,9 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
   VKINDEX_ASSIGN_OR_RETURN(
       layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
-  const uint64_t rows = winnerTableRows(shape, device);
-  if (rows > 0) {
-    appendWinnerPasses(plan, layout, rows, updates, output, wait_for_checks, output_written, device);
+  const uint64_t entries = winnerTableEntries(shape, device);
+  if (entries > 0) {
+    appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
   } else {
     appendWalkPasses(plan, layout, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.

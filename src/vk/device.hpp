@@ -43,7 +43,7 @@ class Device {
   // Lowers the binding range vkindex plans with (ContextOptions::max_binding_bytes). Never raises it.
   void capBindingRange(uint64_t bytes);
   // Overrides the kernel tuning (0 keeps the probed choice). Rejects sizes beyond the device's limits.
-  Status overrideTuning(uint32_t workgroup_size, uint32_t items_per_invocation);
+  Status overrideTuning(uint32_t workgroup_size, uint32_t items_per_invocation, uint64_t min_walk_lines);
 
  private:
   Device() = default;

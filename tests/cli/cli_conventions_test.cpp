@@ -132,7 +132,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "items_per_invocation",
                             "row_lanes",
                             "row_items",
-                            "min_copy_region_bytes"}) {
+                            "min_copy_region_bytes",
+                            "min_walk_lines"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

@@ -11,7 +11,8 @@
 //   subnormal/NaN rules written out by hand; sums that only index order gets right for float32,
 //   float16, bfloat16, double and complex64 (each proved order-sensitive on the host first); 1000
 //   writers to one target; 20 repeated runs (float32, double, float16); strings, empty indices,
-//   zero-sized dims, sub-word targets, more than one dispatch and lines longer than 2^16 updates.
+//   zero-sized dims, sub-word targets, more than one dispatch and lines longer than 2^16 updates;
+// - reduction none through the winner table on contexts that never walk, in one and in many windows.
 // Fixed seeds. Pairs the device's kernels do not run yet fail with kUnsupported.
 #include <algorithm>
 #include <cstdint>
@@ -481,6 +482,62 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
       context(), {reductionValues(rng, DataType::kFloat32, {2, 5}, ValueMix::kNormalsOnly),
                   randomIndices(rng, DataType::kInt64, {2, 66000}, 5),
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
+}
+
+// Reduction none through the winner table (claim, then every update at once), which a device runs
+// below DeviceInfo::min_walk_lines lines; here on contexts that never walk, whatever each driver's own
+// threshold: every type but strings (no kernel) x both index types x ranks 1-3 x random axes,
+// duplicate-heavy in two cases of three; 1000 writers to one target and to four neighbours sharing a
+// word; and 1 KiB bindings, so the table serves updates, indices and outputs in several windows.
+TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
+  ContextOptions options;
+  options.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> table, makeContext(options));
+  ASSERT_EQ(table->device().min_walk_lines, UINT64_MAX);
+  Rng rng(0x7ab1e);
+  size_t n = 0;
+  for (const TypeGroup& group : widthGroups()) {
+    for (const DataType dtype : group.types) {
+      if (dtype == DataType::kString) continue;
+      SCOPED_TRACE(dataTypeName(dtype));
+      for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+        for (int64_t r = 1; r <= 3; ++r, ++n) {
+          const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+          SCOPED_TRACE("case " + std::to_string(n));
+          const ScatterCase c =
+              randomCase(rng, dtype, index_type, static_cast<size_t>(r), axis, Reduction::kNone, n % 3 != 0, 600);
+          ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*table, c, alternating(n)));
+        }
+      }
+    }
+  }
+  for (DataType dtype : {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    std::vector<int64_t> one_target(1000), four_targets(4000);
+    for (int64_t& v : one_target) v = rng() % 2 ? 2 : -3;
+    for (int64_t& v : four_targets) v = static_cast<int64_t>(rng() % 4);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        *table, {randomTensor(rng, dtype, {5}), indexTensor(DataType::kInt64, {1000}, one_target),
+                 randomTensor(rng, dtype, {1000}), 0, Reduction::kNone}));
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        *table, {randomTensor(rng, dtype, {2, 7}), indexTensor(DataType::kInt32, {1, 4000}, four_targets),
+                 randomTensor(rng, dtype, {1, 4000}), 1, Reduction::kNone}));
+  }
+  EXPECT_EQ(table->validationMessageCount(), 0u) << table->firstValidationMessage();
+
+  options.max_binding_bytes = 1024;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> windows, makeContext(options));
+  for (DataType dtype : {DataType::kUInt8, DataType::kInt16, DataType::kFloat32, DataType::kUInt64}) {
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      SCOPED_TRACE(std::string(dataTypeName(dtype)) + " windows, case " + std::to_string(n));
+      const int64_t r = 1 + static_cast<int64_t>(n % 3);
+      const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+      const ScatterCase c =
+          randomCase(rng, dtype, index_type, static_cast<size_t>(r), axis, Reduction::kNone, n % 2 == 0, 200);
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*windows, c, alternating(n++)));
+    }
+  }
+  EXPECT_EQ(windows->validationMessageCount(), 0u) << windows->firstValidationMessage();
 }
 
 // Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,

@@ -70,8 +70,8 @@ std::vector<OpPlan> samplePlans() {
       addPlan(plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e), placed(4, 50 * 20 * 8),
                                        placed(output_offset, 50 * 20 * e), device));
     }
-    // none, add, mul and max: a winner table for ScatterND none, the move-only walks, the float32-add
-    // and 4-byte max walks, the plain walks (uint8 and int64 arithmetic, int64 max) and the
+    // none, add, mul and max: winner tables for ScatterND none (and ScatterElements none of few lines), the move-only
+    // walks, the float32-add and 4-byte max walks, the plain walks (uint8 and int64 arithmetic, int64 max) and the
     // soft-float walks for float32 mul and complex128.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax}) {
       if (reduction == Reduction::kMax && type == DataType::kComplex128) continue;  // complex has no order
@@ -81,6 +81,11 @@ std::vector<OpPlan> samplePlans() {
       if (scatter.ok()) {
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
                                   placed(4, 10 * 12 * e), false, device));
+        // Its 5 lines below the device's walk threshold: none goes through a winner table.
+        DeviceInfo few_lines = device;
+        few_lines.min_walk_lines = 6;
+        addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
+                                  placed(4, 10 * 12 * e), false, few_lines));
       }
       StatusOr<plan::ScatterShape> scatter_nd =
           plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, reduction);
@@ -163,6 +168,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,
                         Kernel::kScatterNDMoveChecked,
+                        Kernel::kScatterElementsClaim,
+                        Kernel::kScatterElementsWrite,
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterNDWrite,
                         Kernel::kScatterNDRows,

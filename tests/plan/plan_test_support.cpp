@@ -97,7 +97,9 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsFloat64:
     case Kernel::kScatterElementsFloat32Add:
     case Kernel::kScatterElementsOrder32:
-    case Kernel::kScatterElementsMove: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterElementsMove:
+    case Kernel::kScatterElementsClaim:
+    case Kernel::kScatterElementsWrite: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
@@ -145,6 +147,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterElementsMove: return "scatter_elements_move";
     case Kernel::kScatterNDMove: return "scatter_nd_move";
     case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";
+    case Kernel::kScatterElementsClaim: return "scatter_elements_claim";
+    case Kernel::kScatterElementsWrite: return "scatter_elements_write";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kScatterNDRows: return "scatter_nd_rows";

@@ -101,6 +101,46 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1") << "a reduction: not move-only";
 }
 
+TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
+  // [6, 5] int8 data, indices [4, 5] along axis 0: 5 lines. A device that walks from 6 lines claims one
+  // scratch word per data element (30) and writes every update at once; one that walks from 5 walks.
+  const ScatterShape shape = elementsShape(DataType::kInt8, Reduction::kNone);
+  DeviceInfo device = fakeDevice(1024, 16, 8, 2);
+  device.min_walk_lines = 6;
+  StatusOr<OpPlan> plan =
+      planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_claim x1, "
+            "scatter_elements_write x1");
+  EXPECT_EQ(plan->scratch_bytes, 120u);
+  const Step& claim = plan->steps[4];
+  EXPECT_EQ(str(claim.wait_for), "scratch {0, 120}") << "the copy already waited for the checks";
+  EXPECT_EQ(claim.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
+  EXPECT_EQ(claim.spec[kSpecDims], 2u);
+  const abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(claim);
+  EXPECT_EQ(params.line_count * (params.axis_end - params.axis_begin), 20u) << "every update in one pass";
+  const Step& write = plan->steps[5];
+  EXPECT_EQ(str(write.wait_for), "scratch {0, 120}, output {512, 32}") << "the output's words";
+  EXPECT_EQ(write.spec[kSpecUnitBytes], 1u) << "sub-word elements, masked atomic stores";
+
+  device.min_walk_lines = 5;
+  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_move x1");
+  // A reduction always walks: its folds need index order, which only the walk keeps.
+  device.min_walk_lines = 100;
+  plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
+                     placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements x1");
+  // A table larger than one binding (120 bytes here) walks too, a window at a time.
+  device.max_storage_buffer_range = 112;
+  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_move x2");
+}
+
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
   // 16385 slices of 256 floats (1 KiB) into [20000, 256]: the widest unit dividing the slice and both
   // offsets, segments as the row gathers lay them out (a CPU's 1 lane x 256 units, a GPU's 32 x 4).

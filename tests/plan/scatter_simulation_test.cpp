@@ -1,7 +1,7 @@
 // ScatterElements and ScatterND plans run through the CPU simulator (scatter_simulator.hpp) on tiny
 // fake devices, so that data, indices and updates each span many binding windows: every access inside
 // its window, every data element receiving exactly its updates in index order, whatever the offsets,
-// element width, index type, reduction (a walk, or ScatterND's winner table) and form (in place, or a
+// element width, index type, reduction (a walk, or a winner table) and form (in place, or a
 // copy of data first).
 #include <gtest/gtest.h>
 
@@ -61,6 +61,8 @@ ScatterCase randomCase(std::mt19937& rng, bool nd) {
   c.output_offset = offsets[rng() % std::size(offsets)];
   const uint64_t alignment = rng() % 2 ? 16 : 64;
   c.device = fakeDevice(alignment * (4 + rng() % 12), alignment);
+  // ScatterElements none: the walk, or the winner table where it fits a window.
+  c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
   return c;
 }
 

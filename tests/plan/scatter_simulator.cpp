@@ -22,21 +22,24 @@ uint64_t product(const Shape& shape, size_t begin, size_t end) {
 }
 
 bool isWinnerKernel(Kernel kernel) {
-  return kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
+  return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsWrite ||
+         kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
          kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
 }
 
 // The walk kernels (every arithmetic variant), told apart by their push blocks.
-bool isElementsWalk(Kernel kernel) { return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams); }
+bool isElementsWalk(Kernel kernel) {
+  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel);
+}
 bool isTupleWalk(Kernel kernel) {
   return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel);
 }
 bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
 bool writesOutput(Kernel kernel) {
-  return isWalk(kernel) || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
-         kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4 || kernel == Kernel::kCopyWords ||
-         kernel == Kernel::kCopyWords16;
+  return isWalk(kernel) || kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterNDWrite ||
+         kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4 ||
+         kernel == Kernel::kCopyWords || kernel == Kernel::kCopyWords16;
 }
 
 // One simulated scatter: its tensors' placements, the indices and status slot, and what every data
@@ -81,6 +84,10 @@ class Simulation {
       } else if (step.kernel == Kernel::kClearWords) {
         table_.assign(pushOf<abi::ClearWordsParams>(step).word_count, 0u);
         winner_table_ = true;
+      } else if (step.kernel == Kernel::kScatterElementsClaim) {
+        claimElements(step);
+      } else if (step.kernel == Kernel::kScatterElementsWrite) {
+        writeElementWinners(step);
       } else if (step.kernel == Kernel::kScatterNDClaim) {
         claim(step);
       } else if (step.kernel == Kernel::kScatterNDWrite) {
@@ -152,35 +159,89 @@ class Simulation {
     received_[target].push_back(source);
   }
 
+  // element_lines.glsl's lineStart: line `line`'s data element at axis coordinate 0, its update at
+  // axis position 0, and the step between its updates.
+  struct LineStart {
+    uint32_t data_base = 0, update_base = 0, axis_update_stride = 1;
+  };
+  static LineStart lineStart(const abi::ScatterElementsParams& p, uint32_t dims, uint32_t line) {
+    LineStart start;
+    uint32_t rest = line, update_stride = 1;
+    for (uint32_t j = dims; j-- > 0;) {
+      const uint32_t extent = p.extents[j];
+      if (j == p.axis_dim) {
+        start.axis_update_stride = update_stride;
+      } else {
+        const uint32_t coordinate = rest % extent;
+        rest /= extent;
+        start.data_base += coordinate * p.data_strides[j];
+        start.update_base += coordinate * update_stride;
+      }
+      update_stride *= extent;
+    }
+    return start;
+  }
+
+  // The data element update `position` addresses.
+  uint32_t elementTarget(BufferBinding& indices, const abi::ScatterElementsParams& p, uint32_t index_words,
+                         const LineStart& line, uint32_t position) {
+    const uint32_t index =
+        normalizeIndex(loadIndex(indices, p.indices_word_offset, position, index_words), p.axis_size);
+    return line.data_base + index * p.data_strides[p.axis_dim];
+  }
+
   void walkElements(const Step& step) {
     const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
     BufferBinding indices = indexBinding(step);
     const uint32_t dims = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
     for (uint32_t line_step = 0; line_step < p.line_count && ok_; ++line_step) {
-      uint32_t rest = p.first_line + line_step;
-      uint32_t data_base = 0, update_base = 0, update_stride = 1, axis_update_stride = 1;
-      for (uint32_t j = dims; j-- > 0;) {
-        const uint32_t extent = p.extents[j];
-        if (j == p.axis_dim) {
-          axis_update_stride = update_stride;
-        } else {
-          const uint32_t coordinate = rest % extent;
-          rest /= extent;
-          data_base += coordinate * p.data_strides[j];
-          update_base += coordinate * update_stride;
-        }
-        update_stride *= extent;
-      }
+      const LineStart line = lineStart(p, dims, p.first_line + line_step);
       for (uint32_t i = p.axis_begin; i < p.axis_end; ++i) {
-        const uint32_t position = update_base + i * axis_update_stride;
-        const uint32_t index =
-            normalizeIndex(loadIndex(indices, p.indices_word_offset, position, index_words), p.axis_size);
-        const uint32_t target = data_base + index * p.data_strides[p.axis_dim];
+        const uint32_t position = line.update_base + i * line.axis_update_stride;
+        const uint32_t target = elementTarget(indices, p, index_words, line, position);
         if (target >= p.target_begin && target < p.target_end) {
           apply(step, p.updates_word_offset, p.out_word_offset, target, position);
         }
       }
     }
+  }
+
+  // element_lines.glsl's locateUpdate, item by item: calls `visit(position, target)` for each update of
+  // the pass, in the kernel's item order.
+  template <typename Visit>
+  void forEachElementUpdate(const Step& step, Visit visit) {
+    const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
+    BufferBinding indices = indexBinding(step);
+    const uint32_t dims = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    const uint32_t axis_count = p.axis_end - p.axis_begin, count = p.line_count * axis_count;
+    for (uint32_t item = 0; item < count && ok_; ++item) {
+      uint32_t line_step = 0, axis_step = 0;
+      if (p.axis_dim == dims - 1) {
+        line_step = item / axis_count;
+        axis_step = item - line_step * axis_count;
+      } else {
+        axis_step = item / p.line_count;
+        line_step = item - axis_step * p.line_count;
+      }
+      const LineStart line = lineStart(p, dims, p.first_line + line_step);
+      const uint32_t position = line.update_base + (p.axis_begin + axis_step) * line.axis_update_stride;
+      visit(p, position, elementTarget(indices, p, index_words, line, position));
+    }
+  }
+
+  void claimElements(const Step& step) {
+    forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
+      if (target >= table_.size()) return fail("claimed element " + std::to_string(target) + " is past the table");
+      table_[target] = std::max(table_[target], position + 1);
+    });
+  }
+
+  void writeElementWinners(const Step& step) {
+    forEachElementUpdate(step, [&](const abi::ScatterElementsParams& p, uint32_t position, uint32_t target) {
+      if (target >= p.target_begin && target < p.target_end && table_.at(target) == position + 1) {
+        apply(step, p.updates_word_offset, p.out_word_offset, target, position);
+      }
+    });
   }
 
   void walkTuples(const Step& step) {
@@ -340,7 +401,8 @@ class Simulation {
 uint64_t scatterWork(const OpPlan& plan) {
   uint64_t work = 0;
   for (const Step& step : plan.steps) {
-    if (isElementsWalk(step.kernel)) {
+    if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
+        step.kernel == Kernel::kScatterElementsWrite) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
     } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel)) {

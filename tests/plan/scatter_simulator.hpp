@@ -1,6 +1,6 @@
 // ScatterElements and ScatterND plans (src/plan/scatter_plan) checked without a GPU: a CPU simulator
 // of the steps they dispatch, mirroring the kernels' loops and address arithmetic word for word
-// (copy_words, scatter_elements, scatter_nd and its checked variant, scatter_nd_claim, and the winner
+// (copy_words, scatter_elements, scatter_nd and its checked variant, the claim passes of both, and the winner
 // table's write passes), including the 32-bit wrap of word offsets in windows that start past their
 // tensor's first byte. Kernels reach the tensors only through each step's windows and push constants:
 // every access must stay inside its window and land on the byte the kernel means; an out-of-place

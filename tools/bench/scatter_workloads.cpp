@@ -49,6 +49,11 @@ std::vector<int64_t> columnPermutations(const ScatterSpec& spec, uint64_t seed) 
   return values;
 }
 
+// ScatterElements on a vector: a random permutation of its positions.
+std::vector<int64_t> vectorPermutation(const ScatterSpec& spec, uint64_t seed) {
+  return randomPermutation(spec.indices_shape[0], seed);
+}
+
 // ScatterElements, axis 0: indices[i][j] = i / 8, so rows 8t..8t+7 of updates all land on row t.
 std::vector<int64_t> eightPerRow(const ScatterSpec& spec, uint64_t) {
   const int64_t rows = spec.indices_shape[0], columns = spec.indices_shape[1];
@@ -147,6 +152,10 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // Every element moved once, to a different row of its column: writes far apart.
       scatterWorkload("scatter-perm",
                       {false, {side, side}, {side, side}, 0, Reduction::kNone, false, columnPermutations}, 11),
+      // A permutation of a vector: a single line, so every update goes at once through the winner
+      // table where DeviceInfo::min_walk_lines is above 1, and one invocation walks them all otherwise.
+      scatterWorkload("scatter-1d-perm",
+                      {false, {side * side}, {side * side}, 0, Reduction::kNone, false, vectorPermutation}, 15),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
                       12),

@@ -39,6 +39,8 @@ void printText(const DeviceInfo& d, bool is_default) {
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
   std::printf("     segments of %u lanes x %u units; host-index copy regions from %llu bytes on average\n", d.row_lanes,
               d.row_items, static_cast<unsigned long long>(d.min_copy_region_bytes));
+  std::printf("     ScatterElements none walks from %llu lines, below that through a winner table\n",
+              static_cast<unsigned long long>(d.min_walk_lines));
 }
 
 // Every field printText shows, under the names DeviceInfo gives them.
@@ -70,6 +72,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["row_lanes"] = d.row_lanes;
   device["row_items"] = d.row_items;
   device["min_copy_region_bytes"] = d.min_copy_region_bytes;
+  device["min_walk_lines"] = d.min_walk_lines;
   return device;
 }
 

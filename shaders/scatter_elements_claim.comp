@@ -1,0 +1,31 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterElements with reduction none, first of two passes: every update claims the data element its
+// index addresses in a winner table (one word per data element, zeroed before), keeping the highest
+// update position + 1. atomicMax gives the same table whatever order the invocations run in, so the
+// write pass (scatter_elements_write.comp) can apply every update at once and still let the last one
+// win, where the walk (scatter_elements.comp) keeps one invocation per line busy: a vector, or any
+// tensor with few lines, would be walked by a handful of invocations.
+#include "common/scatter_elements_params.h"
+
+layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
+
+layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 1, std430) buffer Winners { uint winners[]; };
+layout(binding = 2, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/element_lines.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = invocationStride();
+  uint count = passUpdateCount();
+  for (uint item = firstInvocationItem(); item < count; item += stride) {
+    uint position, target;
+    locateUpdate(item, position, target);
+    atomicMax(winners[target], position + 1u);
+  }
+}

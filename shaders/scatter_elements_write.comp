@@ -1,0 +1,36 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterElements with reduction none, second pass: one invocation per update; it writes only if it
+// won its data element in scatter_elements_claim.comp's table, so every target gets exactly the last
+// update in index order, with no walk and no order between invocations. A pass writes only the
+// targets of its output window (common/scatter_elements_params.h).
+#include "common/scatter_elements_params.h"
+
+// Only reduction none comes here: the reductions' code stays out (see common/scatter_apply.glsl).
+#define VKINDEX_SCATTER_MOVE_ONLY 1
+
+layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
+
+layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) buffer Out { uint out_words[]; };
+layout(binding = 3, std430) readonly buffer Winners { uint winners[]; };
+layout(binding = 4, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/element_lines.glsl"
+#include "common/scatter_apply.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = invocationStride();
+  uint count = passUpdateCount();
+  for (uint item = firstInvocationItem(); item < count; item += stride) {
+    uint position, target;
+    locateUpdate(item, position, target);
+    bool in_window = target >= pc.target_begin && target < pc.target_end;
+    if (in_window && winners[target] == position + 1u) applyElement(target, position);
+  }
+}
