@@ -7,6 +7,7 @@
 #include "common/copy_words_params.h"
 #include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
+#include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 #include "embedded_shaders.hpp"
@@ -95,6 +96,20 @@ const ShaderInfo& shaderInfo(ShaderId id) {
                sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_rows_4", scatter_nd_rows_4_words, scatter_nd_rows_4_word_count,
                sizeof(abi::ScatterNDParams)),
+      describe("scatter_elements_count", scatter_elements_count_words, scatter_elements_count_word_count,
+               sizeof(abi::ScatterElementsParams)),
+      describe("scatter_nd_count", scatter_nd_count_words, scatter_nd_count_word_count, sizeof(abi::ScatterNDParams)),
+      describe("bucket_alloc", bucket_alloc_words, bucket_alloc_word_count, sizeof(abi::BucketParams)),
+      describe("bucket_fill", bucket_fill_words, bucket_fill_word_count, sizeof(abi::BucketParams)),
+      describe("scatter_fold", scatter_fold_words, scatter_fold_word_count, sizeof(abi::BucketParams)),
+      describe("scatter_fold_float32", scatter_fold_float32_words, scatter_fold_float32_word_count,
+               sizeof(abi::BucketParams)),
+      describe("scatter_fold_float64", scatter_fold_float64_words, scatter_fold_float64_word_count,
+               sizeof(abi::BucketParams)),
+      describe("scatter_fold_float32_add", scatter_fold_float32_add_words, scatter_fold_float32_add_word_count,
+               sizeof(abi::BucketParams)),
+      describe("scatter_fold_order32", scatter_fold_order32_words, scatter_fold_order32_word_count,
+               sizeof(abi::BucketParams)),
       describe("copy_words", copy_words_words, copy_words_word_count, sizeof(abi::CopyWordsParams)),
       describe("copy_words_16", copy_words_16_words, copy_words_16_word_count, sizeof(abi::CopyWordsParams)),
       describe("clear_words", clear_words_words, clear_words_word_count, sizeof(abi::ClearWordsParams)),

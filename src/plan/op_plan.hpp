@@ -63,6 +63,21 @@ enum class Kernel : uint32_t {
   kScatterNDRows,
   kScatterNDRows8,
   kScatterNDRows4,
+  // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
+  // fold by owner (shaders/common/scatter_buckets_params.h). Each update records and counts its
+  // target, light targets get buckets, positions fill them, then one owner per target folds its
+  // bucket in index order, and heavy targets are walked in order.
+  kScatterElementsCount,  // scatter_elements_count.comp
+  kScatterNDCount,        // scatter_nd_count.comp
+  kBucketAlloc,           // bucket_alloc.comp
+  kBucketFill,            // bucket_fill.comp
+  // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
+  // float64, float32 add alone, 4-byte max and min alone).
+  kScatterFold,
+  kScatterFoldFloat32,
+  kScatterFoldFloat64,
+  kScatterFoldFloat32Add,
+  kScatterFoldOrder32,
   kCopyWords,    // copy_words.comp: gated copy of data into an out-of-place scatter output
   kCopyWords16,  // the same in 16-byte units and row segments, for the aligned bulk of a large copy
   kClearWords,   // clear_words.comp: zeroes scratch tables

@@ -1,22 +1,19 @@
 #include "plan/scatter_plan.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "plan/scatter_fold_plan.hpp"
 #include "plan/segments.hpp"
 
 namespace vkindex::plan {
 namespace {
 
 std::string str(int64_t value) { return std::to_string(value); }
-
-// Updates one invocation applies in one pass. A walk in index order is one loop in the kernel, and
-// llvmpipe ends any shader loop nest after 65535 iterations (its guard against endless loops), which
-// silently dropped later updates; longer walks are cut into passes that run in order.
-constexpr uint64_t kMaxWalk = 16384;
 
 // The largest winner table (one word per data row) ScatterND's last-wins passes use; beyond it (rows
 // of a few elements in a huge tensor) the walk in index order needs no scratch memory.
@@ -477,6 +474,45 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
 }
 
+constexpr WalkKernels kFold = {Kernel::kScatterFold,           Kernel::kScatterFold,
+                               Kernel::kScatterFoldFloat32,    Kernel::kScatterFoldFloat64,
+                               Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldOrder32};
+
+// The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
+// serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines
+// (lines for ScatterElements, slice elements for ScatterND), where each tensor fits one binding.
+std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const PassLayout& layout,
+                                            const Placement& updates, const Placement& output,
+                                            const DeviceInfo& device) {
+  if (shape.reduction == Reduction::kNone) return std::nullopt;
+  // One update, or one tuple, cannot collide: the walk is a single short dispatch.
+  if (shape.check.tuple_count <= 1) return std::nullopt;
+  const uint64_t walkers = shape.op == "ScatterElements" ? shape.lines : shape.slice_elements;
+  if (walkers >= device.min_walk_lines) return std::nullopt;
+  if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
+  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device);
+}
+
+// A reduction by the fold by owner: this operator's count pass (each update records and counts the
+// data element it addresses), then the passes common to both operators (src/plan/scatter_fold_plan).
+void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout& fold, bool wait_for_checks,
+                       bool output_written, const DeviceInfo& device) {
+  const ScatterShape& shape = layout.shape;
+  const SourceRun& run = layout.runs.front();
+  const TargetRange& target = layout.targets.front();
+  Step count;
+  count.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsCount : Kernel::kScatterNDCount;
+  setWinnerPass(count, layout, run, target);
+  count.bindings = std::vector<Binding>{{Role::kIndices, run.indices.window},
+                                        {Role::kScratch, fold.targets},
+                                        {Role::kScratch, fold.counts},
+                                        {Role::kStatus, {}}};
+  count.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+  const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
+  appendFoldPasses(plan, fold, std::move(count), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
+                   tensors, wait_for_checks, output_written, device);
+}
+
 // Copies below this stay one word-per-invocation pass: the bulk pass would add a dispatch for little.
 constexpr uint64_t kMinBulkCopyBytes = uint64_t(64) << 10;
 
@@ -652,6 +688,8 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   const uint64_t entries = winnerTableEntries(shape, device);
   if (entries > 0) {
     appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
+  } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
+    appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
   } else {
     appendWalkPasses(plan, layout, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.

@@ -540,6 +540,48 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
   EXPECT_EQ(windows->validationMessageCount(), 0u) << windows->firstValidationMessage();
 }
 
+// Reductions through the fold by owner (each update counted at its target, light targets' buckets
+// folded by their owners in index order, heavy targets walked in order), which a device runs below
+// DeviceInfo::min_walk_lines lines; here on a context that never walks: every defined (type, reduction)
+// pair at random ranks 1-3 and axes, duplicate-heavy in one case of two; order-sensitive float adds
+// split between a heavy target (more than VKINDEX_MAX_BUCKET updates) and light ones; and 20000
+// updates to seven heavy targets, neighbours in one word for sub-word types, so that the heavy walk
+// runs in two passes.
+TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
+  ContextOptions options;
+  options.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(options));
+  Rng rng(0xf01d);
+  size_t n = 0;
+  for (const auto& [dtype, reduction] : definedReductionPairs()) {
+    SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction));
+    for (int round = 0; round < 2; ++round, ++n) {
+      const int64_t r = 1 + static_cast<int64_t>(rng() % 3);
+      const int64_t axis = std::uniform_int_distribution<int64_t>(-r, r - 1)(rng);
+      const DataType index_type = n % 2 ? DataType::kInt64 : DataType::kInt32;
+      const ScatterCase c =
+          randomCase(rng, dtype, index_type, static_cast<size_t>(r), axis, reduction, round == 0, 600);
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c, alternating(n)));
+    }
+  }
+  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, 200, 5);
+  for (DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kFloat64}) {
+    const ScatterCase c{smallExactValues(dtype, {5}), indexTensor(DataType::kInt64, {200}, mixed),
+                        orderSensitiveUpdates(rng, dtype, {200}), 0, Reduction::kAdd};
+    ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
+  }
+  std::vector<int64_t> few(20000);
+  for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);
+  for (DataType dtype : {DataType::kInt8, DataType::kUInt16, DataType::kFloat32, DataType::kInt64}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    ASSERT_NO_FATAL_FAILURE(
+        expectAllFormsMatchReference(*fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000}, few),
+                                             reductionValues(rng, dtype, {20000}), 0, Reduction::kAdd}));
+  }
+  EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
+}
+
 // Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,
 // for every width, with none or a reduction, duplicate-heavy in every other case.
 TEST_F(ScatterElementsTest, TensorsBeyondOneBindingMatchReference) {

@@ -677,17 +677,21 @@ TEST_F(ScatterErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
 }
 
 // Random shapes, types and reductions with 1-3 bad values planted at random positions: the message
-// names the first one exactly (as the reference finds it) and nothing is written. Half the cases run
-// with 4 KiB bindings, so bad values land in later windows too.
+// names the first one exactly (as the reference finds it) and nothing is written. A third of the cases
+// run with 4 KiB bindings, so bad values land in later windows too, and a third on a context that never
+// walks (winner tables for none, the fold by owner for reductions).
 TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
   options.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
+  ContextOptions never_walks;
+  never_walks.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> tables, makeContext(never_walks));
   Rng rng(0xbad5c);
   const DataType types[] = {DataType::kUInt8,   DataType::kFloat16, DataType::kInt32,
                             DataType::kFloat32, DataType::kUInt64,  DataType::kComplex128};
-  for (int round = 0; round < 16; ++round) {
-    Context& ctx = round % 2 ? *capped : context();
+  for (int round = 0; round < 24; ++round) {
+    Context& ctx = round % 3 == 1 ? *capped : round % 3 == 2 ? *tables : context();
     const DataType dtype = types[rng() % std::size(types)];
     Reduction reduction = static_cast<Reduction>(rng() % 5);
     if (!reductionDefined(dtype, reduction)) reduction = Reduction::kNone;
@@ -730,6 +734,7 @@ TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
     ASSERT_NO_FATAL_FAILURE(expectOutOfRange(ctx, call));
   }
   EXPECT_EQ(capped->validationMessageCount(), 0u) << capped->firstValidationMessage();
+  EXPECT_EQ(tables->validationMessageCount(), 0u) << tables->firstValidationMessage();
 }
 
 // Boundary values are valid: they update exactly the first and last elements or slices of each dim.

@@ -297,6 +297,53 @@ TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
   for (const ScatterCase& c : cases) ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
 }
 
+// Reductions through the fold by owner (each update element counted at its target, light targets'
+// buckets folded by their owners in index order, heavy targets walked in order), which a device runs
+// below DeviceInfo::min_walk_lines slice elements; here on a context that never walks: every defined
+// (type, reduction) pair with random ranks, tuple lengths and extra dims, duplicate-heavy in one case
+// of two; order-sensitive float adds split between a heavy row (more than VKINDEX_MAX_BUCKET updates)
+// and light ones, in slices of one and three elements; and 20000 tuples to seven heavy elements,
+// neighbours in one word for sub-word types, so that the heavy walk runs in two passes.
+TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
+  ContextOptions options;
+  options.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(options));
+  Rng rng(0xf01e);
+  size_t n = 0;
+  for (const auto& [dtype, reduction] : definedReductionPairs()) {
+    SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction));
+    for (int round = 0; round < 2; ++round, ++n) {
+      const DataType index_type = n % 2 ? DataType::kInt64 : DataType::kInt32;
+      const size_t r = 1 + rng() % 3;
+      const size_t k = 1 + rng() % r;
+      const size_t extra = 1 + rng() % 2;
+      const ScatterCase c = randomCase(rng, dtype, index_type, r, k, extra, reduction, round == 0, 600);
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c, alternating(n)));
+    }
+  }
+  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, 200, 5);
+  for (DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kFloat64}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    for (const int64_t slice : {1, 3}) {
+      Shape data_shape = {5}, updates_shape = {200};
+      if (slice > 1) data_shape.push_back(slice), updates_shape.push_back(slice);
+      const ScatterCase c{smallExactValues(dtype, data_shape), indexTensor(DataType::kInt64, {200, 1}, mixed),
+                          orderSensitiveUpdates(rng, dtype, updates_shape), Reduction::kAdd};
+      ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << c.description();
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
+    }
+  }
+  std::vector<int64_t> few(20000);
+  for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);
+  for (DataType dtype : {DataType::kInt8, DataType::kUInt16, DataType::kFloat32, DataType::kInt64}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        *fold,
+        makeCase(rng, randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000, 1}, few), Reduction::kAdd)));
+  }
+  EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
+}
+
 // 1000 tuples to one slice: the last in index order wins, also for sub-word elements whose neighbours
 // in the same 32-bit word receive their own 1000 updates, and for strings.
 TEST_F(ScatterNDTest, LastOfAThousandWritersWins) {

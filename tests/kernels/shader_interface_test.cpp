@@ -72,7 +72,8 @@ std::vector<OpPlan> samplePlans() {
     }
     // none, add, mul and max: winner tables for ScatterND none (and ScatterElements none of few lines), the move-only
     // walks, the float32-add and 4-byte max walks, the plain walks (uint8 and int64 arithmetic, int64 max) and the
-    // soft-float walks for float32 mul and complex128.
+    // soft-float walks for float32 mul and complex128; below the walk threshold, the fold by owner's passes with
+    // the same arithmetic variants.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax}) {
       if (reduction == Reduction::kMax && type == DataType::kComplex128) continue;  // complex has no order
       StatusOr<plan::ScatterShape> scatter =
@@ -81,7 +82,8 @@ std::vector<OpPlan> samplePlans() {
       if (scatter.ok()) {
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
                                   placed(4, 10 * 12 * e), false, device));
-        // Its 5 lines below the device's walk threshold: none goes through a winner table.
+        // Its 5 lines below the device's walk threshold: none goes through a winner table, reductions fold
+        // by owner.
         DeviceInfo few_lines = device;
         few_lines.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
@@ -93,6 +95,11 @@ std::vector<OpPlan> samplePlans() {
       if (scatter_nd.ok()) {
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, device));
+        // Slices of 5 elements below the walk threshold: reductions fold by owner.
+        DeviceInfo narrow = device;
+        narrow.min_walk_lines = 6;
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                  placed(0, 12 * 5 * e), true, narrow));
       }
       // One tuple walks whatever the reduction (none: the move-only walk, self-checking in place).
       StatusOr<plan::ScatterShape> one_row =
@@ -175,6 +182,15 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDRows,
                         Kernel::kScatterNDRows8,
                         Kernel::kScatterNDRows4,
+                        Kernel::kScatterElementsCount,
+                        Kernel::kScatterNDCount,
+                        Kernel::kBucketAlloc,
+                        Kernel::kBucketFill,
+                        Kernel::kScatterFold,
+                        Kernel::kScatterFoldFloat32,
+                        Kernel::kScatterFoldFloat64,
+                        Kernel::kScatterFoldFloat32Add,
+                        Kernel::kScatterFoldOrder32,
                         Kernel::kCopyWords,
                         Kernel::kCopyWords16,
                         Kernel::kClearWords}) {

@@ -8,6 +8,7 @@
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
+#include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 
@@ -99,7 +100,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsOrder32:
     case Kernel::kScatterElementsMove:
     case Kernel::kScatterElementsClaim:
-    case Kernel::kScatterElementsWrite: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterElementsWrite:
+    case Kernel::kScatterElementsCount: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
@@ -111,7 +113,15 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDWrite:
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
-    case Kernel::kScatterNDRows4: return sizeof(abi::ScatterNDParams);
+    case Kernel::kScatterNDRows4:
+    case Kernel::kScatterNDCount: return sizeof(abi::ScatterNDParams);
+    case Kernel::kBucketAlloc:
+    case Kernel::kBucketFill:
+    case Kernel::kScatterFold:
+    case Kernel::kScatterFoldFloat32:
+    case Kernel::kScatterFoldFloat64:
+    case Kernel::kScatterFoldFloat32Add:
+    case Kernel::kScatterFoldOrder32: return sizeof(abi::BucketParams);
     case Kernel::kCopyWords:
     case Kernel::kCopyWords16: return sizeof(abi::CopyWordsParams);
     case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
@@ -154,6 +164,15 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDRows: return "scatter_nd_rows";
     case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
     case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
+    case Kernel::kScatterElementsCount: return "scatter_elements_count";
+    case Kernel::kScatterNDCount: return "scatter_nd_count";
+    case Kernel::kBucketAlloc: return "bucket_alloc";
+    case Kernel::kBucketFill: return "bucket_fill";
+    case Kernel::kScatterFold: return "scatter_fold";
+    case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
+    case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";
+    case Kernel::kScatterFoldFloat32Add: return "scatter_fold_float32_add";
+    case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";
     case Kernel::kCopyWords: return "copy_words";
     case Kernel::kCopyWords16: return "copy_words_16";
     case Kernel::kClearWords: return "clear_words";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/copy_words_params.h"
+#include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 #include "plan/scatter_plan.hpp"
@@ -128,8 +129,7 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_move x1");
-  // A reduction always walks: its folds need index order, which only the walk keeps.
-  device.min_walk_lines = 100;
+  // A reduction walks from the same threshold (below it, it folds by owner: the next test).
   plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
                      placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
@@ -139,6 +139,80 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_move x2");
+}
+
+TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
+  // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
+  // 6 lines counts each update at its target, gives light targets buckets, fills them, folds them by
+  // owner and walks the heavy targets in one pass (20 updates, below kMaxWalk).
+  DeviceInfo device = fakeDevice(1024, 16, 8, 2);
+  device.min_walk_lines = 6;
+  StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
+                                      placed(256, 20), placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_count x1, "
+            "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
+  // Scratch: counts (30 + 2 words) at 0, cursors (30) at 128, targets (20) at 256, buckets (20) at 336.
+  EXPECT_EQ(plan->scratch_bytes, 416u);
+  EXPECT_EQ(str(plan->steps[3].bindings), "scratch {0, 128}");
+  const Step& count = plan->steps[4];
+  EXPECT_EQ(str(count.bindings), "indices {64, 160}, scratch {256, 80}, scratch {0, 128}, status");
+  EXPECT_EQ(str(count.wait_for), "scratch {0, 416}") << "the copy already waited for the checks";
+  EXPECT_EQ(count.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
+  const abi::BucketParams fill = pushOf<abi::BucketParams>(plan->steps[6]);
+  EXPECT_EQ(fill.target_count, 30u);
+  EXPECT_EQ(fill.update_count, 20u);
+  EXPECT_EQ(fill.cursors_at * 4, 128u);
+  EXPECT_EQ(fill.targets_at * 4, 256u);
+  EXPECT_EQ(fill.buckets_at * 4, 336u);
+  const Step& light = plan->steps[7];
+  EXPECT_EQ(str(light.bindings), "updates {256, 20}, output {512, 32}, scratch {0, 416}, status");
+  EXPECT_EQ(str(light.wait_for), "scratch {0, 416}, output {512, 32}");
+  EXPECT_EQ(pushOf<abi::BucketParams>(light).walk_end, 0u) << "the light buckets";
+  const abi::BucketParams heavy = pushOf<abi::BucketParams>(plan->steps[8]);
+  EXPECT_EQ(heavy.walk_begin, 0u);
+  EXPECT_EQ(heavy.walk_end, 20u);
+  EXPECT_EQ(plan->steps[8].groups, 1u) << "the heavy targets' walk is one workgroup";
+
+  // The fold's arithmetic variants are the walk's; ScatterND folds below min_walk_lines slice elements.
+  struct Case {
+    DataType type;
+    Reduction reduction;
+    const char* fold;
+  };
+  const Case cases[] = {{DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
+                        {DataType::kFloat32, Reduction::kMax, "scatter_fold_order32"},
+                        {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
+                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
+                        {DataType::kInt64, Reduction::kMin, "scatter_fold"}};
+  device.min_walk_lines = 2;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(dataTypeName(c.type));
+    StatusOr<ScatterShape> nd = inferScatterNDShape({40}, c.type, {17, 1}, DataType::kInt64, {17}, c.type, c.reduction);
+    ASSERT_TRUE(nd.ok());
+    const uint64_t bytes = elementSize(c.type);
+    plan = planScatter(*nd, placed(0, 40 * bytes), placed(512, 136), placed(768, 17 * bytes), placed(0, 40 * bytes),
+                       true, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, clear_words x1, scatter_nd_count x1, "
+                                          "bucket_alloc x1, bucket_fill x1, ") +
+                                  c.fold + " x2");
+  }
+  // One tuple cannot collide: it walks.
+  StatusOr<ScatterShape> one =
+      inferScatterNDShape({40}, DataType::kInt32, {1, 1}, DataType::kInt64, {1}, DataType::kInt32, Reduction::kAdd);
+  ASSERT_TRUE(one.ok());
+  plan = planScatter(*one, placed(0, 160), placed(512, 8), placed(768, 4), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1");
+  // Tensors larger than one binding walk, a window at a time.
+  device.min_walk_lines = 6;
+  device.max_storage_buffer_range = 112;
+  plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
+                     placed(512, 30), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements x2");
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {

@@ -1,8 +1,8 @@
 // ScatterElements and ScatterND plans run through the CPU simulator (scatter_simulator.hpp) on tiny
 // fake devices, so that data, indices and updates each span many binding windows: every access inside
 // its window, every data element receiving exactly its updates in index order, whatever the offsets,
-// element width, index type, reduction (a walk, or a winner table) and form (in place, or a
-// copy of data first).
+// element width, index type, reduction (a walk, a winner table, or the fold by owner) and form (in
+// place, or a copy of data first).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -105,6 +105,43 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
     c.device = fakeDevice(256, 16);
     SCOPED_TRACE(describe(c));
     EXPECT_TRUE(simulateScatter(c, 3).ok());
+  }
+}
+
+// Reductions by the fold by owner (a device that never walks, every tensor in one window): vectors,
+// rows along the last axis and narrow ScatterND slices, whose targets receive from a few updates
+// each (light buckets, filled in a random order that the owners must sort) to thousands (heavy targets,
+// walked), beyond kMaxWalk updates in one case of five so that the heavy walk takes several passes.
+TEST(ScatterSimulationTest, FoldByOwner) {
+  std::mt19937 rng(0xf01d);
+  for (int round = 0; round < 40; ++round) {
+    ScatterCase c;
+    c.nd = round % 2 == 1;
+    c.data_type = kTypes[rng() % std::size(kTypes)];
+    c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+    c.reduction = c.data_type == DataType::kComplex128 || rng() % 2 ? Reduction::kAdd : Reduction::kMax;
+    c.in_place = rng() % 2;
+    const int64_t targets = 1 + static_cast<int64_t>(rng() % 60);
+    const int64_t updates = round % 5 == 0 ? 20000 : 1 + static_cast<int64_t>(rng() % 400);
+    const int64_t rows = 1 + static_cast<int64_t>(rng() % 3);
+    if (c.nd) {
+      c.data_shape = {targets, rows};
+      c.indices_shape = {updates, 1};
+    } else {
+      c.data_shape = {rows, targets};
+      c.indices_shape = {1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(rows)), updates};
+      c.axis = rng() % 2 ? 1 : -1;
+    }
+    const uint64_t offsets[] = {0, 4, 16, 260};
+    c.data_offset = offsets[rng() % std::size(offsets)];
+    c.indices_offset = offsets[rng() % std::size(offsets)];
+    c.updates_offset = offsets[rng() % std::size(offsets)];
+    c.output_offset = offsets[rng() % std::size(offsets)];
+    c.device = fakeDevice(uint64_t(1) << 20, rng() % 2 ? 16 : 64);
+    c.device.min_walk_lines = UINT64_MAX;
+    SCOPED_TRACE(describe(c));
+    ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
+#include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 #include "plan_test_support.hpp"
@@ -27,19 +28,29 @@ bool isWinnerKernel(Kernel kernel) {
          kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
 }
 
+bool isFoldKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterFold || kernel == Kernel::kScatterFoldFloat32 ||
+         kernel == Kernel::kScatterFoldFloat64 || kernel == Kernel::kScatterFoldFloat32Add ||
+         kernel == Kernel::kScatterFoldOrder32;
+}
+
+bool isCountKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterElementsCount || kernel == Kernel::kScatterNDCount;
+}
+
 // The walk kernels (every arithmetic variant), told apart by their push blocks.
 bool isElementsWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel);
+  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel) && !isCountKernel(kernel);
 }
 bool isTupleWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel);
+  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel) && !isCountKernel(kernel);
 }
 bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
 bool writesOutput(Kernel kernel) {
-  return isWalk(kernel) || kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterNDWrite ||
-         kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4 ||
-         kernel == Kernel::kCopyWords || kernel == Kernel::kCopyWords16;
+  return isWalk(kernel) || isFoldKernel(kernel) || kernel == Kernel::kScatterElementsWrite ||
+         kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 ||
+         kernel == Kernel::kScatterNDRows4 || kernel == Kernel::kCopyWords || kernel == Kernel::kCopyWords16;
 }
 
 // One simulated scatter: its tensors' placements, the indices and status slot, and what every data
@@ -57,7 +68,8 @@ class Simulation {
         index_buffer_(randomBuffer(indices, rng)),
         index_sim_(shape.check, indices, index_buffer_, randomIndices(shape.check, {}, rng), ok_),
         received_(output.bytes / shape.element_bytes),
-        copied_(output.bytes, 0) {}
+        copied_(output.bytes, 0),
+        rng_(rng()) {}
 
   void run(const OpPlan& plan) {
     bool output_written = false;
@@ -82,8 +94,19 @@ class Simulation {
       } else if (copies) {
         copy(step);
       } else if (step.kernel == Kernel::kClearWords) {
-        table_.assign(pushOf<abi::ClearWordsParams>(step).word_count, 0u);
-        winner_table_ = true;
+        clear(step, plan.scratch_bytes);
+      } else if (step.kernel == Kernel::kScatterElementsCount) {
+        forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
+          count(step, position, target);
+        });
+      } else if (step.kernel == Kernel::kScatterNDCount) {
+        countTuples(step);
+      } else if (step.kernel == Kernel::kBucketAlloc) {
+        allocateBuckets(step);
+      } else if (step.kernel == Kernel::kBucketFill) {
+        fillBuckets(step);
+      } else if (isFoldKernel(step.kernel)) {
+        fold(step);
       } else if (step.kernel == Kernel::kScatterElementsClaim) {
         claimElements(step);
       } else if (step.kernel == Kernel::kScatterElementsWrite) {
@@ -231,14 +254,14 @@ class Simulation {
 
   void claimElements(const Step& step) {
     forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
-      if (target >= table_.size()) return fail("claimed element " + std::to_string(target) + " is past the table");
-      table_[target] = std::max(table_[target], position + 1);
+      uint32_t& entry = tableEntry(step, target, "claimed element");
+      entry = std::max(entry, position + 1);
     });
   }
 
   void writeElementWinners(const Step& step) {
     forEachElementUpdate(step, [&](const abi::ScatterElementsParams& p, uint32_t position, uint32_t target) {
-      if (target >= p.target_begin && target < p.target_end && table_.at(target) == position + 1) {
+      if (target >= p.target_begin && target < p.target_end && tableEntry(step, target, "element") == position + 1) {
         apply(step, p.updates_word_offset, p.out_word_offset, target, position);
       }
     });
@@ -263,23 +286,137 @@ class Simulation {
     BufferBinding indices = indexBinding(step);
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
       const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
-      if (row >= table_.size()) return fail("claimed row " + std::to_string(row) + " is past the table");
-      table_[row] = std::max(table_[row], n + 1);
+      uint32_t& entry = tableEntry(step, row, "claimed row");
+      entry = std::max(entry, n + 1);
     }
   }
 
-  void writeWinners(const Step& step) {
+  // scatter_nd_write.comp's and scatter_nd_count.comp's item order: calls `visit(p, n, row, element)`
+  // for every element of every tuple of the pass, one invocation's item at a time.
+  template <typename Visit>
+  void forEachTupleElement(const Step& step, Visit visit) {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
     const uint32_t count = (p.end_tuple - p.first_tuple) * p.slice_elements;
     for (uint32_t i = 0; i < count && ok_; ++i) {
       const uint32_t n = p.first_tuple + i / p.slice_elements;
       const uint32_t element = i - (n - p.first_tuple) * p.slice_elements;
-      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      visit(p, n, tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), element);
+    }
+  }
+
+  void writeWinners(const Step& step) {
+    forEachTupleElement(step, [&](const abi::ScatterNDParams& p, uint32_t n, uint32_t row, uint32_t element) {
       const uint32_t target = row * p.slice_elements + element;
-      if (target >= p.target_begin && target < p.target_end && table_.at(row) == n + 1) {
+      if (target >= p.target_begin && target < p.target_end && tableEntry(step, row, "row") == n + 1) {
         apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
       }
+    });
+  }
+
+  // Word `word` of scratch `window` (the shader's array index), which must lie inside the window.
+  uint32_t& scratchWord(const Window& window, uint64_t word, const char* what) {
+    if ((word + 1) * 4 > window.size || window.offset / 4 + word >= scratch_.size()) {
+      fail(std::string(what) + " word " + std::to_string(word) + " is outside its " + std::to_string(window.size) +
+           "-byte scratch window");
+      return ignored_;
+    }
+    return scratch_[window.offset / 4 + word];
+  }
+
+  // Entry `entry` of a winner table: the step's scratch binding.
+  uint32_t& tableEntry(const Step& step, uint32_t entry, const char* what) {
+    winner_table_ = true;
+    return scratchWord(*windowOf(step, Role::kScratch), entry, what);
+  }
+
+  // clear_words.comp on its scratch window. Scratch starts as garbage: nothing may read a word that no
+  // pass wrote.
+  void clear(const Step& step, uint64_t scratch_bytes) {
+    if (scratch_.empty()) {
+      scratch_.resize(scratch_bytes / 4);
+      for (uint32_t& w : scratch_) w = static_cast<uint32_t>(rng_());
+    }
+    const abi::ClearWordsParams p = pushOf<abi::ClearWordsParams>(step);
+    for (uint32_t w = 0; w < p.word_count && ok_; ++w)
+      scratchWord(step.bindings[0].window, p.word_offset + w, "clear") = 0;
+  }
+
+  // The count passes' body: update `position` records its target and counts itself there. Bindings 1
+  // and 2 are the targets and counts windows.
+  void count(const Step& step, uint32_t position, uint32_t target) {
+    if (target >= received_.size()) return fail("counted target " + std::to_string(target) + " is past the data");
+    scratchWord(step.bindings[1].window, position, "targets") = target;
+    ++scratchWord(step.bindings[2].window, target, "counts");
+  }
+
+  void countTuples(const Step& step) {
+    forEachTupleElement(step, [&](const abi::ScatterNDParams& p, uint32_t n, uint32_t row, uint32_t element) {
+      count(step, n * p.slice_elements + element, row * p.slice_elements + element);
+    });
+  }
+
+  // Word `word` of the bucket kernels' whole-scratch binding (binding 0 for alloc and fill, 2 for the fold).
+  uint32_t& bucketWord(const Step& step, uint64_t word) {
+    return scratchWord(*windowOf(step, Role::kScratch), word, "bucket scratch");
+  }
+
+  // Targets in a random order: the kernels' invocations run in any order, and the fold must not care.
+  std::vector<uint32_t> shuffled(uint32_t count) {
+    std::vector<uint32_t> order(count);
+    for (uint32_t i = 0; i < count; ++i) order[i] = i;
+    std::shuffle(order.begin(), order.end(), rng_);
+    return order;
+  }
+
+  bool heavy(const abi::BucketParams& p, const Step& step, uint32_t target) {
+    return bucketWord(step, p.counts_at + target) > VKINDEX_MAX_BUCKET;
+  }
+
+  void allocateBuckets(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    for (uint32_t t : shuffled(p.target_count)) {
+      const uint32_t n = bucketWord(step, p.counts_at + t);
+      if (n > VKINDEX_MAX_BUCKET) {
+        bucketWord(step, p.counts_at + p.target_count) = 1;
+      } else if (n > 0) {
+        uint32_t& next = bucketWord(step, p.counts_at + p.target_count + 1);
+        bucketWord(step, p.cursors_at + t) = next;
+        next += n;
+      }
+    }
+  }
+
+  void fillBuckets(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    for (uint32_t position : shuffled(p.update_count)) {
+      const uint32_t target = bucketWord(step, p.targets_at + position);
+      if (!ok_ || heavy(p, step, target)) continue;
+      const uint32_t slot = bucketWord(step, p.cursors_at + target)++;
+      if (slot >= p.update_count) return fail("bucket slot " + std::to_string(slot) + " is past the buckets");
+      bucketWord(step, p.buckets_at + slot) = position;
+    }
+  }
+
+  // scatter_fold.comp: light buckets sorted and folded by their owners, or a heavy walk pass.
+  void fold(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    if (p.walk_begin == p.walk_end) {
+      for (uint32_t t = 0; t < p.target_count && ok_; ++t) {
+        const uint32_t n = bucketWord(step, p.counts_at + t);
+        if (n == 0 || n > VKINDEX_MAX_BUCKET) continue;
+        const uint32_t end = p.buckets_at + bucketWord(step, p.cursors_at + t);
+        std::vector<uint32_t> bucket;
+        for (uint32_t i = end - n; i < end; ++i) bucket.push_back(bucketWord(step, i));
+        std::sort(bucket.begin(), bucket.end());
+        for (uint32_t position : bucket) apply(step, p.updates_word_offset, p.out_word_offset, t, position);
+      }
+      return;
+    }
+    if (bucketWord(step, p.counts_at + p.target_count) == 0) return;
+    for (uint32_t position = p.walk_begin; position < p.walk_end && ok_; ++position) {
+      const uint32_t target = bucketWord(step, p.targets_at + position);
+      if (heavy(p, step, target)) apply(step, p.updates_word_offset, p.out_word_offset, target, position);
     }
   }
 
@@ -293,7 +430,9 @@ class Simulation {
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
       const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
       const uint32_t first_target = row * p.slice_elements;
-      if (first_target < p.target_begin || first_target >= p.target_end || table_.at(row) != n + 1) continue;
+      if (first_target < p.target_begin || first_target >= p.target_end || tableEntry(step, row, "row") != n + 1) {
+        continue;
+      }
       const uint32_t source = (p.updates_word_offset + n * slice_units * words_per_unit) / words_per_unit;
       const uint32_t target = (p.out_word_offset + row * slice_units * words_per_unit) / words_per_unit;
       for (uint32_t u = 0; u < slice_units; ++u) {
@@ -392,8 +531,10 @@ class Simulation {
   IndexSimulator index_sim_;
   std::vector<std::vector<uint32_t>> received_;
   std::vector<uint32_t> copied_;
-  std::vector<uint32_t> table_;
+  std::vector<uint32_t> scratch_;  // the plan's scratch memory, in words
+  uint32_t ignored_ = 0;           // what an access outside scratch reads and writes, after fail()
   bool winner_table_ = false;
+  std::mt19937 rng_;
 };
 
 }  // namespace
@@ -402,10 +543,10 @@ uint64_t scatterWork(const OpPlan& plan) {
   uint64_t work = 0;
   for (const Step& step : plan.steps) {
     if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
-        step.kernel == Kernel::kScatterElementsWrite) {
+        step.kernel == Kernel::kScatterElementsWrite || step.kernel == Kernel::kScatterElementsCount) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
-    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel)) {
+    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDCount) {
       const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
       work += uint64_t(p.slice_elements) * (p.end_tuple - p.first_tuple);
     }

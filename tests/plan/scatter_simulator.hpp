@@ -1,11 +1,13 @@
 // ScatterElements and ScatterND plans (src/plan/scatter_plan) checked without a GPU: a CPU simulator
 // of the steps they dispatch, mirroring the kernels' loops and address arithmetic word for word
-// (copy_words, scatter_elements, scatter_nd and its checked variant, the claim passes of both, and the winner
-// table's write passes), including the 32-bit wrap of word offsets in windows that start past their
+// (copy_words, scatter_elements, scatter_nd and its checked variant, the claim passes of both, the winner
+// table's write passes, and the fold by owner's count, bucket and fold passes, whose buckets it fills
+// in a random order), including the 32-bit wrap of word offsets in windows that start past their
 // tensor's first byte. Kernels reach the tensors only through each step's windows and push constants:
 // every access must stay inside its window and land on the byte the kernel means; an out-of-place
 // copy must write each output byte exactly once; and every data element must receive exactly the
-// updates that address it, in index order (the last one alone where a winner table decides).
+// updates that address it, in index order (the last one alone where a winner table decides). Scratch
+// memory starts as random words: a pass that reads a word no pass wrote gets garbage.
 // Failures are reported through GoogleTest expectations.
 #pragma once
 

@@ -234,6 +234,16 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
   }
 }
 
+std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets) {
+  std::vector<int64_t> values;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t block = i / 4;
+    const int64_t target = block % 2 == 0 ? 0 : 1 + (block / 2) % (targets - 1);
+    values.push_back(target - (rng() % 2 ? targets : 0));
+  }
+  return values;
+}
+
 ::testing::AssertionResult orderChangesTheResult(const ScatterOperator& op, const ScatterInputs& in, Rng& rng) {
   const HostTensor in_order = op.reference(in.data, in.indices, in.updates).output;
   std::vector<size_t> order(static_cast<size_t>(in.indices.shape.at(0)));

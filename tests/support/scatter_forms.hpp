@@ -104,6 +104,12 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 // shuffled 7 times; each must differ, else a directed test of index order could not fail.
 ::testing::AssertionResult orderChangesTheResult(const ScatterOperator& op, const ScatterInputs& in, Rng& rng);
 
+// `count` index values over `targets` targets for the fold by owner, in blocks of four positions (the
+// blocks of orderSensitiveUpdates): target 0 takes every other block (heavy, more than
+// VKINDEX_MAX_BUCKET updates, for count > 64), the others share the rest in turn (light while count / 2
+// stays within 32 x (targets - 1), less a block); each written as v or v - targets at random.
+std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets);
+
 // --- Tensors beyond one binding ------------------------------------------------------------------------------
 
 // A case of the windowed suites: the context to run it on and what to draw.

@@ -1,6 +1,7 @@
 // The benchmark's scatter rows: ScatterElements and ScatterND on float32 data with int64 indices, out of
 // place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
 // in place (only the updated bytes are written: the baselines copy that many bytes).
+#include <random>
 #include <utility>
 
 #include "host_data.hpp"
@@ -59,6 +60,16 @@ std::vector<int64_t> eightPerRow(const ScatterSpec& spec, uint64_t) {
   const int64_t rows = spec.indices_shape[0], columns = spec.indices_shape[1];
   std::vector<int64_t> values(static_cast<size_t>(rows * columns));
   for (int64_t i = 0; i < rows * columns; ++i) values[static_cast<size_t>(i)] = i / columns / 8;
+  return values;
+}
+
+// Every index (of either operator) a uniformly random position along data's first dim: with eight
+// times as many updates as targets, about eight per target, spread through the indices.
+std::vector<int64_t> randomTargets(const ScatterSpec& spec, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> target(0, spec.data_shape[0] - 1);
+  std::vector<int64_t> values(static_cast<size_t>(elementCount(spec.indices_shape)));
+  for (int64_t& value : values) value = target(rng);
   return values;
 }
 
@@ -156,6 +167,13 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // table where DeviceInfo::min_walk_lines is above 1, and one invocation walks them all otherwise.
       scatterWorkload("scatter-1d-perm",
                       {false, {side * side}, {side * side}, 0, Reduction::kNone, false, vectorPermutation}, 15),
+      // A histogram-like add onto a vector, eight updates per target at random: a single line (ScatterElements)
+      // or one-element slices (ScatterND), so the fold by owner serves both where DeviceInfo::min_walk_lines
+      // is above 1, and one invocation walks every update otherwise.
+      scatterWorkload("scatter-1d-add",
+                      {false, {side * side / 8}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 16),
+      scatterWorkload("scatternd-1d-add",
+                      {true, {side * side / 8}, {side * side, 1}, 0, Reduction::kAdd, false, randomTargets}, 16),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
                       12),

@@ -1,0 +1,29 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterElements with a reduction, first pass of the fold by owner (common/scatter_buckets_params.h):
+// every update records the data element its index addresses and counts itself there.
+#include "common/scatter_elements_params.h"
+
+layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
+
+layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };
+layout(binding = 2, std430) buffer Counts { uint counts[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/element_lines.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = invocationStride();
+  uint count = passUpdateCount();
+  for (uint item = firstInvocationItem(); item < count; item += stride) {
+    uint position, target;
+    locateUpdate(item, position, target);
+    targets[position] = target;
+    atomicAdd(counts[target], 1u);
+  }
+}

@@ -1,0 +1,31 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// ScatterND with a reduction, first pass of the fold by owner (common/scatter_buckets_params.h): every
+// update element records the data element its tuple addresses and counts itself there.
+#include "common/scatter_nd_params.h"
+
+layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
+layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+
+layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };
+layout(binding = 2, std430) buffer Counts { uint counts[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+
+#include "common/indices.glsl"
+#include "common/index_tuples.glsl"
+#include "common/status_gate.glsl"
+
+void main() {
+  if (badIndexFound()) return;
+  uint stride = invocationStride();
+  uint count = (pc.end_tuple - pc.first_tuple) * pc.slice_elements;
+  for (uint i = firstInvocationItem(); i < count; i += stride) {
+    uint n = pc.first_tuple + i / pc.slice_elements;
+    uint element = i - (n - pc.first_tuple) * pc.slice_elements;
+    uint target = tupleRow(n) * pc.slice_elements + element;
+    targets[n * pc.slice_elements + element] = target;
+    atomicAdd(counts[target], 1u);
+  }
+}
