@@ -1,10 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Fold by owner, second pass (common/scatter_buckets_params.h): every light target gets its bucket, a
-// range of `buckets` as long as its count; heavy targets raise the heavy flag instead. An invocation
-// reserves the buckets of all its targets with one atomic, so that the shared cursor is not one
-// contended atomic per target. Where the buckets lie changes from run to run; what the fold makes of
-// them does not.
+// Fold by owner, third pass (common/scatter_buckets_params.h): every light target's leader gets its
+// target a bucket, a range of `buckets` as long as its count, and a place among the owners; heavy
+// targets raise the heavy flag instead. An invocation reserves the buckets and owner places of all
+// its leaders with one atomic each, so that the shared cursors are not contended atomics per target.
+// Where buckets and owners lie changes from run to run; what the fold makes of them does not.
 #include "common/scatter_buckets_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -15,26 +15,41 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 
 #include "common/status_gate.glsl"
 
+// The light target that update `position` leads, or target_count where it leads none or a heavy one.
+uint ledLightTarget(uint position, out uint count) {
+  uint marked = scratch[pc.targets_at + position];
+  count = 0u;
+  if ((marked & VKINDEX_TARGET_LEADER) == 0u) return pc.target_count;
+  uint target = marked & ~VKINDEX_TARGET_LEADER;
+  count = scratch[pc.counts_at + target];
+  return count > VKINDEX_MAX_BUCKET ? pc.target_count : target;
+}
+
 void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   uint first = firstInvocationItem();
   uint heavy_flag = pc.counts_at + pc.target_count;
-  uint light_total = 0u;
-  for (uint t = first; t < pc.target_count; t += stride) {
-    uint count = scratch[pc.counts_at + t];
-    if (count > VKINDEX_MAX_BUCKET) {
+  uint light_updates = 0u, light_targets = 0u;
+  for (uint position = first; position < pc.update_count; position += stride) {
+    uint count;
+    if (ledLightTarget(position, count) < pc.target_count) {
+      light_updates += count;
+      ++light_targets;
+    } else if (count > VKINDEX_MAX_BUCKET) {
       scratch[heavy_flag] = 1u;
-    } else {
-      light_total += count;
     }
   }
-  if (light_total == 0u) return;
-  uint slot = atomicAdd(scratch[heavy_flag + 1u], light_total);
-  for (uint t = first; t < pc.target_count; t += stride) {
-    uint count = scratch[pc.counts_at + t];
-    if (count == 0u || count > VKINDEX_MAX_BUCKET) continue;
-    scratch[pc.cursors_at + t] = slot;
+  if (light_targets == 0u) return;
+  uint slot = atomicAdd(scratch[heavy_flag + 1u], light_updates);
+  uint owner = atomicAdd(scratch[heavy_flag + 2u], light_targets);
+  for (uint position = first; position < pc.update_count; position += stride) {
+    uint count;
+    uint target = ledLightTarget(position, count);
+    if (target == pc.target_count) continue;
+    scratch[pc.cursors_at + target] = slot;
     slot += count;
+    scratch[pc.owners_at + owner] = target;
+    ++owner;
   }
 }

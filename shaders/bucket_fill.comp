@@ -1,6 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Fold by owner, third pass (common/scatter_buckets_params.h): every update position of a light
+// Fold by owner, fourth pass (common/scatter_buckets_params.h): every update position of a light
 // target takes the next slot of its target's bucket. Slots are taken in whatever order the
 // invocations run; the owner sorts its bucket before it folds.
 #include "common/scatter_buckets_params.h"
@@ -17,7 +17,7 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   for (uint position = firstInvocationItem(); position < pc.update_count; position += stride) {
-    uint target = scratch[pc.targets_at + position];
+    uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
     if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) continue;
     uint slot = atomicAdd(scratch[pc.cursors_at + target], 1u);
     scratch[pc.buckets_at + slot] = position;

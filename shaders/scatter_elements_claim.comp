@@ -6,6 +6,9 @@
 // write pass (scatter_elements_write.comp) can apply every update at once and still let the last one
 // win, where the walk (scatter_elements.comp) keeps one invocation per line busy: a vector, or any
 // tensor with few lines, would be walked by a handful of invocations.
+// Built again with VKINDEX_CLEAR_CLAIMS (scatter_elements_clear_claims): the pass before the claim
+// where the table has more words than there are updates, zeroing only the words the updates claim,
+// so that a few updates into a large tensor do not pay for a table the size of the data.
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -26,6 +29,10 @@ void main() {
   for (uint item = firstInvocationItem(); item < count; item += stride) {
     uint position, target;
     locateUpdate(item, position, target);
+#ifdef VKINDEX_CLEAR_CLAIMS
+    winners[target] = 0u;
+#else
     atomicMax(winners[target], position + 1u);
+#endif
   }
 }

@@ -1,9 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Fold by owner, last pass (common/scatter_buckets_params.h), in one of two modes:
-//   - light buckets (walk_begin == walk_end): one invocation per target sorts its bucket of update
-//     positions and applies them in that order, so duplicates fold in index order as the walk would,
-//     with every target at once;
+//   - light buckets (walk_begin == walk_end): one invocation per owner (bucket_alloc.comp) sorts its
+//     target's bucket of update positions and applies them in that order, so duplicates fold in
+//     index order as the walk would, with every target at once;
 //   - heavy targets: a pass over update positions [walk_begin, walk_end) in order, each heavy target
 //     owned by one invocation (target modulo the invocations), one workgroup in all. Passes run in
 //     order, so every heavy target sees its updates in index order. A pass without heavy targets
@@ -35,9 +35,10 @@ void sortBucket(uint begin, uint end) {
 
 void foldLightBuckets() {
   uint stride = invocationStride();
-  for (uint target = firstInvocationItem(); target < pc.target_count; target += stride) {
+  uint owners = scratch[pc.counts_at + pc.target_count + 2u];
+  for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
+    uint target = scratch[pc.owners_at + owner];
     uint count = scratch[pc.counts_at + target];
-    if (count == 0u || count > VKINDEX_MAX_BUCKET) continue;
     uint end = pc.buckets_at + scratch[pc.cursors_at + target];
     uint begin = end - count;
     sortBucket(begin, end);
@@ -49,7 +50,7 @@ void walkHeavyTargets() {
   if (scratch[pc.counts_at + pc.target_count] == 0u) return;
   uint lane = firstInvocationItem(), lanes = invocationStride();
   for (uint position = pc.walk_begin; position < pc.walk_end; ++position) {
-    uint target = scratch[pc.targets_at + position];
+    uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
     if (target % lanes == lane && scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) applyElement(target, position);
   }
 }

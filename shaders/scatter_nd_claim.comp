@@ -4,6 +4,8 @@
 // addresses in a winner table (one word per data row, zeroed before), keeping the highest tuple
 // position + 1. atomicMax gives the same table whatever order the invocations run in, so the write
 // pass (scatter_nd_write.comp) can apply every tuple at once and still let the last one win.
+// Built again with VKINDEX_CLEAR_CLAIMS (scatter_nd_clear_claims), as scatter_elements_claim.comp is:
+// zeroing only the rows the tuples claim, where the table has more rows than there are tuples.
 #include "common/scatter_nd_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -22,5 +24,11 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   uint first = firstInvocationItem();
-  for (uint n = pc.first_tuple + first; n < pc.end_tuple; n += stride) atomicMax(winners[tupleRow(n)], n + 1u);
+  for (uint n = pc.first_tuple + first; n < pc.end_tuple; n += stride) {
+#ifdef VKINDEX_CLEAR_CLAIMS
+    winners[tupleRow(n)] = 0u;
+#else
+    atomicMax(winners[tupleRow(n)], n + 1u);
+#endif
+  }
 }

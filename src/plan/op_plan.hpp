@@ -58,19 +58,24 @@ enum class Kernel : uint32_t {
   kScatterElementsClaim,  // scatter_elements_claim.comp: each update claims its data element
   kScatterElementsWrite,  // scatter_elements_write.comp: the winning updates, all at once
   kScatterNDClaim,        // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
-  kScatterNDWrite,        // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  // The claim passes again, zeroing the table words they would claim: where the table is larger
+  // than the updates, instead of kClearWords over all of it.
+  kScatterElementsClearClaims,
+  kScatterNDClearClaims,
+  kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
   // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.
   kScatterNDRows,
   kScatterNDRows8,
   kScatterNDRows4,
   // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
-  // fold by owner (shaders/common/scatter_buckets_params.h). Each update records and counts its
-  // target, light targets get buckets, positions fill them, then one owner per target folds its
-  // bucket in index order, and heavy targets are walked in order.
-  kScatterElementsCount,  // scatter_elements_count.comp
-  kScatterNDCount,        // scatter_nd_count.comp
-  kBucketAlloc,           // bucket_alloc.comp
-  kBucketFill,            // bucket_fill.comp
+  // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
+  // counts itself there, light targets get buckets, positions fill them, then one owner per target
+  // folds its bucket in index order, and heavy targets are walked in order.
+  kScatterElementsLocate,  // scatter_elements_locate.comp
+  kScatterNDLocate,        // scatter_nd_locate.comp
+  kBucketCount,            // bucket_count.comp
+  kBucketAlloc,            // bucket_alloc.comp
+  kBucketFill,             // bucket_fill.comp
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
   // float64, float32 add alone, 4-byte max and min alone).
   kScatterFold,

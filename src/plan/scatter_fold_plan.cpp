@@ -2,15 +2,16 @@
 
 #include <algorithm>
 
-#include "common/clear_words_params.h"
 #include "common/scatter_buckets_params.h"
 #include "plan/index_checks.hpp"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan {
 namespace {
 
-// The most scratch memory the fold takes (counts, cursors, targets and buckets: two words per data
-// element and two per update); beyond it the walk in index order needs none.
+// The most scratch memory the fold takes (counts, cursors, targets, buckets and owners: two words per
+// data element and up to three per update); beyond it the walk in index order needs none. It also
+// keeps target elements below 2^31, under the leader mark (VKINDEX_TARGET_LEADER).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 
 // Light targets an invocation folds in one pass: each may sort a bucket of VKINDEX_MAX_BUCKET
@@ -19,12 +20,6 @@ constexpr uint32_t kMaxTargetsPerInvocation = 64;
 
 uint32_t word(uint64_t bytes) { return static_cast<uint32_t>(bytes / 4); }
 
-// Workgroups for `items` items, `per_invocation` of them per invocation.
-uint64_t groupsFor(uint64_t items, uint32_t workgroup, uint32_t per_invocation) {
-  const uint64_t per_group = uint64_t(workgroup) * std::max<uint32_t>(1, per_invocation);
-  return (items + per_group - 1) / per_group;
-}
-
 }  // namespace
 
 std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device) {
@@ -32,37 +27,29 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
   FoldLayout layout;
   layout.target_count = target_count;
   layout.update_count = update_count;
-  layout.counts = {0, (target_count + 2) * 4};
+  layout.counts = {0, (target_count + 3) * 4};
   layout.cursors = {alignUp(layout.counts.size, align), target_count * 4};
   layout.targets = {alignUp(layout.cursors.offset + layout.cursors.size, align), update_count * 4};
   layout.buckets = {alignUp(layout.targets.offset + layout.targets.size, align), update_count * 4};
-  layout.scratch_bytes = layout.buckets.offset + layout.buckets.size;
+  layout.owners = {alignUp(layout.buckets.offset + layout.buckets.size, align),
+                   std::min(target_count, update_count) * 4};
+  layout.scratch_bytes = layout.owners.offset + layout.owners.size;
   if (layout.scratch_bytes > kMaxFoldScratchBytes || layout.scratch_bytes > device.max_storage_buffer_range) {
     return std::nullopt;
   }
   return layout;
 }
 
-void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step count, Kernel fold_kernel,
+void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kernel fold_kernel,
                       const SpecValues& fold_spec, const FoldTensors& tensors, bool wait_for_checks,
                       bool output_written, const DeviceInfo& device) {
   const uint32_t workgroup = fold_spec[kSpecWorkgroupSize];
   const Window scratch{0, layout.scratch_bytes};
   plan.scratch_bytes = layout.scratch_bytes;
 
-  Step clear;
-  clear.kernel = Kernel::kClearWords;
-  clear.spec = {workgroup, 0, 0, 0, 0, 0};
-  clear.bindings = std::vector<Binding>{{Role::kScratch, layout.counts}};
-  abi::ClearWordsParams clear_params{};
-  clear_params.word_count = word(layout.counts.size);
-  setPush(clear, clear_params);
-  clear.groups = groupsFor(clear_params.word_count, workgroup, 1);
-  plan.steps.push_back(clear);
-
-  if (wait_for_checks) waitForChecks(count);
-  count.wait_for.push_back({Role::kScratch, scratch});
-  plan.steps.push_back(count);
+  // Scratch is new to this recording (ops/op_runner.cpp): the locate pass writes it first.
+  if (wait_for_checks) waitForChecks(locate);
+  plan.steps.push_back(locate);
 
   abi::BucketParams params{};
   params.target_count = static_cast<uint32_t>(layout.target_count);
@@ -71,6 +58,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step count, Kernel
   params.cursors_at = word(layout.cursors.offset);
   params.targets_at = word(layout.targets.offset);
   params.buckets_at = word(layout.buckets.offset);
+  params.owners_at = word(layout.owners.offset);
   params.updates_word_offset = tensors.updates_word;
   params.out_word_offset = tensors.output_word;
   const auto bucketPass = [&](Kernel kernel, uint64_t groups) {
@@ -83,8 +71,10 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step count, Kernel
     pass.wait_for.push_back({Role::kScratch, scratch});
     return pass;
   };
-  plan.steps.push_back(bucketPass(Kernel::kBucketAlloc, groupsFor(layout.target_count, workgroup, device.row_items)));
-  plan.steps.push_back(bucketPass(Kernel::kBucketFill, groupsFor(layout.update_count, workgroup, device.row_items)));
+  const uint64_t per_update_groups = groupsForItems(layout.update_count, workgroup, device.row_items);
+  plan.steps.push_back(bucketPass(Kernel::kBucketCount, per_update_groups));
+  plan.steps.push_back(bucketPass(Kernel::kBucketAlloc, per_update_groups));
+  plan.steps.push_back(bucketPass(Kernel::kBucketFill, per_update_groups));
 
   // The fold and the heavy walk write the output (after the copy of data, if any, and each other:
   // their targets differ, but sub-word targets may share a word).
@@ -98,8 +88,9 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step count, Kernel
     output_written = true;
     return pass;
   };
+  const uint64_t most_owners = layout.owners.size / 4;
   const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
-  plan.steps.push_back(foldPass(groupsFor(layout.target_count, workgroup, targets_per_invocation)));
+  plan.steps.push_back(foldPass(groupsForItems(most_owners, workgroup, targets_per_invocation)));
   for (uint64_t begin = 0; begin < layout.update_count; begin += kMaxWalk) {
     params.walk_begin = static_cast<uint32_t>(begin);
     params.walk_end = static_cast<uint32_t>(std::min(layout.update_count, begin + kMaxWalk));

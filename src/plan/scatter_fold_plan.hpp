@@ -1,7 +1,7 @@
 // The fold by owner's passes (shaders/common/scatter_buckets_params.h): a reduction whose walk in
 // index order would keep only a few invocations busy (ScatterElements on few lines, ScatterND with
 // narrow slices) sorts its updates into one bucket per target element, and one owner per target folds
-// its bucket in index order. The operator's planner (scatter_plan.cpp) builds the count pass, which
+// its bucket in index order. The operator's planner (scatter_plan.cpp) builds the locate pass, which
 // needs its own index math; the rest is the same for both operators.
 #pragma once
 
@@ -18,12 +18,12 @@ namespace vkindex::plan {
 // loops), which silently dropped later updates; longer walks are cut into passes that run in order.
 constexpr uint64_t kMaxWalk = 16384;
 
-// Where the fold's arrays lie in scratch memory. The count pass binds `targets` and `counts` as
+// Where the fold's arrays lie in scratch memory. The locate pass binds `targets` and `counts` as
 // windows of their own; the other passes bind all of scratch and find the arrays by word offset.
 struct FoldLayout {
   uint64_t target_count = 0;  // data elements
   uint64_t update_count = 0;  // update elements
-  Window counts, cursors, targets, buckets;
+  Window counts, cursors, targets, buckets, owners;
   uint64_t scratch_bytes = 0;
 };
 
@@ -37,12 +37,13 @@ struct FoldTensors {
   uint32_t updates_word = 0, output_word = 0;
 };
 
-// Appends the fold's passes after the operator's `count` pass (kernel, specialization, bindings,
-// push block and groups filled in): clearing the counts, the count, bucket allocation, the fill,
-// the light buckets' fold and the heavy targets' walk, with `fold_kernel` (a kScatterFold variant)
-// and `fold_spec` (element size, reduction, element kind) for the last two. `wait_for_checks`: the
-// count must wait for the index checks; `output_written`: for an earlier write of the output.
-void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step count, Kernel fold_kernel,
+// Appends the operator's `locate` pass (kernel, specialization, bindings, push block and groups
+// filled in) and the fold's passes after it: the count, bucket allocation, the fill, the light
+// buckets' fold and the heavy targets' walk, with `fold_kernel` (a kScatterFold variant) and
+// `fold_spec` (element size, reduction, element kind) for the last two. Every pass is sized by the
+// updates. `wait_for_checks`: the locate pass must wait for the index checks; `output_written`: for
+// an earlier write of the output.
+void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kernel fold_kernel,
                       const SpecValues& fold_spec, const FoldTensors& tensors, bool wait_for_checks,
                       bool output_written, const DeviceInfo& device);
 

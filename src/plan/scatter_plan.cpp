@@ -348,7 +348,7 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
                                              {Role::kIndices, run.indices.window},
                                              {Role::kOutput, target.output.window},
                                              {Role::kStatus, {}}};
-        pass.groups = (run.line_end - run.line_begin + layout.workgroup - 1) / layout.workgroup;
+        pass.groups = groupsForItems(run.line_end - run.line_begin, layout.workgroup);
         if (elements) {
           pass.kernel = walkKernel(shape, kElementsWalk);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
@@ -376,8 +376,7 @@ uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
 // GPUs: items_per_invocation): lavapipe ran a vector of 4M updates through the table in 228-232 ms,
 // against 270-283 ms with one item and 269-279 ms with 4 items per invocation.
 uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const DeviceInfo& device) {
-  const uint64_t per_group = uint64_t(workgroup) * std::max<uint32_t>(1, device.row_items);
-  return (updates + per_group - 1) / per_group;
+  return groupsForItems(updates, workgroup, device.row_items);
 }
 
 // A winner pass's specialization and push block: the whole of `run`, writing into `target`.
@@ -418,7 +417,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
   const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   if (unit < 4) {
     write.kernel = Kernel::kScatterNDWrite;
-    write.groups = (tuples * shape.slice_elements + layout.workgroup - 1) / layout.workgroup;
+    write.groups = groupsForItems(tuples * shape.slice_elements, layout.workgroup);
     return write;
   }
   write.kernel = unit == 16 ? Kernel::kScatterNDRows : unit == 8 ? Kernel::kScatterNDRows8 : Kernel::kScatterNDRows4;
@@ -432,37 +431,51 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
 
 // Reduction none through a winner table of one word per target (a ScatterND data row, a
 // ScatterElements data element): zero it, let every update claim its target (the highest position
-// wins, whatever the order), then write every winning update at once.
+// wins, whatever the order), then write every winning update at once. A table with more words than
+// there are updates is zeroed only where the updates will claim it, by passes like the claims.
 void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries, const Placement& updates,
                         const Placement& output, bool wait_for_checks, bool output_written, const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
+  const bool elements = shape.op == "ScatterElements";
   const Window table{0, entries * 4};
   plan.scratch_bytes = table.size;
 
-  Step clear;
-  clear.kernel = Kernel::kClearWords;
-  clear.spec = {layout.workgroup, 0, 0, 0, 0, 0};
-  clear.bindings = std::vector<Binding>{{Role::kScratch, table}};
-  abi::ClearWordsParams clear_params{};
-  clear_params.word_count = static_cast<uint32_t>(entries);
-  setPush(clear, clear_params);
-  clear.groups = (entries + layout.workgroup - 1) / layout.workgroup;
-  plan.steps.push_back(clear);
-
-  // One claim per run of updates, each after the last (atomics on one table are still writes to order).
-  // A claim writes only the table: the target range in its push block goes unread.
-  for (const SourceRun& run : layout.runs) {
-    Step claim;
-    claim.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim;
-    setWinnerPass(claim, layout, run, layout.targets.front());
-    claim.bindings =
-        std::vector<Binding>{{Role::kIndices, run.indices.window}, {Role::kScratch, table}, {Role::kStatus, {}}};
-    claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
-    if (wait_for_checks) waitForChecks(claim);
-    wait_for_checks = false;
-    claim.wait_for.push_back({Role::kScratch, table});
-    plan.steps.push_back(claim);
+  uint64_t claims = 0;
+  for (const SourceRun& run : layout.runs) claims += runUpdates(shape, run);
+  // Scratch is new to this recording (ops/op_runner.cpp): the table's first pass waits for nothing.
+  bool table_written = false;
+  // One pass per run of updates, each after the last (the table's words are still written in order).
+  // These passes write only the table: the target range in their push blocks goes unread.
+  const auto appendClaimPasses = [&](Kernel kernel) {
+    for (const SourceRun& run : layout.runs) {
+      Step claim;
+      claim.kernel = kernel;
+      setWinnerPass(claim, layout, run, layout.targets.front());
+      claim.bindings =
+          std::vector<Binding>{{Role::kIndices, run.indices.window}, {Role::kScratch, table}, {Role::kStatus, {}}};
+      claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+      if (wait_for_checks) waitForChecks(claim);
+      wait_for_checks = false;
+      if (table_written) claim.wait_for.push_back({Role::kScratch, table});
+      table_written = true;
+      plan.steps.push_back(claim);
+    }
+  };
+  if (claims < entries) {
+    appendClaimPasses(elements ? Kernel::kScatterElementsClearClaims : Kernel::kScatterNDClearClaims);
+  } else {
+    Step clear;
+    clear.kernel = Kernel::kClearWords;
+    clear.spec = {layout.workgroup, 0, 0, 0, 0, 0};
+    clear.bindings = std::vector<Binding>{{Role::kScratch, table}};
+    abi::ClearWordsParams clear_params{};
+    clear_params.word_count = static_cast<uint32_t>(entries);
+    setPush(clear, clear_params);
+    clear.groups = groupsForItems(entries, layout.workgroup);
+    plan.steps.push_back(clear);
+    table_written = true;
   }
+  appendClaimPasses(elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim);
 
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
@@ -493,23 +506,23 @@ std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const Pas
   return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device);
 }
 
-// A reduction by the fold by owner: this operator's count pass (each update records and counts the
-// data element it addresses), then the passes common to both operators (src/plan/scatter_fold_plan).
+// A reduction by the fold by owner: this operator's locate pass (each update records the data element
+// it addresses), then the passes common to both operators (src/plan/scatter_fold_plan).
 void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout& fold, bool wait_for_checks,
                        bool output_written, const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
   const SourceRun& run = layout.runs.front();
   const TargetRange& target = layout.targets.front();
-  Step count;
-  count.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsCount : Kernel::kScatterNDCount;
-  setWinnerPass(count, layout, run, target);
-  count.bindings = std::vector<Binding>{{Role::kIndices, run.indices.window},
-                                        {Role::kScratch, fold.targets},
-                                        {Role::kScratch, fold.counts},
-                                        {Role::kStatus, {}}};
-  count.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+  Step locate;
+  locate.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsLocate : Kernel::kScatterNDLocate;
+  setWinnerPass(locate, layout, run, target);
+  locate.bindings = std::vector<Binding>{{Role::kIndices, run.indices.window},
+                                         {Role::kScratch, fold.targets},
+                                         {Role::kScratch, fold.counts},
+                                         {Role::kStatus, {}}};
+  locate.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
   const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
-  appendFoldPasses(plan, fold, std::move(count), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
+  appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
                    tensors, wait_for_checks, output_written, device);
 }
 
@@ -559,7 +572,7 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
     }
     if (bulk < bytes) {
       const uint64_t words = alignUp(bytes - bulk, 4) / 4;
-      addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, (words + workgroup - 1) / workgroup);
+      addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, groupsForItems(words, workgroup));
     }
   }
 }

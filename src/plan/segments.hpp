@@ -12,6 +12,13 @@ namespace vkindex::plan {
 // The largest power of two up to 16 dividing `value` (0 counts as divisible by everything).
 uint32_t largestUnit(uint64_t value);
 
+// Workgroups of `workgroup` invocations for `items` items taken `per_invocation` at a time (at least
+// one) by each invocation, grid-stride (shaders/common/grid.glsl).
+inline uint64_t groupsForItems(uint64_t items, uint32_t workgroup, uint32_t per_invocation = 1) {
+  const uint64_t per_group = uint64_t(workgroup) * (per_invocation == 0 ? 1 : per_invocation);
+  return (items + per_group - 1) / per_group;
+}
+
 struct SegmentLayout {
   uint32_t lanes = 1;  // invocations sharing a segment: a power of two dividing the workgroup
   uint32_t items = 1;  // units each of them moves per segment

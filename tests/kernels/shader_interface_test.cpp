@@ -123,6 +123,13 @@ std::vector<OpPlan> samplePlans() {
     addPlan(
         plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
   }
+  // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples.
+  StatusOr<plan::ScatterShape> crowded = plan::inferScatterNDShape({3, 5}, DataType::kFloat32, {4, 1}, DataType::kInt32,
+                                                                   {4, 5}, DataType::kFloat32, Reduction::kNone);
+  EXPECT_TRUE(crowded.ok());
+  if (crowded.ok()) {
+    addPlan(plan::planScatter(*crowded, placed(0, 60), placed(0, 16), placed(0, 80), placed(0, 60), true, device));
+  }
   return plans;
 }
 
@@ -178,12 +185,15 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsClaim,
                         Kernel::kScatterElementsWrite,
                         Kernel::kScatterNDClaim,
+                        Kernel::kScatterElementsClearClaims,
+                        Kernel::kScatterNDClearClaims,
                         Kernel::kScatterNDWrite,
                         Kernel::kScatterNDRows,
                         Kernel::kScatterNDRows8,
                         Kernel::kScatterNDRows4,
-                        Kernel::kScatterElementsCount,
-                        Kernel::kScatterNDCount,
+                        Kernel::kScatterElementsLocate,
+                        Kernel::kScatterNDLocate,
+                        Kernel::kBucketCount,
                         Kernel::kBucketAlloc,
                         Kernel::kBucketFill,
                         Kernel::kScatterFold,

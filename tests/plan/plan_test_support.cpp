@@ -100,8 +100,9 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsOrder32:
     case Kernel::kScatterElementsMove:
     case Kernel::kScatterElementsClaim:
+    case Kernel::kScatterElementsClearClaims:
     case Kernel::kScatterElementsWrite:
-    case Kernel::kScatterElementsCount: return sizeof(abi::ScatterElementsParams);
+    case Kernel::kScatterElementsLocate: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
@@ -110,11 +111,13 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDMove:
     case Kernel::kScatterNDMoveChecked:
     case Kernel::kScatterNDClaim:
+    case Kernel::kScatterNDClearClaims:
     case Kernel::kScatterNDWrite:
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
     case Kernel::kScatterNDRows4:
-    case Kernel::kScatterNDCount: return sizeof(abi::ScatterNDParams);
+    case Kernel::kScatterNDLocate: return sizeof(abi::ScatterNDParams);
+    case Kernel::kBucketCount:
     case Kernel::kBucketAlloc:
     case Kernel::kBucketFill:
     case Kernel::kScatterFold:
@@ -160,12 +163,15 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterElementsClaim: return "scatter_elements_claim";
     case Kernel::kScatterElementsWrite: return "scatter_elements_write";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
+    case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
+    case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kScatterNDRows: return "scatter_nd_rows";
     case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
     case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
-    case Kernel::kScatterElementsCount: return "scatter_elements_count";
-    case Kernel::kScatterNDCount: return "scatter_nd_count";
+    case Kernel::kScatterElementsLocate: return "scatter_elements_locate";
+    case Kernel::kScatterNDLocate: return "scatter_nd_locate";
+    case Kernel::kBucketCount: return "bucket_count";
     case Kernel::kBucketAlloc: return "bucket_alloc";
     case Kernel::kBucketFill: return "bucket_fill";
     case Kernel::kScatterFold: return "scatter_fold";

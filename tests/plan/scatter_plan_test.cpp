@@ -54,16 +54,32 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
 
 TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   // ScatterND none: zero one scratch word per data row (8 rows of 3), claim, then write all at once.
-  StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kInt16, {5, 1}, DataType::kInt64, {5, 3},
-                                                     DataType::kInt16, Reduction::kNone);
-  ASSERT_TRUE(shape.ok()) << shape.status().toString();
+  // 8 tuples zero the whole table ...
+  StatusOr<ScatterShape> all = inferScatterNDShape({8, 3}, DataType::kInt16, {8, 1}, DataType::kInt64, {8, 3},
+                                                   DataType::kInt16, Reduction::kNone);
+  ASSERT_TRUE(all.ok()) << all.status().toString();
   StatusOr<OpPlan> plan =
-      planScatter(*shape, placed(0, 48), placed(64, 40), placed(128, 30), placed(256, 48), false, fakeDevice(1024, 16));
+      planScatter(*all, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
             "scatter_nd_write x1");
+  EXPECT_TRUE(plan->steps[3].wait_for.empty()) << "scratch is new to the recording";
+  // ... 5 zero only the rows they claim, as the claim reads them (after the checks, as the copy is).
+  StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kInt16, {5, 1}, DataType::kInt64, {5, 3},
+                                                     DataType::kInt16, Reduction::kNone);
+  ASSERT_TRUE(shape.ok()) << shape.status().toString();
+  plan =
+      planScatter(*shape, placed(0, 48), placed(64, 40), placed(128, 30), placed(256, 48), false, fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, scatter_nd_clear_claims x1, scatter_nd_claim x1, "
+            "scatter_nd_write x1");
   EXPECT_EQ(plan->scratch_bytes, 32u);
+  const Step& clear = plan->steps[3];
+  EXPECT_EQ(str(clear.bindings), "indices {64, 40}, scratch {0, 32}, status");
+  EXPECT_TRUE(clear.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
+  EXPECT_EQ(pushOf<abi::ScatterNDParams>(clear).end_tuple, 5u);
   const Step& claim = plan->steps[4];
   EXPECT_EQ(str(claim.wait_for), "scratch {0, 32}") << "the copy already waited for the checks";
   EXPECT_EQ(pushOf<abi::ScatterNDParams>(claim).end_tuple, 5u);
@@ -104,7 +120,8 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
 
 TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   // [6, 5] int8 data, indices [4, 5] along axis 0: 5 lines. A device that walks from 6 lines claims one
-  // scratch word per data element (30) and writes every update at once; one that walks from 5 walks.
+  // scratch word per data element (30; the 20 updates zero theirs first) and writes every update at
+  // once; one that walks from 5 walks.
   const ScatterShape shape = elementsShape(DataType::kInt8, Reduction::kNone);
   DeviceInfo device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
@@ -112,8 +129,8 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
       planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
-            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_claim x1, "
-            "scatter_elements_write x1");
+            "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
+            "scatter_elements_claim x1, scatter_elements_write x1");
   EXPECT_EQ(plan->scratch_bytes, 120u);
   const Step& claim = plan->steps[4];
   EXPECT_EQ(str(claim.wait_for), "scratch {0, 120}") << "the copy already waited for the checks";
@@ -143,32 +160,38 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
 
 TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
-  // 6 lines counts each update at its target, gives light targets buckets, fills them, folds them by
-  // owner and walks the heavy targets in one pass (20 updates, below kMaxWalk).
+  // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
+  // folds them by owner and walks the heavy targets in one pass (20 updates, below kMaxWalk).
   DeviceInfo device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
                                       placed(256, 20), placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
-            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_count x1, "
+            "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
             "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
-  // Scratch: counts (30 + 2 words) at 0, cursors (30) at 128, targets (20) at 256, buckets (20) at 336.
-  EXPECT_EQ(plan->scratch_bytes, 416u);
-  EXPECT_EQ(str(plan->steps[3].bindings), "scratch {0, 128}");
-  const Step& count = plan->steps[4];
-  EXPECT_EQ(str(count.bindings), "indices {64, 160}, scratch {256, 80}, scratch {0, 128}, status");
-  EXPECT_EQ(str(count.wait_for), "scratch {0, 416}") << "the copy already waited for the checks";
-  EXPECT_EQ(count.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
+  // Scratch: counts (30 + 3 words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
+  // owners (20, no more than the updates) at 432.
+  EXPECT_EQ(plan->scratch_bytes, 512u);
+  const Step& locate = plan->steps[3];
+  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 132}, status");
+  EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
+  EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
+  for (size_t i = 4; i < 8; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(str(plan->steps[i].wait_for), i == 7 ? "scratch {0, 512}, output {512, 32}" : "scratch {0, 512}");
+    EXPECT_EQ(plan->steps[i].groups, 2u) << "every pass runs over the 20 updates, not the 30 data elements";
+  }
   const abi::BucketParams fill = pushOf<abi::BucketParams>(plan->steps[6]);
   EXPECT_EQ(fill.target_count, 30u);
   EXPECT_EQ(fill.update_count, 20u);
-  EXPECT_EQ(fill.cursors_at * 4, 128u);
-  EXPECT_EQ(fill.targets_at * 4, 256u);
-  EXPECT_EQ(fill.buckets_at * 4, 336u);
+  EXPECT_EQ(fill.cursors_at * 4, 144u);
+  EXPECT_EQ(fill.targets_at * 4, 272u);
+  EXPECT_EQ(fill.buckets_at * 4, 352u);
+  EXPECT_EQ(fill.owners_at * 4, 432u);
   const Step& light = plan->steps[7];
-  EXPECT_EQ(str(light.bindings), "updates {256, 20}, output {512, 32}, scratch {0, 416}, status");
-  EXPECT_EQ(str(light.wait_for), "scratch {0, 416}, output {512, 32}");
+  EXPECT_EQ(str(light.bindings), "updates {256, 20}, output {512, 32}, scratch {0, 512}, status");
+  EXPECT_EQ(str(light.wait_for), "scratch {0, 512}, output {512, 32}");
   EXPECT_EQ(pushOf<abi::BucketParams>(light).walk_end, 0u) << "the light buckets";
   const abi::BucketParams heavy = pushOf<abi::BucketParams>(plan->steps[8]);
   EXPECT_EQ(heavy.walk_begin, 0u);
@@ -195,10 +218,24 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
     plan = planScatter(*nd, placed(0, 40 * bytes), placed(512, 136), placed(768, 17 * bytes), placed(0, 40 * bytes),
                        true, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, clear_words x1, scatter_nd_count x1, "
+    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_locate x1, bucket_count x1, "
                                           "bucket_alloc x1, bucket_fill x1, ") +
                                   c.fold + " x2");
   }
+  // A few updates into a large vector (1M elements, 20 updates) cost what the updates do: no pass of
+  // the fold runs over the data.
+  StatusOr<ScatterShape> few = inferScatterElementsShape({1 << 20}, DataType::kInt32, {20}, DataType::kInt32, {20},
+                                                         DataType::kInt32, 0, Reduction::kAdd);
+  ASSERT_TRUE(few.ok());
+  DeviceInfo large = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+  large.min_walk_lines = 2;
+  plan = planScatter(*few, placed(0, 4 << 20), placed(4 << 20, 80), placed((4 << 20) + 256, 80), placed(0, 4 << 20),
+                     true, large);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, "
+            "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
+  for (const Step& step : plan->steps) EXPECT_LE(step.groups, 2u) << str(step);
   // One tuple cannot collide: it walks.
   StatusOr<ScatterShape> one =
       inferScatterNDShape({40}, DataType::kInt32, {1, 1}, DataType::kInt64, {1}, DataType::kInt32, Reduction::kAdd);
@@ -242,7 +279,8 @@ TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
         planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
                     placed(c.updates_offset, uint64_t(tuples) * 1024), placed(0, 20000 * 1024), true, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, clear_words x1, scatter_nd_claim x1, ") +
+    EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_clear_claims x1, "
+                                          "scatter_nd_claim x1, ") +
                                   c.kernel + " x1");
     const Step& write = plan->steps.back();
     EXPECT_EQ(write.spec[kSpecItems], c.items);
@@ -295,7 +333,7 @@ TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
   StatusOr<OpPlan> aligned = plan(0, 65539);
   ASSERT_TRUE(aligned.ok()) << aligned.status().toString();
   EXPECT_EQ(kernels(*aligned),
-            "check_indices x1, report_index x1, copy_words_16 x1, copy_words x1, clear_words x1, "
+            "check_indices x1, report_index x1, copy_words_16 x1, copy_words x1, scatter_nd_clear_claims x1, "
             "scatter_nd_claim x1, scatter_nd_write x1");
   const Step& bulk = aligned->steps[2];
   EXPECT_EQ(pushOf<abi::CopyWordsParams>(bulk).byte_count, 65536u);

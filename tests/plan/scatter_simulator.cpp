@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 
 #include "common/clear_words_params.h"
@@ -23,9 +24,10 @@ uint64_t product(const Shape& shape, size_t begin, size_t end) {
 }
 
 bool isWinnerKernel(Kernel kernel) {
-  return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsWrite ||
-         kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows ||
-         kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
+  return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsClearClaims ||
+         kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterNDClaim ||
+         kernel == Kernel::kScatterNDClearClaims || kernel == Kernel::kScatterNDWrite ||
+         kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
 }
 
 bool isFoldKernel(Kernel kernel) {
@@ -34,16 +36,17 @@ bool isFoldKernel(Kernel kernel) {
          kernel == Kernel::kScatterFoldOrder32;
 }
 
-bool isCountKernel(Kernel kernel) {
-  return kernel == Kernel::kScatterElementsCount || kernel == Kernel::kScatterNDCount;
+bool isLocateKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterElementsLocate || kernel == Kernel::kScatterNDLocate;
 }
 
 // The walk kernels (every arithmetic variant), told apart by their push blocks.
 bool isElementsWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel) && !isCountKernel(kernel);
+  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel) &&
+         !isLocateKernel(kernel);
 }
 bool isTupleWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel) && !isCountKernel(kernel);
+  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel) && !isLocateKernel(kernel);
 }
 bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
@@ -72,6 +75,9 @@ class Simulation {
         rng_(rng()) {}
 
   void run(const OpPlan& plan) {
+    // Scratch starts as garbage: nothing may read a word that no pass wrote.
+    scratch_.resize(plan.scratch_bytes / 4);
+    for (uint32_t& w : scratch_) w = static_cast<uint32_t>(rng_());
     bool output_written = false;
     for (size_t i = 0; i < plan.steps.size() && ok_; ++i) {
       const Step& step = plan.steps[i];
@@ -94,13 +100,15 @@ class Simulation {
       } else if (copies) {
         copy(step);
       } else if (step.kernel == Kernel::kClearWords) {
-        clear(step, plan.scratch_bytes);
-      } else if (step.kernel == Kernel::kScatterElementsCount) {
+        clear(step);
+      } else if (step.kernel == Kernel::kScatterElementsLocate) {
         forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
-          count(step, position, target);
+          locate(step, position, target);
         });
-      } else if (step.kernel == Kernel::kScatterNDCount) {
-        countTuples(step);
+      } else if (step.kernel == Kernel::kScatterNDLocate) {
+        locateTuples(step);
+      } else if (step.kernel == Kernel::kBucketCount) {
+        countBuckets(step);
       } else if (step.kernel == Kernel::kBucketAlloc) {
         allocateBuckets(step);
       } else if (step.kernel == Kernel::kBucketFill) {
@@ -109,6 +117,10 @@ class Simulation {
         fold(step);
       } else if (step.kernel == Kernel::kScatterElementsClaim) {
         claimElements(step);
+      } else if (step.kernel == Kernel::kScatterElementsClearClaims) {
+        clearElementClaims(step);
+      } else if (step.kernel == Kernel::kScatterNDClearClaims) {
+        clearClaims(step);
       } else if (step.kernel == Kernel::kScatterElementsWrite) {
         writeElementWinners(step);
       } else if (step.kernel == Kernel::kScatterNDClaim) {
@@ -259,6 +271,12 @@ class Simulation {
     });
   }
 
+  void clearElementClaims(const Step& step) {
+    forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t, uint32_t target) {
+      tableEntry(step, target, "cleared element") = 0;
+    });
+  }
+
   void writeElementWinners(const Step& step) {
     forEachElementUpdate(step, [&](const abi::ScatterElementsParams& p, uint32_t position, uint32_t target) {
       if (target >= p.target_begin && target < p.target_end && tableEntry(step, target, "element") == position + 1) {
@@ -291,7 +309,15 @@ class Simulation {
     }
   }
 
-  // scatter_nd_write.comp's and scatter_nd_count.comp's item order: calls `visit(p, n, row, element)`
+  void clearClaims(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
+      tableEntry(step, tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), "cleared row") = 0;
+    }
+  }
+
+  // scatter_nd_write.comp's and scatter_nd_locate.comp's item order: calls `visit(p, n, row, element)`
   // for every element of every tuple of the pass, one invocation's item at a time.
   template <typename Visit>
   void forEachTupleElement(const Step& step, Visit visit) {
@@ -330,29 +356,25 @@ class Simulation {
     return scratchWord(*windowOf(step, Role::kScratch), entry, what);
   }
 
-  // clear_words.comp on its scratch window. Scratch starts as garbage: nothing may read a word that no
-  // pass wrote.
-  void clear(const Step& step, uint64_t scratch_bytes) {
-    if (scratch_.empty()) {
-      scratch_.resize(scratch_bytes / 4);
-      for (uint32_t& w : scratch_) w = static_cast<uint32_t>(rng_());
-    }
+  // clear_words.comp on its scratch window.
+  void clear(const Step& step) {
     const abi::ClearWordsParams p = pushOf<abi::ClearWordsParams>(step);
     for (uint32_t w = 0; w < p.word_count && ok_; ++w)
       scratchWord(step.bindings[0].window, p.word_offset + w, "clear") = 0;
   }
 
-  // The count passes' body: update `position` records its target and counts itself there. Bindings 1
-  // and 2 are the targets and counts windows.
-  void count(const Step& step, uint32_t position, uint32_t target) {
-    if (target >= received_.size()) return fail("counted target " + std::to_string(target) + " is past the data");
+  // The locate passes' body: update `position` records its target and zeroes the target's count.
+  // Bindings 1 and 2 are the targets and counts windows.
+  void locate(const Step& step, uint32_t position, uint32_t target) {
+    if (target >= received_.size()) return fail("located target " + std::to_string(target) + " is past the data");
+    if (target & VKINDEX_TARGET_LEADER) return fail("target " + std::to_string(target) + " has the leader bit");
     scratchWord(step.bindings[1].window, position, "targets") = target;
-    ++scratchWord(step.bindings[2].window, target, "counts");
+    scratchWord(step.bindings[2].window, target, "counts") = 0;
   }
 
-  void countTuples(const Step& step) {
+  void locateTuples(const Step& step) {
     forEachTupleElement(step, [&](const abi::ScatterNDParams& p, uint32_t n, uint32_t row, uint32_t element) {
-      count(step, n * p.slice_elements + element, row * p.slice_elements + element);
+      locate(step, n * p.slice_elements + element, row * p.slice_elements + element);
     });
   }
 
@@ -361,7 +383,8 @@ class Simulation {
     return scratchWord(*windowOf(step, Role::kScratch), word, "bucket scratch");
   }
 
-  // Targets in a random order: the kernels' invocations run in any order, and the fold must not care.
+  // Update positions in a random order: the kernels' invocations run in any order, and the fold must
+  // not care.
   std::vector<uint32_t> shuffled(uint32_t count) {
     std::vector<uint32_t> order(count);
     for (uint32_t i = 0; i < count; ++i) order[i] = i;
@@ -373,16 +396,48 @@ class Simulation {
     return bucketWord(step, p.counts_at + target) > VKINDEX_MAX_BUCKET;
   }
 
+  // Update `position`'s target, without the leader mark.
+  uint32_t targetOf(const abi::BucketParams& p, const Step& step, uint32_t position) {
+    return bucketWord(step, p.targets_at + position) & ~VKINDEX_TARGET_LEADER;
+  }
+
+  // Update `position`'s target if it leads it, else nothing.
+  std::optional<uint32_t> ledTarget(const abi::BucketParams& p, const Step& step, uint32_t position) {
+    const uint32_t marked = bucketWord(step, p.targets_at + position);
+    if ((marked & VKINDEX_TARGET_LEADER) == 0) return std::nullopt;
+    return marked & ~VKINDEX_TARGET_LEADER;
+  }
+
+  // bucket_count.comp: atomics in any order, so any one of a target's positions may lead it.
+  void countBuckets(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    bucketWord(step, p.counts_at + p.target_count) = 0;
+    bucketWord(step, p.counts_at + p.target_count + 1) = 0;
+    bucketWord(step, p.counts_at + p.target_count + 2) = 0;
+    for (uint32_t position : shuffled(p.update_count)) {
+      uint32_t& marked = bucketWord(step, p.targets_at + position);
+      if (!ok_) return;
+      if (bucketWord(step, p.counts_at + marked)++ == 0) marked |= VKINDEX_TARGET_LEADER;
+    }
+  }
+
   void allocateBuckets(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    for (uint32_t t : shuffled(p.target_count)) {
+    for (uint32_t position : shuffled(p.update_count)) {
+      const std::optional<uint32_t> led = ledTarget(p, step, position);
+      if (!ok_) return;
+      if (!led) continue;
+      const uint32_t t = *led;
       const uint32_t n = bucketWord(step, p.counts_at + t);
       if (n > VKINDEX_MAX_BUCKET) {
         bucketWord(step, p.counts_at + p.target_count) = 1;
-      } else if (n > 0) {
+      } else {
         uint32_t& next = bucketWord(step, p.counts_at + p.target_count + 1);
         bucketWord(step, p.cursors_at + t) = next;
         next += n;
+        uint32_t& owners = bucketWord(step, p.counts_at + p.target_count + 2);
+        bucketWord(step, p.owners_at + owners) = t;
+        ++owners;
       }
     }
   }
@@ -390,7 +445,7 @@ class Simulation {
   void fillBuckets(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     for (uint32_t position : shuffled(p.update_count)) {
-      const uint32_t target = bucketWord(step, p.targets_at + position);
+      const uint32_t target = targetOf(p, step, position);
       if (!ok_ || heavy(p, step, target)) continue;
       const uint32_t slot = bucketWord(step, p.cursors_at + target)++;
       if (slot >= p.update_count) return fail("bucket slot " + std::to_string(slot) + " is past the buckets");
@@ -402,9 +457,15 @@ class Simulation {
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     if (p.walk_begin == p.walk_end) {
-      for (uint32_t t = 0; t < p.target_count && ok_; ++t) {
+      const uint32_t owners = bucketWord(step, p.counts_at + p.target_count + 2);
+      // llvmpipe ends a shader's loops after 65535 iterations: an invocation folds at most 64 targets.
+      if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
+        return fail(std::to_string(owners) + " owners for " + std::to_string(step.groups) + " groups");
+      }
+      for (uint32_t owner : shuffled(owners)) {
+        const uint32_t t = bucketWord(step, p.owners_at + owner);
         const uint32_t n = bucketWord(step, p.counts_at + t);
-        if (n == 0 || n > VKINDEX_MAX_BUCKET) continue;
+        if (!ok_) return;
         const uint32_t end = p.buckets_at + bucketWord(step, p.cursors_at + t);
         std::vector<uint32_t> bucket;
         for (uint32_t i = end - n; i < end; ++i) bucket.push_back(bucketWord(step, i));
@@ -415,7 +476,7 @@ class Simulation {
     }
     if (bucketWord(step, p.counts_at + p.target_count) == 0) return;
     for (uint32_t position = p.walk_begin; position < p.walk_end && ok_; ++position) {
-      const uint32_t target = bucketWord(step, p.targets_at + position);
+      const uint32_t target = targetOf(p, step, position);
       if (heavy(p, step, target)) apply(step, p.updates_word_offset, p.out_word_offset, target, position);
     }
   }
@@ -543,10 +604,11 @@ uint64_t scatterWork(const OpPlan& plan) {
   uint64_t work = 0;
   for (const Step& step : plan.steps) {
     if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
-        step.kernel == Kernel::kScatterElementsWrite || step.kernel == Kernel::kScatterElementsCount) {
+        step.kernel == Kernel::kScatterElementsClearClaims || step.kernel == Kernel::kScatterElementsWrite ||
+        step.kernel == Kernel::kScatterElementsLocate) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
-    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDCount) {
+    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDLocate) {
       const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
       work += uint64_t(p.slice_elements) * (p.end_tuple - p.first_tuple);
     }

@@ -174,6 +174,13 @@ std::vector<Workload> scatterWorkloads(bool quick) {
                       {false, {side * side / 8}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 16),
       scatterWorkload("scatternd-1d-add",
                       {true, {side * side / 8}, {side * side, 1}, 0, Reduction::kAdd, false, randomTargets}, 16),
+      // A few thousand updates in place into a large vector (the 16 MiB vector above, side * 2 updates at
+      // random), through the winner table and the fold: what a call costs should follow the updates,
+      // not the data.
+      scatterWorkload("scatter-1d-sparse", {false, {side * side}, {side * 2}, 0, Reduction::kNone, true, randomTargets},
+                      17),
+      scatterWorkload("scatter-1d-add-sparse",
+                      {false, {side * side}, {side * 2}, 0, Reduction::kAdd, true, randomTargets}, 17),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
                       12),

@@ -1,7 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterElements with a reduction, first pass of the fold by owner (common/scatter_buckets_params.h):
-// every update records the data element its index addresses and counts itself there.
+// every update records the data element its index addresses and zeroes that element's count. Only
+// the targets of updates are zeroed, so no pass of the fold costs more than the updates do, however
+// large the data.
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -9,7 +11,7 @@ layout(local_size_x_id = 0) in;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };
-layout(binding = 2, std430) buffer Counts { uint counts[]; };
+layout(binding = 2, std430) writeonly buffer Counts { uint counts[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
@@ -24,6 +26,6 @@ void main() {
     uint position, target;
     locateUpdate(item, position, target);
     targets[position] = target;
-    atomicAdd(counts[target], 1u);
+    counts[target] = 0u;
   }
 }

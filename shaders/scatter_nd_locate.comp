@@ -1,7 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // ScatterND with a reduction, first pass of the fold by owner (common/scatter_buckets_params.h): every
-// update element records the data element its tuple addresses and counts itself there.
+// update element records the data element its tuple addresses and zeroes that element's count (as
+// scatter_elements_locate.comp does).
 #include "common/scatter_nd_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -10,7 +11,7 @@ layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };
-layout(binding = 2, std430) buffer Counts { uint counts[]; };
+layout(binding = 2, std430) writeonly buffer Counts { uint counts[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
@@ -26,6 +27,6 @@ void main() {
     uint element = i - (n - pc.first_tuple) * pc.slice_elements;
     uint target = tupleRow(n) * pc.slice_elements + element;
     targets[n * pc.slice_elements + element] = target;
-    atomicAdd(counts[target], 1u);
+    counts[target] = 0u;
   }
 }
