@@ -2,8 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Fold by owner, third pass (common/scatter_buckets_params.h): every light target's leader gets its
 // target a bucket, a range of `buckets` as long as its count, and a place among the owners; heavy
-// targets raise the heavy flag instead. An invocation reserves the buckets and owner places of all
-// its leaders with one atomic each, so that the shared cursors are not contended atomics per target.
+// targets set the heavy walk's group count to 1 instead. An invocation reserves the buckets and
+// owner places of all its leaders with one atomic each, so that the shared cursors are not
+// contended atomics per target.
 // Where buckets and owners lie changes from run to run; what the fold makes of them does not.
 #include "common/scatter_buckets_params.h"
 
@@ -29,7 +30,7 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   uint first = firstInvocationItem();
-  uint heavy_flag = pc.counts_at + pc.target_count;
+  uint control = pc.counts_at + pc.target_count;
   uint light_updates = 0u, light_targets = 0u;
   for (uint position = first; position < pc.update_count; position += stride) {
     uint count;
@@ -37,12 +38,12 @@ void main() {
       light_updates += count;
       ++light_targets;
     } else if (count > VKINDEX_MAX_BUCKET) {
-      scratch[heavy_flag] = 1u;
+      scratch[control + VKINDEX_HEAVY_GROUPS] = 1u;
     }
   }
   if (light_targets == 0u) return;
-  uint slot = atomicAdd(scratch[heavy_flag + 1u], light_updates);
-  uint owner = atomicAdd(scratch[heavy_flag + 2u], light_targets);
+  uint slot = atomicAdd(scratch[control + VKINDEX_BUCKET_CURSOR], light_updates);
+  uint owner = atomicAdd(scratch[control + VKINDEX_OWNER_COUNT], light_targets);
   for (uint position = first; position < pc.update_count; position += stride) {
     uint count;
     uint target = ledLightTarget(position, count);

@@ -6,8 +6,8 @@
 //     index order as the walk would, with every target at once;
 //   - heavy targets: a pass over update positions [walk_begin, walk_end) in order, each heavy target
 //     owned by one invocation (target modulo the invocations), one workgroup in all. Passes run in
-//     order, so every heavy target sees its updates in index order. A pass without heavy targets
-//     ends at once.
+//     order, so every heavy target sees its updates in index order. These passes are indirect
+//     dispatches of the group count bucket_alloc.comp leaves: none where no target is heavy.
 // Owners never share a target; sub-word elements share words, which common/scatter_apply.glsl
 // changes with atomics.
 #include "common/scatter_buckets_params.h"
@@ -35,7 +35,7 @@ void sortBucket(uint begin, uint end) {
 
 void foldLightBuckets() {
   uint stride = invocationStride();
-  uint owners = scratch[pc.counts_at + pc.target_count + 2u];
+  uint owners = scratch[pc.counts_at + pc.target_count + VKINDEX_OWNER_COUNT];
   for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
     uint target = scratch[pc.owners_at + owner];
     uint count = scratch[pc.counts_at + target];
@@ -47,7 +47,6 @@ void foldLightBuckets() {
 }
 
 void walkHeavyTargets() {
-  if (scratch[pc.counts_at + pc.target_count] == 0u) return;
   uint lane = firstInvocationItem(), lanes = invocationStride();
   for (uint position = pc.walk_begin; position < pc.walk_end; ++position) {
     uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;

@@ -4,11 +4,15 @@
 // owner per target folds its bucket in index order (DESIGN.md, "Duplicates and reductions"). Every
 // pass runs over update positions, never over the data: a few updates into a large tensor cost what
 // the updates do. Scratch words, at word offsets from the start of the scratch binding:
-//   counts[target_count + 3]: updates per target element, zeroed for the updates' targets only by the
-//     locate passes (scatter_elements_locate.comp, scatter_nd_locate.comp) and counted by
-//     bucket_count.comp (other targets' words are never read); then [target_count], nonzero when some
-//     target is heavy (more than VKINDEX_MAX_BUCKET updates), [target_count + 1], the next free slot
-//     of `buckets`, and [target_count + 2], the number of `owners`;
+//   counts[target_count + VKINDEX_BUCKET_CONTROL_WORDS]: updates per target element, zeroed for the
+//     updates' targets only by the locate passes (scatter_elements_locate.comp,
+//     scatter_nd_locate.comp) and counted by bucket_count.comp (other targets' words are never read);
+//     then control words from [target_count]:
+//       VKINDEX_HEAVY_GROUPS: 1 when some target is heavy (more than VKINDEX_MAX_BUCKET updates),
+//         else 0, followed by two words of 1: the heavy walk's VkDispatchIndirectCommand, so that
+//         its passes dispatch nothing where no target is heavy;
+//       VKINDEX_BUCKET_CURSOR: the next free slot of `buckets`;
+//       VKINDEX_OWNER_COUNT: the number of `owners`;
 //   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once filled;
 //   targets[update_count]: the target element of every update position (the locate passes), with
 //     VKINDEX_TARGET_LEADER set on the one position per target that counted first (bucket_count.comp):
@@ -31,6 +35,12 @@
 // The leader mark in targets[]. Target elements stay below 2^31: the fold's scratch, a counts word per
 // target among the rest, is at most 128 MiB (src/plan/scatter_fold_plan.cpp).
 #define VKINDEX_TARGET_LEADER 0x80000000u
+
+// The control words after the counts, at counts_at + target_count + these.
+#define VKINDEX_HEAVY_GROUPS 0u
+#define VKINDEX_BUCKET_CURSOR 3u
+#define VKINDEX_OWNER_COUNT 4u
+#define VKINDEX_BUCKET_CONTROL_WORDS 5u
 
 VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"

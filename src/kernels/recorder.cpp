@@ -10,16 +10,34 @@ namespace vkindex::kernels {
 
 Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings,
                           const void* push, size_t push_size, uint32_t groups_x, uint32_t groups_y) {
+  const DeviceInfo& limits = device_.info();
+  if (groups_x == 0 || groups_y == 0 || groups_x > limits.max_workgroup_count[0] ||
+      groups_y > limits.max_workgroup_count[1]) {
+    return internalError(std::string("dispatch of ") + shaderInfo(shader).name + " with " + std::to_string(groups_x) +
+                         "x" + std::to_string(groups_y) + " groups exceeds the device's limits");
+  }
+  VKINDEX_RETURN_IF_ERROR(bind(shader, spec, bindings, push, push_size));
+  device_.fn().vkCmdDispatch(cmd_, groups_x, groups_y, 1);
+  return Status::Ok();
+}
+
+Status Recorder::dispatchIndirect(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings,
+                                  const void* push, size_t push_size, VkBuffer arguments, VkDeviceSize offset) {
+  if (offset % 4 != 0) {
+    return internalError(std::string("indirect dispatch of ") + shaderInfo(shader).name + " at an unaligned offset");
+  }
+  VKINDEX_RETURN_IF_ERROR(bind(shader, spec, bindings, push, push_size));
+  device_.fn().vkCmdDispatchIndirect(cmd_, arguments, offset);
+  return Status::Ok();
+}
+
+Status Recorder::bind(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings,
+                      const void* push, size_t push_size) {
   const ShaderInfo& info = shaderInfo(shader);
   const DeviceInfo& limits = device_.info();
   // Contract checks: a mismatch is a bug in vkindex, never the caller's fault.
   if (bindings.size() != info.binding_count || push_size != info.push_bytes) {
     return internalError(std::string("dispatch of ") + info.name + " does not match its interface");
-  }
-  if (groups_x == 0 || groups_y == 0 || groups_x > limits.max_workgroup_count[0] ||
-      groups_y > limits.max_workgroup_count[1]) {
-    return internalError(std::string("dispatch of ") + info.name + " with " + std::to_string(groups_x) + "x" +
-                         std::to_string(groups_y) + " groups exceeds the device's limits");
   }
   for (const BufferRange& binding : bindings) {
     if (binding.size == 0 || binding.size > limits.max_storage_buffer_range ||
@@ -48,7 +66,6 @@ Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, const std::ve
   fn.vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->pipeline);
   fn.vkCmdBindDescriptorSets(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->layout, 0, 1, &set, 0, nullptr);
   fn.vkCmdPushConstants(cmd_, pipeline->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(push_size), push);
-  fn.vkCmdDispatch(cmd_, groups_x, groups_y, 1);
   return Status::Ok();
 }
 

@@ -1,5 +1,6 @@
 // Records vkindex's dispatches into a command buffer: binds the pipeline, writes descriptors from a
-// pool owned by the operation, pushes constants, dispatches, and places exact buffer barriers.
+// pool owned by the operation, pushes constants, dispatches (directly, or indirectly with group
+// counts an earlier dispatch wrote), and places exact buffer barriers.
 // `dispatch` checks its own contract: binding count and push size against the shader, group counts
 // against the device's limits.
 #pragma once
@@ -29,6 +30,11 @@ class Recorder {
   Status dispatch(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings, const void* push,
                   size_t push_size, uint32_t groups_x, uint32_t groups_y);
 
+  // Dispatches `shader` with the group counts an earlier dispatch wrote at `offset` of `arguments`
+  // (a VkDispatchIndirectCommand; the caller's barrier makes it visible to the indirect read).
+  Status dispatchIndirect(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings,
+                          const void* push, size_t push_size, VkBuffer arguments, VkDeviceSize offset);
+
   // Makes `range`'s writes by `src_stage`/`src_access` visible to `dst_stage`/`dst_access`.
   void barrier(const BufferRange& range, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
                VkPipelineStageFlags dst_stage, VkAccessFlags dst_access);
@@ -40,6 +46,10 @@ class Recorder {
   const vk::Device& device() const { return device_; }
 
  private:
+  // Checks the dispatch's contract, then binds the pipeline and descriptors and pushes constants.
+  Status bind(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings, const void* push,
+              size_t push_size);
+
   const vk::Device& device_;
   PipelineLibrary& pipelines_;
   DescriptorPool& descriptors_;

@@ -78,6 +78,16 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
     }
     std::array<uint32_t, plan::kMaxPushWords> push = step.push;
     push[0] = status.relative_slot;  // every push block starts with its status slot
+    if (step.indirect_scratch_offset) {
+      if (state.scratch == nullptr) return internalError("a plan dispatches from scratch memory it did not ask for");
+      const BufferRange arguments{state.scratch->handle(), *step.indirect_scratch_offset,
+                                  sizeof(VkDispatchIndirectCommand)};
+      recorder.barrier(arguments, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+      VKINDEX_RETURN_IF_ERROR(recorder.dispatchIndirect(step.kernel, step.spec, ranges, push.data(), step.push_bytes,
+                                                        arguments.buffer, arguments.offset));
+      continue;
+    }
     auto [groups_x, groups_y] = kernels::groupGrid(step.groups, context.device->info());
     VKINDEX_RETURN_IF_ERROR(
         recorder.dispatch(step.kernel, step.spec, ranges, push.data(), step.push_bytes, groups_x, groups_y));

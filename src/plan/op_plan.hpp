@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -139,6 +140,9 @@ struct Step {
   std::array<uint32_t, kMaxPushWords> push{};
   uint32_t push_bytes = 0;
   uint64_t groups = 0;  // workgroups needed; the runner spreads them over x and y
+  // Where set, the dispatch is indirect: earlier steps wrote its group counts (a
+  // VkDispatchIndirectCommand, never more than `groups` groups) at this byte offset of scratch.
+  std::optional<uint64_t> indirect_scratch_offset;
   // Ranges written by earlier steps that this step reads or writes: the runner places a compute ->
   // compute barrier on each before the dispatch (kStatus: the status slot).
   std::vector<Binding> wait_for;

@@ -27,7 +27,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
   FoldLayout layout;
   layout.target_count = target_count;
   layout.update_count = update_count;
-  layout.counts = {0, (target_count + 3) * 4};
+  layout.counts = {0, (target_count + VKINDEX_BUCKET_CONTROL_WORDS) * 4};
   layout.cursors = {alignUp(layout.counts.size, align), target_count * 4};
   layout.targets = {alignUp(layout.cursors.offset + layout.cursors.size, align), update_count * 4};
   layout.buckets = {alignUp(layout.targets.offset + layout.targets.size, align), update_count * 4};
@@ -91,10 +91,15 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   const uint64_t most_owners = layout.owners.size / 4;
   const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
   plan.steps.push_back(foldPass(groupsForItems(most_owners, workgroup, targets_per_invocation)));
+  // The heavy walk's passes dispatch the group count bucket_alloc.comp leaves: 1 where some target
+  // is heavy, else 0, so that a call without heavy targets runs none of them.
+  const uint64_t heavy_groups_at = layout.counts.offset + (layout.target_count + VKINDEX_HEAVY_GROUPS) * 4;
   for (uint64_t begin = 0; begin < layout.update_count; begin += kMaxWalk) {
     params.walk_begin = static_cast<uint32_t>(begin);
     params.walk_end = static_cast<uint32_t>(std::min(layout.update_count, begin + kMaxWalk));
-    plan.steps.push_back(foldPass(1));
+    Step pass = foldPass(1);
+    pass.indirect_scratch_offset = heavy_groups_at;
+    plan.steps.push_back(pass);
   }
 }
 

@@ -170,11 +170,11 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
             "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
-  // Scratch: counts (30 + 3 words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
+  // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
   const Step& locate = plan->steps[3];
-  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 132}, status");
+  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 140}, status");
   EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
   EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
   for (size_t i = 4; i < 8; ++i) {
@@ -197,6 +197,9 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(heavy.walk_begin, 0u);
   EXPECT_EQ(heavy.walk_end, 20u);
   EXPECT_EQ(plan->steps[8].groups, 1u) << "the heavy targets' walk is one workgroup";
+  EXPECT_EQ(plan->steps[8].indirect_scratch_offset, std::optional<uint64_t>(120))
+      << "at most: bucket_alloc leaves its group count after the 30 counts";
+  EXPECT_FALSE(plan->steps[7].indirect_scratch_offset) << "the light fold runs whatever the counts";
 
   // The fold's arithmetic variants are the walk's; ScatterND folds below min_walk_lines slice elements.
   struct Case {

@@ -95,6 +95,11 @@ class Simulation {
         index_sim_.checkIndices(step);
       } else if (step.kernel == Kernel::kReportIndex) {
         index_sim_.reportIndex(step, i);
+      } else if (step.kernel == Kernel::kBucketCount) {
+        resetBucketControls(step);  // bucket_count.comp sets its control words before the status gate
+        if (!index_sim_.badIndexFound(step.push[0])) countBuckets(step);
+      } else if (step.indirect_scratch_offset && indirectGroups(step) == 0) {
+        continue;  // an indirect dispatch of no groups
       } else if (index_sim_.badIndexFound(step.push[0])) {
         continue;  // status_gate.glsl: every writing kernel returns at once
       } else if (copies) {
@@ -107,8 +112,6 @@ class Simulation {
         });
       } else if (step.kernel == Kernel::kScatterNDLocate) {
         locateTuples(step);
-      } else if (step.kernel == Kernel::kBucketCount) {
-        countBuckets(step);
       } else if (step.kernel == Kernel::kBucketAlloc) {
         allocateBuckets(step);
       } else if (step.kernel == Kernel::kBucketFill) {
@@ -409,11 +412,41 @@ class Simulation {
   }
 
   // bucket_count.comp: atomics in any order, so any one of a target's positions may lead it.
+  // A control word after the counts (VKINDEX_HEAVY_GROUPS, VKINDEX_BUCKET_CURSOR, VKINDEX_OWNER_COUNT).
+  uint32_t& control(const abi::BucketParams& p, const Step& step, uint32_t word) {
+    return bucketWord(step, uint64_t(p.counts_at) + p.target_count + word);
+  }
+
+  void resetBucketControls(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    control(p, step, VKINDEX_HEAVY_GROUPS) = 0;
+    control(p, step, VKINDEX_HEAVY_GROUPS + 1) = 1;
+    control(p, step, VKINDEX_HEAVY_GROUPS + 2) = 1;
+    control(p, step, VKINDEX_BUCKET_CURSOR) = 0;
+    control(p, step, VKINDEX_OWNER_COUNT) = 0;
+  }
+
+  // The groups an indirect step dispatches: its VkDispatchIndirectCommand in scratch, which must be
+  // written (whatever the status) and within the step's groups.
+  uint64_t indirectGroups(const Step& step) {
+    const uint64_t at = *step.indirect_scratch_offset;
+    const Window whole{0, scratch_.size() * 4};
+    if (at % 4 != 0) {
+      fail("indirect arguments at unaligned offset " + std::to_string(at));
+      return 0;
+    }
+    const uint32_t x = scratchWord(whole, at / 4, "indirect x"), y = scratchWord(whole, at / 4 + 1, "indirect y"),
+                   z = scratchWord(whole, at / 4 + 2, "indirect z");
+    if (uint64_t(x) * y * z > step.groups || y > 1 || z > 1) {
+      fail("indirect dispatch of " + std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z) +
+           " groups, planned for " + std::to_string(step.groups));
+      return 0;
+    }
+    return uint64_t(x) * y * z;
+  }
+
   void countBuckets(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    bucketWord(step, p.counts_at + p.target_count) = 0;
-    bucketWord(step, p.counts_at + p.target_count + 1) = 0;
-    bucketWord(step, p.counts_at + p.target_count + 2) = 0;
     for (uint32_t position : shuffled(p.update_count)) {
       uint32_t& marked = bucketWord(step, p.targets_at + position);
       if (!ok_) return;
@@ -430,12 +463,12 @@ class Simulation {
       const uint32_t t = *led;
       const uint32_t n = bucketWord(step, p.counts_at + t);
       if (n > VKINDEX_MAX_BUCKET) {
-        bucketWord(step, p.counts_at + p.target_count) = 1;
+        control(p, step, VKINDEX_HEAVY_GROUPS) = 1;
       } else {
-        uint32_t& next = bucketWord(step, p.counts_at + p.target_count + 1);
+        uint32_t& next = control(p, step, VKINDEX_BUCKET_CURSOR);
         bucketWord(step, p.cursors_at + t) = next;
         next += n;
-        uint32_t& owners = bucketWord(step, p.counts_at + p.target_count + 2);
+        uint32_t& owners = control(p, step, VKINDEX_OWNER_COUNT);
         bucketWord(step, p.owners_at + owners) = t;
         ++owners;
       }
@@ -457,7 +490,7 @@ class Simulation {
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     if (p.walk_begin == p.walk_end) {
-      const uint32_t owners = bucketWord(step, p.counts_at + p.target_count + 2);
+      const uint32_t owners = control(p, step, VKINDEX_OWNER_COUNT);
       // llvmpipe ends a shader's loops after 65535 iterations: an invocation folds at most 64 targets.
       if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
         return fail(std::to_string(owners) + " owners for " + std::to_string(step.groups) + " groups");
@@ -474,7 +507,6 @@ class Simulation {
       }
       return;
     }
-    if (bucketWord(step, p.counts_at + p.target_count) == 0) return;
     for (uint32_t position = p.walk_begin; position < p.walk_end && ok_; ++position) {
       const uint32_t target = targetOf(p, step, position);
       if (heavy(p, step, target)) apply(step, p.updates_word_offset, p.out_word_offset, target, position);
