@@ -25,6 +25,7 @@ void main() {
     scratch[control + VKINDEX_HEAVY_GROUPS + 2u] = 1u;
     scratch[control + VKINDEX_BUCKET_CURSOR] = 0u;
     scratch[control + VKINDEX_OWNER_COUNT] = 0u;
+    scratch[control + VKINDEX_HEAVY_COUNT] = 0u;
   }
   if (badIndexFound()) return;
   for (uint position = first; position < pc.update_count; position += stride) {

@@ -5,7 +5,8 @@
 //     target's bucket of update positions and applies them in that order, so duplicates fold in
 //     index order as the walk would, with every target at once;
 //   - heavy targets: a pass over update positions [walk_begin, walk_end) in order, each heavy target
-//     owned by one invocation (target modulo the invocations), one workgroup in all. Passes run in
+//     owned by one invocation (its heavy id modulo the invocations that own any), one workgroup in
+//     all; the others leave at once, which on a CPU driver skips their whole SIMD rows. Passes run in
 //     order, so every heavy target sees its updates in index order. These passes are indirect
 //     dispatches of the group count bucket_alloc.comp leaves: none where no target is heavy.
 // Owners never share a target; sub-word elements share words, which common/scatter_apply.glsl
@@ -47,10 +48,14 @@ void foldLightBuckets() {
 }
 
 void walkHeavyTargets() {
-  uint lane = firstInvocationItem(), lanes = invocationStride();
+  uint lane = firstInvocationItem();
+  uint lanes = min(scratch[pc.counts_at + pc.target_count + VKINDEX_HEAVY_COUNT], invocationStride());
+  if (lane >= lanes) return;
   for (uint position = pc.walk_begin; position < pc.walk_end; ++position) {
     uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
-    if (target % lanes == lane && scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) applyElement(target, position);
+    if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET && scratch[pc.cursors_at + target] % lanes == lane) {
+      applyElement(target, position);
+    }
   }
 }
 

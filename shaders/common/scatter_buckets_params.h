@@ -13,7 +13,10 @@
 //         its passes dispatch nothing where no target is heavy;
 //       VKINDEX_BUCKET_CURSOR: the next free slot of `buckets`;
 //       VKINDEX_OWNER_COUNT: the number of `owners`;
+//       VKINDEX_HEAVY_COUNT: the number of heavy targets;
 //   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once filled;
+//     a heavy target's heavy id, its place in [0, heavy count): the walk gives heavy id h to lane
+//     h % min(heavy count, lanes), so that no lane scans the walk for nothing;
 //   targets[update_count]: the target element of every update position (the locate passes), with
 //     VKINDEX_TARGET_LEADER set on the one position per target that counted first (bucket_count.comp):
 //     the leader allocates its target's bucket and lists it among the owners, so that no pass visits
@@ -40,7 +43,8 @@
 #define VKINDEX_HEAVY_GROUPS 0u
 #define VKINDEX_BUCKET_CURSOR 3u
 #define VKINDEX_OWNER_COUNT 4u
-#define VKINDEX_BUCKET_CONTROL_WORDS 5u
+#define VKINDEX_HEAVY_COUNT 5u
+#define VKINDEX_BUCKET_CONTROL_WORDS 6u
 
 VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"

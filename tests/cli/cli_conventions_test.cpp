@@ -31,7 +31,7 @@ TEST(CliConventions, HelpWorksForTheToolAndEveryCommand) {
       {{"-h"}, {"devices", "onnx-test", "bench"}},
       {{"devices", "--help"}, {"--json"}},
       {{"onnx-test", "--help"}, {"--device", "--json", "--repeat", "DIR"}},
-      {{"bench", "--help"}, {"--device", "--json", "--quick", "--repeats"}},
+      {{"bench", "--help"}, {"--device", "--json", "--quick", "--repeats", "--only"}},
   };
   for (const auto& [args, expected] : cases) {
     SCOPED_TRACE(args.front() + (args.size() > 1 ? " " + args[1] : ""));

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/reduction_values.hpp"
@@ -578,6 +579,20 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
     ASSERT_NO_FATAL_FAILURE(
         expectAllFormsMatchReference(*fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000}, few),
                                              reductionValues(rng, dtype, {20000}), 0, Reduction::kAdd}));
+  }
+  // More heavy targets than the walk has lanes (40 updates each, shuffled), so that lanes own several
+  // by heavy id and sub-word neighbours belong to different lanes.
+  const int64_t targets = int64_t{fold->device().workgroup_size} + 37;
+  std::vector<int64_t> many;
+  for (int64_t i = 0; i < targets * 40; ++i) many.push_back(i % targets);
+  std::shuffle(many.begin(), many.end(), rng);
+  for (const auto& [dtype, reduction] :
+       {std::pair{DataType::kInt8, Reduction::kAdd}, std::pair{DataType::kFloat32, Reduction::kAdd},
+        std::pair{DataType::kUInt64, Reduction::kMax}}) {
+    SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + " on many heavy targets");
+    const ScatterCase c{randomTensor(rng, dtype, {targets}), indexTensor(DataType::kInt64, {targets * 40}, many),
+                        reductionValues(rng, dtype, {targets * 40}), 0, reduction};
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
   EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
 }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/reduction_values.hpp"
@@ -340,6 +341,20 @@ TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
         *fold,
         makeCase(rng, randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000, 1}, few), Reduction::kAdd)));
+  }
+  // More heavy targets than the walk has lanes (40 updates each, shuffled), so that lanes own several
+  // by heavy id and sub-word neighbours belong to different lanes.
+  const int64_t targets = int64_t{fold->device().workgroup_size} + 37;
+  std::vector<int64_t> many;
+  for (int64_t i = 0; i < targets * 40; ++i) many.push_back(i % targets);
+  std::shuffle(many.begin(), many.end(), rng);
+  for (const auto& [dtype, reduction] :
+       {std::pair{DataType::kInt8, Reduction::kAdd}, std::pair{DataType::kFloat32, Reduction::kAdd},
+        std::pair{DataType::kUInt64, Reduction::kMax}}) {
+    SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + " on many heavy targets");
+    const ScatterCase c = makeCase(rng, randomTensor(rng, dtype, {targets}),
+                                   indexTensor(DataType::kInt64, {targets * 40, 1}, many), reduction);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
   EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
 }

@@ -170,11 +170,11 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
             "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
-  // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
+  // Scratch: counts (30 + 6 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
   const Step& locate = plan->steps[3];
-  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 140}, status");
+  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 144}, status");
   EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
   EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
   for (size_t i = 4; i < 8; ++i) {

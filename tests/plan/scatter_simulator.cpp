@@ -412,7 +412,8 @@ class Simulation {
   }
 
   // bucket_count.comp: atomics in any order, so any one of a target's positions may lead it.
-  // A control word after the counts (VKINDEX_HEAVY_GROUPS, VKINDEX_BUCKET_CURSOR, VKINDEX_OWNER_COUNT).
+  // A control word after the counts (VKINDEX_HEAVY_GROUPS, VKINDEX_BUCKET_CURSOR, VKINDEX_OWNER_COUNT,
+  // VKINDEX_HEAVY_COUNT).
   uint32_t& control(const abi::BucketParams& p, const Step& step, uint32_t word) {
     return bucketWord(step, uint64_t(p.counts_at) + p.target_count + word);
   }
@@ -424,6 +425,7 @@ class Simulation {
     control(p, step, VKINDEX_HEAVY_GROUPS + 2) = 1;
     control(p, step, VKINDEX_BUCKET_CURSOR) = 0;
     control(p, step, VKINDEX_OWNER_COUNT) = 0;
+    control(p, step, VKINDEX_HEAVY_COUNT) = 0;
   }
 
   // The groups an indirect step dispatches: its VkDispatchIndirectCommand in scratch, which must be
@@ -464,6 +466,7 @@ class Simulation {
       const uint32_t n = bucketWord(step, p.counts_at + t);
       if (n > VKINDEX_MAX_BUCKET) {
         control(p, step, VKINDEX_HEAVY_GROUPS) = 1;
+        bucketWord(step, p.cursors_at + t) = control(p, step, VKINDEX_HEAVY_COUNT)++;
       } else {
         uint32_t& next = control(p, step, VKINDEX_BUCKET_CURSOR);
         bucketWord(step, p.cursors_at + t) = next;
@@ -507,9 +510,17 @@ class Simulation {
       }
       return;
     }
+    // The walk hands heavy targets to lanes by heavy id: each must be one bucket_alloc.comp gave out.
+    const uint32_t heavy_count = control(p, step, VKINDEX_HEAVY_COUNT);
     for (uint32_t position = p.walk_begin; position < p.walk_end && ok_; ++position) {
       const uint32_t target = targetOf(p, step, position);
-      if (heavy(p, step, target)) apply(step, p.updates_word_offset, p.out_word_offset, target, position);
+      if (!heavy(p, step, target)) continue;
+      const uint32_t heavy_id = bucketWord(step, p.cursors_at + target);
+      if (heavy_id >= heavy_count) {
+        return fail("heavy id " + std::to_string(heavy_id) + " of target " + std::to_string(target) + " is not below " +
+                    std::to_string(heavy_count));
+      }
+      apply(step, p.updates_word_offset, p.out_word_offset, target, position);
     }
   }
 

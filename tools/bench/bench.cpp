@@ -1,6 +1,7 @@
 #include "bench.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "cold_start.hpp"
 #include "command_timer.hpp"
@@ -45,6 +46,23 @@ Status checkValidation(const Context& context, Status first_failure) {
   return first_failure;
 }
 
+// Whether `name` passes --only: no filter, or a filter word it contains.
+bool selected(const std::vector<std::string>& only, const std::string& name) {
+  if (only.empty()) return true;
+  for (const std::string& word : only) {
+    if (name.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::vector<Workload> selectedWorkloads(std::vector<Workload> all, const std::vector<std::string>& only) {
+  std::vector<Workload> rows;
+  for (Workload& workload : all) {
+    if (selected(only, workload.name)) rows.push_back(std::move(workload));
+  }
+  return rows;
+}
+
 }  // namespace
 
 Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
@@ -55,6 +73,10 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   // The cold-start modes make their own Contexts (the parent none at all).
   if (options.cold_start_child) return runColdStartChild(options, out);
   if (options.cold_start) return runColdStart(options, out);
+  if (!options.only.empty() && selectedWorkloads(workloads(options.quick), options.only).empty() &&
+      !selected(options.only, "latency")) {
+    return invalidArgument("bench: --only matched no row (the table's rows are named in its first column)");
+  }
   ContextOptions context_options;
   context_options.device = options.device;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
@@ -69,7 +91,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     measure.row_budget_ms = options.quick ? 30.0 : 300.0;
     return checkValidation(*context, runSweep(*context, *timer, info, measure, options.json, options.quick, out));
   }
-  const std::vector<Workload> rows = workloads(options.quick);
+  const std::vector<Workload> rows = selectedWorkloads(workloads(options.quick), options.only);
   if (!options.json) printHeader(out, info, rows);
   out.flush();
 
@@ -86,7 +108,8 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     }
     out.flush();
   }
-  Status latency = runLatency(*context, *timer, info, options.json, options.quick, out);
+  Status latency;
+  if (selected(options.only, "latency")) latency = runLatency(*context, *timer, info, options.json, options.quick, out);
   if (first_failure.ok()) first_failure = latency;
   return checkValidation(*context, first_failure);
 }

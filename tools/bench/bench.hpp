@@ -4,6 +4,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "vkindex/status.hpp"
 
@@ -17,6 +18,9 @@ struct BenchOptions {
   // Timed runs per measurement. 0: chosen per workload so each row takes about 0.5 s, at least 5 and at
   // most 50.
   int repeats = 0;
+  // Only the table rows whose names contain one of these (all rows where empty); the latency rows run
+  // only where one of them is "latency". For A/B runs of a few rows.
+  std::vector<std::string> only;
   // Smaller sizes, for a smoke test.
   bool quick = false;
   // Instead of the operator table: Gather GB/s against row size (sweep.hpp).

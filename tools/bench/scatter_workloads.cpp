@@ -181,6 +181,11 @@ std::vector<Workload> scatterWorkloads(bool quick) {
                       17),
       scatterWorkload("scatter-1d-add-sparse",
                       {false, {side * side}, {side * 2}, 0, Reduction::kAdd, true, randomTargets}, 17),
+      // Duplicate-heavy: every update of a 16 MiB vector (quick: 1 MiB) added onto one of 16 elements at
+      // random, so every target is heavy and folds its ~2^18 updates in index order; and the same kept
+      // when larger.
+      scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
+      scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
                       12),

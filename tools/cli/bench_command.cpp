@@ -43,6 +43,12 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
   command->add_flag("--cold-start-child", options.cold_start_child, "Internal: one --cold-start measurement")
       ->group("");
   command
+      ->add_option("--only", options.only,
+                   "Only the table rows whose names contain NAME (repeat or separate by commas); 'latency' keeps the "
+                   "latency rows")
+      ->type_name("NAME")
+      ->delimiter(',');
+  command
       ->add_option("--repeats", options.repeats,
                    "Timed runs per row (default: chosen per row, 5 to 50); processes per case with --cold-start")
       ->type_name("N")
