@@ -2,9 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // Fold by owner, third pass (common/scatter_buckets_params.h): every light target's leader gets its
 // target a bucket, a range of `buckets` as long as its count, and a place among the owners; every
-// heavy target's leader gets its target a heavy id and sets the heavy walk's group count to 1. An
-// invocation reserves the buckets, owner places and heavy ids of all its leaders with one atomic
-// each, so that the shared cursors are not contended atomics per target.
+// heavy target's leader gets its target a heavy id and records its count in `runs`. An invocation
+// reserves the buckets, owner places and heavy ids of all its leaders with one atomic each, so that
+// the shared cursors are not contended atomics per target.
 // Where buckets, owners and heavy ids lie changes from run to run; what the fold makes of them does not.
 #include "common/scatter_buckets_params.h"
 
@@ -31,12 +31,14 @@ void main() {
   uint stride = invocationStride();
   uint first = firstInvocationItem();
   uint control = pc.counts_at + pc.target_count;
-  uint light_updates = 0u, light_targets = 0u, heavy_targets = 0u;
+  uint light_updates = 0u, light_targets = 0u, heavy_targets = 0u, heavy_updates = 0u, heavy_most = 0u;
   for (uint position = first; position < pc.update_count; position += stride) {
     uint count;
     if (ledTarget(position, count) == pc.target_count) continue;
     if (count > VKINDEX_MAX_BUCKET) {
       ++heavy_targets;
+      heavy_updates += count;
+      heavy_most = max(heavy_most, count);
     } else {
       light_updates += count;
       ++light_targets;
@@ -50,7 +52,8 @@ void main() {
   }
   if (heavy_targets > 0u) {
     heavy_id = atomicAdd(scratch[control + VKINDEX_HEAVY_COUNT], heavy_targets);
-    scratch[control + VKINDEX_HEAVY_GROUPS] = 1u;
+    atomicAdd(scratch[control + VKINDEX_HEAVY_UPDATES], heavy_updates);
+    atomicMax(scratch[control + VKINDEX_HEAVY_MOST], heavy_most);
   }
   for (uint position = first; position < pc.update_count; position += stride) {
     uint count;
@@ -58,6 +61,7 @@ void main() {
     if (target == pc.target_count) continue;
     if (count > VKINDEX_MAX_BUCKET) {
       scratch[pc.cursors_at + target] = heavy_id;
+      scratch[pc.runs_at + heavy_id] = count;
       ++heavy_id;
     } else {
       scratch[pc.cursors_at + target] = slot;

@@ -16,18 +16,12 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 void main() {
   uint stride = invocationStride();
   uint first = firstInvocationItem();
-  // The control words: no other invocation touches them here. The heavy walk's group counts are
-  // written even after a bad index, since its passes are dispatched whatever the status.
+  if (badIndexFound()) return;
+  // The control words, zeroed by one invocation: no other touches them in this pass.
   uint control = pc.counts_at + pc.target_count;
   if (first == 0u) {
-    scratch[control + VKINDEX_HEAVY_GROUPS] = 0u;
-    scratch[control + VKINDEX_HEAVY_GROUPS + 1u] = 1u;
-    scratch[control + VKINDEX_HEAVY_GROUPS + 2u] = 1u;
-    scratch[control + VKINDEX_BUCKET_CURSOR] = 0u;
-    scratch[control + VKINDEX_OWNER_COUNT] = 0u;
-    scratch[control + VKINDEX_HEAVY_COUNT] = 0u;
+    for (uint word = 0u; word < VKINDEX_BUCKET_CONTROL_WORDS; ++word) scratch[control + word] = 0u;
   }
-  if (badIndexFound()) return;
   for (uint position = first; position < pc.update_count; position += stride) {
     uint target = scratch[pc.targets_at + position];
     if (atomicAdd(scratch[pc.counts_at + target], 1u) == 0u) {

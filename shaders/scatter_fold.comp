@@ -1,14 +1,13 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Fold by owner, last pass (common/scatter_buckets_params.h), in one of two modes:
-//   - light buckets (walk_begin == walk_end): one invocation per owner (bucket_alloc.comp) sorts its
+// Fold by owner, last passes (common/scatter_buckets_params.h), in one of two modes:
+//   - light buckets (pass VKINDEX_NO_PASS): one invocation per owner (bucket_alloc.comp) sorts its
 //     target's bucket of update positions and applies them in that order, so duplicates fold in
-//     index order as the walk would, with every target at once;
-//   - heavy targets: a pass over update positions [walk_begin, walk_end) in order, each heavy target
-//     owned by one invocation (its heavy id modulo the invocations that own any), one workgroup in
-//     all; the others leave at once, which on a CPU driver skips their whole SIMD rows. Passes run in
-//     order, so every heavy target sees its updates in index order. These passes are indirect
-//     dispatches of the group count bucket_alloc.comp leaves: none where no target is heavy.
+//     index order as a walk would, with every target at once;
+//   - heavy runs (pass k): one invocation per heavy target applies items [k walk_items,
+//     (k + 1) walk_items) of its run of sorted positions (heavy_sort_scatter.comp), which are in
+//     index order. Passes run in order; they are indirect dispatches that heavy_plan.comp sizes to
+//     the heavy targets, and to none past the heaviest run.
 // Owners never share a target; sub-word elements share words, which common/scatter_apply.glsl
 // changes with atomics.
 #include "common/scatter_buckets_params.h"
@@ -21,6 +20,7 @@ layout(binding = 1, std430) buffer Out { uint out_words[]; };
 layout(binding = 2, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
+#include "common/heavy_sort.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
@@ -47,23 +47,25 @@ void foldLightBuckets() {
   }
 }
 
-void walkHeavyTargets() {
-  uint lane = firstInvocationItem();
-  uint lanes = min(scratch[pc.counts_at + pc.target_count + VKINDEX_HEAVY_COUNT], invocationStride());
-  if (lane >= lanes) return;
-  for (uint position = pc.walk_begin; position < pc.walk_end; ++position) {
-    uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
-    if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET && scratch[pc.cursors_at + target] % lanes == lane) {
-      applyElement(target, position);
-    }
+void foldHeavyRuns() {
+  uint heavy = bucketControl(VKINDEX_HEAVY_COUNT);
+  uint sorted = sortedAt(digitPassesNeeded(heavy) - 1u);
+  uint stride = invocationStride();
+  for (uint heavy_id = firstInvocationItem(); heavy_id < heavy; heavy_id += stride) {
+    uint run_end = heavy_id + 1u < heavy ? scratch[pc.runs_at + heavy_id + 1u] : bucketControl(VKINDEX_HEAVY_UPDATES);
+    uint begin = scratch[pc.runs_at + heavy_id] + pc.pass * pc.walk_items;
+    if (begin >= run_end) continue;
+    uint end = min(run_end, begin + pc.walk_items);
+    uint target = scratch[pc.targets_at + scratch[sorted + begin]] & ~VKINDEX_TARGET_LEADER;
+    for (uint i = begin; i < end; ++i) applyElement(target, scratch[sorted + i]);
   }
 }
 
 void main() {
   if (badIndexFound()) return;
-  if (pc.walk_begin == pc.walk_end) {
+  if (pc.pass == VKINDEX_NO_PASS) {
     foldLightBuckets();
   } else {
-    walkHeavyTargets();
+    foldHeavyRuns();
   }
 }

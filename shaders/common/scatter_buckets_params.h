@@ -1,33 +1,42 @@
 // Push constants of the bucket kernels (bucket_count.comp, bucket_alloc.comp, bucket_fill.comp,
-// scatter_fold.comp). A reduction whose walk in index order would leave the device idle (a vector,
-// narrow ScatterND slices) sorts its updates into one bucket per target element instead, and one
-// owner per target folds its bucket in index order (DESIGN.md, "Duplicates and reductions"). Every
-// pass runs over update positions, never over the data: a few updates into a large tensor cost what
-// the updates do. Scratch words, at word offsets from the start of the scratch binding:
+// heavy_plan.comp, heavy_scan.comp, heavy_sort_count.comp, heavy_sort_scatter.comp, scatter_fold.comp).
+// A reduction whose walk in index order would leave the device idle (a vector, narrow ScatterND
+// slices) sorts its updates into one bucket per target element instead, and one owner per target
+// folds its bucket in index order (DESIGN.md, "Duplicates and reductions"). Every pass runs over
+// update positions, never over the data: a few updates into a large tensor cost what the updates do.
+// Scratch words, at word offsets from the start of the scratch binding:
 //   counts[target_count + VKINDEX_BUCKET_CONTROL_WORDS]: updates per target element, zeroed for the
 //     updates' targets only by the locate passes (scatter_elements_locate.comp,
 //     scatter_nd_locate.comp) and counted by bucket_count.comp (other targets' words are never read);
-//     then control words from [target_count]:
-//       VKINDEX_HEAVY_GROUPS: 1 when some target is heavy (more than VKINDEX_MAX_BUCKET updates),
-//         else 0, followed by two words of 1: the heavy walk's VkDispatchIndirectCommand, so that
-//         its passes dispatch nothing where no target is heavy;
+//     then control words from [target_count], zeroed by bucket_count.comp:
 //       VKINDEX_BUCKET_CURSOR: the next free slot of `buckets`;
 //       VKINDEX_OWNER_COUNT: the number of `owners`;
-//       VKINDEX_HEAVY_COUNT: the number of heavy targets;
-//   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once filled;
-//     a heavy target's heavy id, its place in [0, heavy count): the walk gives heavy id h to lane
-//     h % min(heavy count, lanes), so that no lane scans the walk for nothing;
+//       VKINDEX_HEAVY_COUNT: the number of heavy targets (more than VKINDEX_MAX_BUCKET updates);
+//       VKINDEX_HEAVY_UPDATES: their updates, in all;
+//       VKINDEX_HEAVY_MOST: the updates of the heaviest;
+//   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once
+//     filled; a heavy target's heavy id, its place in [0, heavy count);
 //   targets[update_count]: the target element of every update position (the locate passes), with
 //     VKINDEX_TARGET_LEADER set on the one position per target that counted first (bucket_count.comp):
-//     the leader allocates its target's bucket and lists it among the owners, so that no pass visits
-//     every target;
+//     the leader allocates its target's bucket or heavy id and lists it among the owners, so that no
+//     pass visits every target;
 //   buckets[update_count]: light targets' update positions, target by target, unordered within one;
 //   owners[min(target_count, update_count)]: the light targets, in no order, so that the fold keeps
 //     every invocation busy with a target (leaders alone would leave most lanes idle where targets
 //     have many updates each).
 // Heavy targets are left out of the buckets: an owner sorts its bucket before the fold, which only a
-// short bucket keeps cheap, and a duplicate-heavy target needs its updates in order anyway; they are
-// walked in index order instead (scatter_fold.comp's walk mode).
+// short bucket keeps cheap. Their update positions are sorted by heavy id instead, a stable radix
+// sort that keeps each heavy target's positions in index order, and one invocation per heavy target
+// folds its run of them in passes of walk_items:
+//   runs[most_heavy]: a heavy target's update count by heavy id (bucket_alloc.comp), then its run's
+//     start in the sorted positions (heavy_scan.comp);
+//   sorted[2][update_count]: the heavy positions after each digit pass, alternately;
+//   tiles[VKINDEX_SORT_DIGITS * tile_count]: a digit pass's count of each digit in each tile of
+//     VKINDEX_SORT_RUN x workgroup items, digit-major, then where those items go (heavy_scan.comp);
+//   commands[command_count]: the VkDispatchIndirectCommand of every heavy pass (heavy_plan.comp), so
+//     that a call without heavy targets, or with few, dispatches nothing it does not need:
+//       [0]: the runs' scan; [1 + 2 i], [2 + 2 i]: digit pass i's count and scatter, its scan;
+//       [1 + 2 digit_passes + k]: the fold of the runs' items [k walk_items, (k + 1) walk_items).
 #ifndef VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #define VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #include "abi.h"
@@ -40,11 +49,26 @@
 #define VKINDEX_TARGET_LEADER 0x80000000u
 
 // The control words after the counts, at counts_at + target_count + these.
-#define VKINDEX_HEAVY_GROUPS 0u
-#define VKINDEX_BUCKET_CURSOR 3u
-#define VKINDEX_OWNER_COUNT 4u
-#define VKINDEX_HEAVY_COUNT 5u
-#define VKINDEX_BUCKET_CONTROL_WORDS 6u
+#define VKINDEX_BUCKET_CURSOR 0u
+#define VKINDEX_OWNER_COUNT 1u
+#define VKINDEX_HEAVY_COUNT 2u
+#define VKINDEX_HEAVY_UPDATES 3u
+#define VKINDEX_HEAVY_MOST 4u
+#define VKINDEX_BUCKET_CONTROL_WORDS 5u
+
+// The heavy sort: digits of VKINDEX_SORT_DIGIT_BITS bits of the heavy id, least significant first;
+// every sort invocation takes VKINDEX_SORT_RUN consecutive items. Its workgroups have at most
+// VKINDEX_SORT_MAX_WORKGROUP invocations, so that heavy_sort_scatter.comp's shared counts (two 16-bit
+// digit counts a word, VKINDEX_SORT_DIGITS / 2 words an invocation) stay within the 16 KiB every
+// device has, and a tile's counts within 16 bits.
+#define VKINDEX_SORT_DIGIT_BITS 4u
+#define VKINDEX_SORT_DIGITS 16u
+#define VKINDEX_SORT_RUN 16u
+#define VKINDEX_SORT_MAX_WORKGROUP 256u
+
+// `pass` where a kernel runs no numbered pass: scatter_fold.comp folds the light buckets, and
+// heavy_scan.comp scans the runs.
+#define VKINDEX_NO_PASS 0xFFFFFFFFu
 
 VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
@@ -57,8 +81,15 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint owners_at;
   uint updates_word_offset;  // scatter_fold.comp: where updates start in their binding, in words
   uint out_word_offset;      // scatter_fold.comp: where the output starts in its binding, in words
-  uint walk_begin;           // scatter_fold.comp: equal, fold the light buckets; else walk update
-  uint walk_end;             // positions [walk_begin, walk_end) in order for the heavy targets
+  uint runs_at;              // the heavy sort's arrays (above)
+  uint sorted_at;            // sorted[0]; sorted[1] follows it
+  uint tiles_at;
+  uint commands_at;
+  uint tile_count;           // tiles over update_count items
+  uint digit_passes;         // the sort's planned digit passes (those a call needs run)
+  uint command_count;        // 1 + 2 digit_passes + the fold's passes over the runs
+  uint walk_items;           // a run's items one invocation folds in one pass
+  uint pass;                 // the digit pass, the fold's pass over the runs, or VKINDEX_NO_PASS
 VKINDEX_PUSH_BLOCK_END(BucketParams)
 
 #endif

@@ -71,12 +71,17 @@ enum class Kernel : uint32_t {
   // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
   // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
   // counts itself there, light targets get buckets, positions fill them, then one owner per target
-  // folds its bucket in index order, and heavy targets are walked in order.
+  // folds its bucket in index order; heavy targets' positions are sorted by target, stably, and one
+  // owner per heavy target folds its run.
   kScatterElementsLocate,  // scatter_elements_locate.comp
   kScatterNDLocate,        // scatter_nd_locate.comp
   kBucketCount,            // bucket_count.comp
   kBucketAlloc,            // bucket_alloc.comp
   kBucketFill,             // bucket_fill.comp
+  kHeavyPlan,              // heavy_plan.comp: the heavy passes' indirect dispatches
+  kHeavyScan,              // heavy_scan.comp
+  kHeavySortCount,         // heavy_sort_count.comp
+  kHeavySortScatter,       // heavy_sort_scatter.comp
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
   // float64, float32 add alone, 4-byte max and min alone).
   kScatterFold,

@@ -18,6 +18,9 @@ constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 // positions (496 inner steps), and llvmpipe ends a shader's loops after 65535 iterations.
 constexpr uint32_t kMaxTargetsPerInvocation = 64;
 
+// The groups in x every device dispatches (maxComputeWorkGroupCount's minimum).
+constexpr uint64_t kMaxIndirectGroups = 65535;
+
 uint32_t word(uint64_t bytes) { return static_cast<uint32_t>(bytes / 4); }
 
 }  // namespace
@@ -34,6 +37,31 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
   layout.owners = {alignUp(layout.buckets.offset + layout.buckets.size, align),
                    std::min(target_count, update_count) * 4};
   layout.scratch_bytes = layout.owners.offset + layout.owners.size;
+  layout.most_heavy = std::min(target_count, update_count / (VKINDEX_MAX_BUCKET + 1));
+  if (layout.most_heavy > 0) {
+    layout.sort_workgroup = std::min(device.workgroup_size, VKINDEX_SORT_MAX_WORKGROUP);
+    layout.tile_count = groupsForItems(update_count, layout.sort_workgroup, VKINDEX_SORT_RUN);
+    layout.digit_passes = 1;
+    while (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS < 32 &&
+           (layout.most_heavy - 1) >> (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS) != 0) {
+      ++layout.digit_passes;
+    }
+    layout.fold_passes = (update_count + kMaxWalk - 1) / kMaxWalk;
+    const uint64_t commands = 1 + 2 * uint64_t{layout.digit_passes} + layout.fold_passes;
+    // Every array is addressed in words through the whole-scratch binding: no alignment needed.
+    layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
+    layout.sorted = {layout.runs.offset + layout.runs.size, 2 * update_count * 4};
+    layout.tiles = {layout.sorted.offset + layout.sorted.size, VKINDEX_SORT_DIGITS * layout.tile_count * 4};
+    layout.commands = {layout.tiles.offset + layout.tiles.size, commands * 3 * 4};
+    layout.scratch_bytes = layout.commands.offset + layout.commands.size;
+    // One workgroup per tile, in x alone (an indirect dispatch cannot spill into y): at most the
+    // 65535 groups every device takes. heavy_scan.comp's invocations each scan a share of the tile
+    // counts or runs in one loop, which llvmpipe would end after 65535 iterations.
+    const uint64_t longest_scan = std::max(VKINDEX_SORT_DIGITS * layout.tile_count, layout.most_heavy);
+    if (layout.tile_count > kMaxIndirectGroups || groupsForItems(longest_scan, device.workgroup_size) > kMaxWalk) {
+      return std::nullopt;
+    }
+  }
   if (layout.scratch_bytes > kMaxFoldScratchBytes || layout.scratch_bytes > device.max_storage_buffer_range) {
     return std::nullopt;
   }
@@ -61,6 +89,15 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   params.owners_at = word(layout.owners.offset);
   params.updates_word_offset = tensors.updates_word;
   params.out_word_offset = tensors.output_word;
+  params.runs_at = word(layout.runs.offset);
+  params.sorted_at = word(layout.sorted.offset);
+  params.tiles_at = word(layout.tiles.offset);
+  params.commands_at = word(layout.commands.offset);
+  params.tile_count = static_cast<uint32_t>(layout.tile_count);
+  params.digit_passes = layout.digit_passes;
+  params.command_count = static_cast<uint32_t>(layout.commands.size / 12);
+  params.walk_items = static_cast<uint32_t>(kMaxWalk);
+  params.pass = VKINDEX_NO_PASS;
   const auto bucketPass = [&](Kernel kernel, uint64_t groups) {
     Step pass;
     pass.kernel = kernel;
@@ -71,15 +108,40 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     pass.wait_for.push_back({Role::kScratch, scratch});
     return pass;
   };
+  // A heavy pass: dispatched indirectly, with the groups heavy_plan.comp wrote in command `command`
+  // (at most `groups`).
+  const auto heavyPass = [&](Kernel kernel, uint64_t groups, uint64_t command) {
+    Step pass = bucketPass(kernel, groups);
+    pass.indirect_scratch_offset = layout.commands.offset + command * 12;
+    return pass;
+  };
   const uint64_t per_update_groups = groupsForItems(layout.update_count, workgroup, device.row_items);
   plan.steps.push_back(bucketPass(Kernel::kBucketCount, per_update_groups));
   plan.steps.push_back(bucketPass(Kernel::kBucketAlloc, per_update_groups));
   plan.steps.push_back(bucketPass(Kernel::kBucketFill, per_update_groups));
+  const bool heavy = layout.most_heavy > 0;
+  if (heavy) {
+    // The commands, then the heavy positions sorted by heavy id, digit by digit, in index order
+    // within each heavy target; the runs' starts come from a scan of their counts.
+    plan.steps.push_back(bucketPass(Kernel::kHeavyPlan, 1));
+    plan.steps.push_back(heavyPass(Kernel::kHeavyScan, 1, 0));
+    SpecValues sort_spec = fold_spec;
+    sort_spec[kSpecWorkgroupSize] = layout.sort_workgroup;
+    for (uint32_t digit = 0; digit < layout.digit_passes; ++digit) {
+      params.pass = digit;
+      for (const Kernel kernel : {Kernel::kHeavySortCount, Kernel::kHeavyScan, Kernel::kHeavySortScatter}) {
+        const bool scan = kernel == Kernel::kHeavyScan;
+        Step pass = heavyPass(kernel, scan ? 1 : layout.tile_count, 1 + 2 * uint64_t{digit} + (scan ? 1 : 0));
+        if (!scan) pass.spec = sort_spec;
+        plan.steps.push_back(pass);
+      }
+    }
+    params.pass = VKINDEX_NO_PASS;
+  }
 
-  // The fold and the heavy walk write the output (after the copy of data, if any, and each other:
-  // their targets differ, but sub-word targets may share a word).
-  const auto foldPass = [&](uint64_t groups) {
-    Step pass = bucketPass(fold_kernel, groups);
+  // The folds write the output (after the copy of data, if any, and each other: their targets
+  // differ, but sub-word targets may share a word).
+  const auto foldPass = [&](Step pass) {
     pass.bindings = std::vector<Binding>{{Role::kUpdates, tensors.updates},
                                          {Role::kOutput, tensors.output},
                                          {Role::kScratch, scratch},
@@ -90,16 +152,14 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   };
   const uint64_t most_owners = layout.owners.size / 4;
   const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
-  plan.steps.push_back(foldPass(groupsForItems(most_owners, workgroup, targets_per_invocation)));
-  // The heavy walk's passes dispatch the group count bucket_alloc.comp leaves: 1 where some target
-  // is heavy, else 0, so that a call without heavy targets runs none of them.
-  const uint64_t heavy_groups_at = layout.counts.offset + (layout.target_count + VKINDEX_HEAVY_GROUPS) * 4;
-  for (uint64_t begin = 0; begin < layout.update_count; begin += kMaxWalk) {
-    params.walk_begin = static_cast<uint32_t>(begin);
-    params.walk_end = static_cast<uint32_t>(std::min(layout.update_count, begin + kMaxWalk));
-    Step pass = foldPass(1);
-    pass.indirect_scratch_offset = heavy_groups_at;
-    plan.steps.push_back(pass);
+  plan.steps.push_back(
+      foldPass(bucketPass(fold_kernel, groupsForItems(most_owners, workgroup, targets_per_invocation))));
+  if (!heavy) return;
+  // One invocation per heavy target, a pass per kMaxWalk items of the heaviest run.
+  const uint64_t heavy_groups = groupsForItems(layout.most_heavy, workgroup);
+  for (uint64_t fold = 0; fold < layout.fold_passes; ++fold) {
+    params.pass = static_cast<uint32_t>(fold);
+    plan.steps.push_back(foldPass(heavyPass(fold_kernel, heavy_groups, 1 + 2 * uint64_t{layout.digit_passes} + fold)));
   }
 }
 

@@ -65,7 +65,7 @@ StatusOr<Buffer> Buffer::create(const Device& device, VkDeviceSize size, Kind ki
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (kind != Kind::kStaging) info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
   // Device buffers include operations' scratch memory, where kernels leave group counts for later
-  // indirect dispatches (the fold by owner's heavy walk).
+  // indirect dispatches (the fold by owner's heavy passes).
   if (kind == Kind::kDevice) info.usage |= VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VkResult result = fn.vkCreateBuffer(device.handle(), &info, nullptr, &buffer.buffer_);

@@ -88,6 +88,14 @@ std::vector<OpPlan> samplePlans() {
         few_lines.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
                                   placed(4, 10 * 12 * e), false, few_lines));
+        // A vector with more updates than a light bucket holds: the heavy sort's passes too.
+        StatusOr<plan::ScatterShape> vector =
+            plan::inferScatterElementsShape({40}, type, {100}, DataType::kInt64, {100}, type, 0, reduction);
+        EXPECT_TRUE(vector.ok()) << vector.status().toString();
+        if (vector.ok()) {
+          addPlan(plan::planScatter(*vector, placed(0, 40 * e), placed(4, 100 * 8), placed(0, 100 * e),
+                                    placed(4, 40 * e), false, few_lines));
+        }
       }
       StatusOr<plan::ScatterShape> scatter_nd =
           plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, reduction);
@@ -196,6 +204,10 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kBucketCount,
                         Kernel::kBucketAlloc,
                         Kernel::kBucketFill,
+                        Kernel::kHeavyPlan,
+                        Kernel::kHeavyScan,
+                        Kernel::kHeavySortCount,
+                        Kernel::kHeavySortScatter,
                         Kernel::kScatterFold,
                         Kernel::kScatterFoldFloat32,
                         Kernel::kScatterFoldFloat64,

@@ -120,6 +120,10 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kBucketCount:
     case Kernel::kBucketAlloc:
     case Kernel::kBucketFill:
+    case Kernel::kHeavyPlan:
+    case Kernel::kHeavyScan:
+    case Kernel::kHeavySortCount:
+    case Kernel::kHeavySortScatter:
     case Kernel::kScatterFold:
     case Kernel::kScatterFoldFloat32:
     case Kernel::kScatterFoldFloat64:
@@ -174,6 +178,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kBucketCount: return "bucket_count";
     case Kernel::kBucketAlloc: return "bucket_alloc";
     case Kernel::kBucketFill: return "bucket_fill";
+    case Kernel::kHeavyPlan: return "heavy_plan";
+    case Kernel::kHeavyScan: return "heavy_scan";
+    case Kernel::kHeavySortCount: return "heavy_sort_count";
+    case Kernel::kHeavySortScatter: return "heavy_sort_scatter";
     case Kernel::kScatterFold: return "scatter_fold";
     case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
     case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";

@@ -7,6 +7,7 @@
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "plan/scatter_fold_plan.hpp"
 #include "plan/scatter_plan.hpp"
 #include "plan_test_support.hpp"
 
@@ -160,8 +161,8 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
 
 TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
-  // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
-  // folds them by owner and walks the heavy targets in one pass (20 updates, below kMaxWalk).
+  // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them
+  // and folds them by owner; 20 updates cannot make a target heavy, so no heavy pass is planned.
   DeviceInfo device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
@@ -169,12 +170,12 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
-  // Scratch: counts (30 + 6 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
+            "bucket_alloc x1, bucket_fill x1, scatter_fold x1");
+  // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
   const Step& locate = plan->steps[3];
-  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 144}, status");
+  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 140}, status");
   EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
   EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
   for (size_t i = 4; i < 8; ++i) {
@@ -192,14 +193,8 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   const Step& light = plan->steps[7];
   EXPECT_EQ(str(light.bindings), "updates {256, 20}, output {512, 32}, scratch {0, 512}, status");
   EXPECT_EQ(str(light.wait_for), "scratch {0, 512}, output {512, 32}");
-  EXPECT_EQ(pushOf<abi::BucketParams>(light).walk_end, 0u) << "the light buckets";
-  const abi::BucketParams heavy = pushOf<abi::BucketParams>(plan->steps[8]);
-  EXPECT_EQ(heavy.walk_begin, 0u);
-  EXPECT_EQ(heavy.walk_end, 20u);
-  EXPECT_EQ(plan->steps[8].groups, 1u) << "the heavy targets' walk is one workgroup";
-  EXPECT_EQ(plan->steps[8].indirect_scratch_offset, std::optional<uint64_t>(120))
-      << "at most: bucket_alloc leaves its group count after the 30 counts";
-  EXPECT_FALSE(plan->steps[7].indirect_scratch_offset) << "the light fold runs whatever the counts";
+  EXPECT_EQ(pushOf<abi::BucketParams>(light).pass, VKINDEX_NO_PASS) << "the light buckets";
+  EXPECT_FALSE(light.indirect_scratch_offset) << "the light fold runs whatever the counts";
 
   // The fold's arithmetic variants are the walk's; ScatterND folds below min_walk_lines slice elements.
   struct Case {
@@ -223,7 +218,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_locate x1, bucket_count x1, "
                                           "bucket_alloc x1, bucket_fill x1, ") +
-                                  c.fold + " x2");
+                                  c.fold + " x1");
   }
   // A few updates into a large vector (1M elements, 20 updates) cost what the updates do: no pass of
   // the fold runs over the data.
@@ -237,7 +232,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, scatter_fold x2");
+            "bucket_alloc x1, bucket_fill x1, scatter_fold x1");
   for (const Step& step : plan->steps) EXPECT_LE(step.groups, 2u) << str(step);
   // One tuple cannot collide: it walks.
   StatusOr<ScatterShape> one =
@@ -253,6 +248,75 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
                      placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements x2");
+}
+
+TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
+  // 20000 int32 additions into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
+  // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two
+  // fold passes over the runs (kMaxWalk = 16384 items each).
+  StatusOr<ScatterShape> shape = inferScatterElementsShape({600}, DataType::kInt32, {20000}, DataType::kInt32, {20000},
+                                                           DataType::kInt32, 0, Reduction::kAdd);
+  ASSERT_TRUE(shape.ok());
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+  device.min_walk_lines = 2;
+  StatusOr<OpPlan> plan =
+      planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
+            "bucket_fill x1, heavy_plan x1, heavy_scan x1, heavy_sort_count x1, heavy_scan x1, "
+            "heavy_sort_scatter x1, heavy_sort_count x1, heavy_scan x1, heavy_sort_scatter x1, heavy_sort_count x1, "
+            "heavy_scan x1, heavy_sort_scatter x1, scatter_fold x3");
+  const std::vector<Step>& steps = plan->steps;
+  const abi::BucketParams p = pushOf<abi::BucketParams>(steps[6]);
+  EXPECT_EQ(p.digit_passes, 3u);
+  EXPECT_EQ(p.tile_count, 157u);
+  EXPECT_EQ(p.command_count, 9u) << "the runs' scan, 3 x (sort, scan), 2 fold passes";
+  EXPECT_EQ(p.walk_items, kMaxWalk);
+  EXPECT_EQ(p.sorted_at - p.runs_at, 600u) << "a run per possible heavy target";
+  EXPECT_EQ(p.tiles_at - p.sorted_at, 40000u) << "two arrays of the 20000 positions";
+  EXPECT_EQ(p.commands_at - p.tiles_at, 16u * 157u);
+  EXPECT_EQ(plan->scratch_bytes, uint64_t(p.commands_at) * 4 + 9 * 12);
+  EXPECT_EQ(steps[6].groups, 1u);
+  EXPECT_FALSE(steps[6].indirect_scratch_offset) << "heavy_plan runs whatever the status";
+  // Every later heavy pass dispatches command [n], at most the planned groups.
+  const auto command = [&](uint64_t n) { return std::optional<uint64_t>(uint64_t(p.commands_at) * 4 + n * 12); };
+  EXPECT_EQ(steps[7].indirect_scratch_offset, command(0)) << "the runs' scan";
+  EXPECT_EQ(pushOf<abi::BucketParams>(steps[7]).pass, VKINDEX_NO_PASS);
+  for (uint32_t digit = 0; digit < 3; ++digit) {
+    SCOPED_TRACE(digit);
+    const size_t count = 8 + 3 * digit;
+    for (size_t i = count; i < count + 3; ++i) {
+      EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, digit);
+      EXPECT_EQ(steps[i].indirect_scratch_offset, command(1 + 2 * digit + (i == count + 1 ? 1 : 0)));
+      EXPECT_EQ(steps[i].groups, i == count + 1 ? 1u : 157u) << "one workgroup per tile; the scan is one";
+      EXPECT_EQ(steps[i].spec[kSpecWorkgroupSize], 8u);
+    }
+  }
+  EXPECT_EQ(pushOf<abi::BucketParams>(steps[17]).pass, VKINDEX_NO_PASS) << "the light buckets";
+  EXPECT_FALSE(steps[17].indirect_scratch_offset);
+  for (size_t i = 18; i < 20; ++i) {
+    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, i - 18);
+    EXPECT_EQ(steps[i].indirect_scratch_offset, command(7 + (i - 18)));
+    EXPECT_EQ(steps[i].groups, 75u) << "an invocation per possible heavy target";
+    EXPECT_EQ(str(steps[i].wait_for), "scratch {0, " + std::to_string(plan->scratch_bytes) + "}, output {0, 2400}");
+  }
+  // Wider workgroups sort in workgroups of 256 (heavy_sort_scatter.comp's shared counts), tiles of 4096.
+  device.workgroup_size = 1024;
+  plan = planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps[8]).tile_count, 5u);
+  EXPECT_EQ(plan->steps[8].spec[kSpecWorkgroupSize], 256u);
+  EXPECT_EQ(plan->steps[9].spec[kSpecWorkgroupSize], 1024u) << "the scan keeps the fold's workgroup";
+  // Updates that cannot make a target heavy (32 at most on one) plan none of the heavy passes.
+  StatusOr<ScatterShape> light = inferScatterElementsShape({600}, DataType::kInt32, {32}, DataType::kInt32, {32},
+                                                           DataType::kInt32, 0, Reduction::kAdd);
+  ASSERT_TRUE(light.ok());
+  plan = planScatter(*light, placed(0, 2400), placed(4096, 128), placed(8192, 128), placed(0, 2400), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
+            "bucket_fill x1, scatter_fold x1");
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {

@@ -111,7 +111,9 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
 // Reductions by the fold by owner (a device that never walks, every tensor in one window): vectors,
 // rows along the last axis and narrow ScatterND slices, whose targets receive from a few updates
 // each (light buckets, filled in a random order that the owners must sort) to thousands (heavy targets,
-// walked), beyond kMaxWalk updates in one case of five so that the heavy walk takes several passes.
+// sorted by heavy id and folded run by run), beyond kMaxWalk updates in one case of five so that the
+// heavy runs take several fold passes, and up to 600 targets in one case of three so that heavy ids
+// take up to three digit passes.
 TEST(ScatterSimulationTest, FoldByOwner) {
   std::mt19937 rng(0xf01d);
   for (int round = 0; round < 40; ++round) {
@@ -121,7 +123,7 @@ TEST(ScatterSimulationTest, FoldByOwner) {
     c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
     c.reduction = c.data_type == DataType::kComplex128 || rng() % 2 ? Reduction::kAdd : Reduction::kMax;
     c.in_place = rng() % 2;
-    const int64_t targets = 1 + static_cast<int64_t>(rng() % 60);
+    const int64_t targets = 1 + static_cast<int64_t>(rng() % (round % 3 == 0 ? 600 : 60));
     const int64_t updates = round % 5 == 0 ? 20000 : 1 + static_cast<int64_t>(rng() % 400);
     const int64_t rows = 1 + static_cast<int64_t>(rng() % 3);
     if (c.nd) {

@@ -95,9 +95,8 @@ class Simulation {
         index_sim_.checkIndices(step);
       } else if (step.kernel == Kernel::kReportIndex) {
         index_sim_.reportIndex(step, i);
-      } else if (step.kernel == Kernel::kBucketCount) {
-        resetBucketControls(step);  // bucket_count.comp sets its control words before the status gate
-        if (!index_sim_.badIndexFound(step.push[0])) countBuckets(step);
+      } else if (step.kernel == Kernel::kHeavyPlan) {
+        planHeavyPasses(step, index_sim_.badIndexFound(step.push[0]));  // heavy_plan.comp runs whatever the status
       } else if (step.indirect_scratch_offset && indirectGroups(step) == 0) {
         continue;  // an indirect dispatch of no groups
       } else if (index_sim_.badIndexFound(step.push[0])) {
@@ -112,8 +111,16 @@ class Simulation {
         });
       } else if (step.kernel == Kernel::kScatterNDLocate) {
         locateTuples(step);
+      } else if (step.kernel == Kernel::kBucketCount) {
+        countBuckets(step);
       } else if (step.kernel == Kernel::kBucketAlloc) {
         allocateBuckets(step);
+      } else if (step.kernel == Kernel::kHeavyScan) {
+        scanHeavy(step);
+      } else if (step.kernel == Kernel::kHeavySortCount) {
+        countDigits(step);
+      } else if (step.kernel == Kernel::kHeavySortScatter) {
+        scatterDigits(step);
       } else if (step.kernel == Kernel::kBucketFill) {
         fillBuckets(step);
       } else if (isFoldKernel(step.kernel)) {
@@ -411,21 +418,9 @@ class Simulation {
     return marked & ~VKINDEX_TARGET_LEADER;
   }
 
-  // bucket_count.comp: atomics in any order, so any one of a target's positions may lead it.
-  // A control word after the counts (VKINDEX_HEAVY_GROUPS, VKINDEX_BUCKET_CURSOR, VKINDEX_OWNER_COUNT,
-  // VKINDEX_HEAVY_COUNT).
+  // A control word after the counts (VKINDEX_BUCKET_CURSOR, VKINDEX_OWNER_COUNT, VKINDEX_HEAVY_*).
   uint32_t& control(const abi::BucketParams& p, const Step& step, uint32_t word) {
     return bucketWord(step, uint64_t(p.counts_at) + p.target_count + word);
-  }
-
-  void resetBucketControls(const Step& step) {
-    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    control(p, step, VKINDEX_HEAVY_GROUPS) = 0;
-    control(p, step, VKINDEX_HEAVY_GROUPS + 1) = 1;
-    control(p, step, VKINDEX_HEAVY_GROUPS + 2) = 1;
-    control(p, step, VKINDEX_BUCKET_CURSOR) = 0;
-    control(p, step, VKINDEX_OWNER_COUNT) = 0;
-    control(p, step, VKINDEX_HEAVY_COUNT) = 0;
   }
 
   // The groups an indirect step dispatches: its VkDispatchIndirectCommand in scratch, which must be
@@ -447,8 +442,10 @@ class Simulation {
     return uint64_t(x) * y * z;
   }
 
+  // bucket_count.comp: atomics in any order, so any one of a target's positions may lead it.
   void countBuckets(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    for (uint32_t word = 0; word < VKINDEX_BUCKET_CONTROL_WORDS; ++word) control(p, step, word) = 0;
     for (uint32_t position : shuffled(p.update_count)) {
       uint32_t& marked = bucketWord(step, p.targets_at + position);
       if (!ok_) return;
@@ -465,8 +462,11 @@ class Simulation {
       const uint32_t t = *led;
       const uint32_t n = bucketWord(step, p.counts_at + t);
       if (n > VKINDEX_MAX_BUCKET) {
-        control(p, step, VKINDEX_HEAVY_GROUPS) = 1;
-        bucketWord(step, p.cursors_at + t) = control(p, step, VKINDEX_HEAVY_COUNT)++;
+        const uint32_t heavy_id = control(p, step, VKINDEX_HEAVY_COUNT)++;
+        bucketWord(step, p.cursors_at + t) = heavy_id;
+        bucketWord(step, p.runs_at + heavy_id) = n;
+        control(p, step, VKINDEX_HEAVY_UPDATES) += n;
+        control(p, step, VKINDEX_HEAVY_MOST) = std::max(control(p, step, VKINDEX_HEAVY_MOST), n);
       } else {
         uint32_t& next = control(p, step, VKINDEX_BUCKET_CURSOR);
         bucketWord(step, p.cursors_at + t) = next;
@@ -476,6 +476,115 @@ class Simulation {
         ++owners;
       }
     }
+    if (ok_ && control(p, step, VKINDEX_HEAVY_COUNT) > p.sorted_at - p.runs_at) {
+      fail("more heavy targets than the runs array holds");
+    }
+  }
+
+  // The digit passes a call with `heavy` heavy targets runs (common/heavy_sort.glsl).
+  static uint32_t digitPassesNeeded(const abi::BucketParams& p, uint32_t heavy) {
+    uint32_t passes = 1;
+    while (passes < p.digit_passes && ((heavy - 1) >> (passes * VKINDEX_SORT_DIGIT_BITS)) != 0) ++passes;
+    return passes;
+  }
+
+  // heavy_plan.comp: every heavy pass's indirect command, zeroed after a bad index.
+  void planHeavyPasses(const Step& step, bool bad) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    const uint32_t heavy = bad ? 0 : control(p, step, VKINDEX_HEAVY_COUNT);
+    const uint32_t most = bad ? 0 : control(p, step, VKINDEX_HEAVY_MOST);
+    const uint32_t workgroup = step.spec[kSpecWorkgroupSize];
+    for (uint32_t command = 0; command < p.command_count && ok_; ++command) {
+      uint32_t groups = 0;
+      if (heavy == 0) {
+        groups = 0;
+      } else if (command == 0) {
+        groups = 1;
+      } else if (command <= 2 * p.digit_passes) {
+        const uint32_t pass = (command - 1) / 2;
+        groups = pass >= digitPassesNeeded(p, heavy) ? 0 : (command - 1) % 2 == 0 ? p.tile_count : 1;
+      } else {
+        const uint64_t fold = command - 1 - 2 * p.digit_passes;
+        groups = most > fold * p.walk_items ? (heavy + workgroup - 1) / workgroup : 0;
+      }
+      bucketWord(step, p.commands_at + command * 3) = groups;
+      bucketWord(step, p.commands_at + command * 3 + 1) = 1;
+      bucketWord(step, p.commands_at + command * 3 + 2) = 1;
+    }
+  }
+
+  // heavy_scan.comp: an exclusive scan in place, of the runs or of a digit pass's tile counts.
+  void scanHeavy(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    const bool runs = p.pass == VKINDEX_NO_PASS;
+    const uint32_t at = runs ? p.runs_at : p.tiles_at;
+    const uint32_t count = runs ? control(p, step, VKINDEX_HEAVY_COUNT) : VKINDEX_SORT_DIGITS * p.tile_count;
+    uint32_t running = 0;
+    for (uint32_t i = 0; i < count && ok_; ++i) {
+      uint32_t& word = bucketWord(step, at + i);
+      const uint32_t value = word;
+      word = running;
+      running += value;
+    }
+  }
+
+  // Where digit pass `pass` writes (common/heavy_sort.glsl).
+  static uint32_t sortedAt(const abi::BucketParams& p, uint32_t pass) {
+    return p.sorted_at + (pass % 2) * p.update_count;
+  }
+
+  // Digit pass `pass`'s item `item`: its update position (nothing for a light one) and digit.
+  std::optional<std::pair<uint32_t, uint32_t>> sortItem(const abi::BucketParams& p, const Step& step, uint32_t item) {
+    uint32_t position = item;
+    if (p.pass > 0) {
+      position = bucketWord(step, sortedAt(p, p.pass - 1) + item);
+    } else if (!heavy(p, step, targetOf(p, step, item))) {
+      return std::nullopt;
+    }
+    if (position >= p.update_count) {
+      fail("sorted item " + std::to_string(item) + " holds position " + std::to_string(position));
+      return std::nullopt;
+    }
+    const uint32_t heavy_id = bucketWord(step, p.cursors_at + targetOf(p, step, position));
+    const uint32_t digit = (heavy_id >> (p.pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1);
+    return std::pair{position, digit};
+  }
+
+  // Calls `visit(tile, position, digit)` for digit pass p.pass's items in order, tile by tile, over
+  // the tiles the indirect command dispatches.
+  template <typename Visit>
+  void forEachSortItem(const Step& step, Visit visit) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    const uint32_t tile_items = step.spec[kSpecWorkgroupSize] * VKINDEX_SORT_RUN;
+    const uint32_t items = p.pass == 0 ? p.update_count : control(p, step, VKINDEX_HEAVY_UPDATES);
+    const uint64_t tiles = indirectGroups(step);
+    if (uint64_t(items) > tiles * tile_items) return fail("digit pass over " + std::to_string(tiles) + " tiles");
+    for (uint32_t item = 0; item < items && ok_; ++item) {
+      if (const auto sorted = sortItem(p, step, item)) visit(item / tile_items, sorted->first, sorted->second);
+    }
+  }
+
+  // heavy_sort_count.comp: each tile's digit counts (zero for a tile without heavy items).
+  void countDigits(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    for (uint64_t tile = 0; tile < indirectGroups(step); ++tile) {
+      for (uint32_t d = 0; d < VKINDEX_SORT_DIGITS; ++d) bucketWord(step, p.tiles_at + d * p.tile_count + tile) = 0;
+    }
+    forEachSortItem(step, [&](uint32_t tile, uint32_t, uint32_t digit) {
+      ++bucketWord(step, p.tiles_at + digit * p.tile_count + tile);
+    });
+  }
+
+  // heavy_sort_scatter.comp: each item to its (digit, tile)'s next place, in order.
+  void scatterDigits(const Step& step) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    forEachSortItem(step, [&](uint32_t tile, uint32_t position, uint32_t digit) {
+      const uint32_t place = bucketWord(step, p.tiles_at + digit * p.tile_count + tile)++;
+      if (place >= control(p, step, VKINDEX_HEAVY_UPDATES)) {
+        return fail("sorted place " + std::to_string(place) + " is past the heavy updates");
+      }
+      bucketWord(step, sortedAt(p, p.pass) + place) = position;
+    });
   }
 
   void fillBuckets(const Step& step) {
@@ -489,10 +598,10 @@ class Simulation {
     }
   }
 
-  // scatter_fold.comp: light buckets sorted and folded by their owners, or a heavy walk pass.
+  // scatter_fold.comp: light buckets sorted and folded by their owners, or a pass over the heavy runs.
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    if (p.walk_begin == p.walk_end) {
+    if (p.pass == VKINDEX_NO_PASS) {
       const uint32_t owners = control(p, step, VKINDEX_OWNER_COUNT);
       // llvmpipe ends a shader's loops after 65535 iterations: an invocation folds at most 64 targets.
       if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
@@ -510,17 +619,24 @@ class Simulation {
       }
       return;
     }
-    // The walk hands heavy targets to lanes by heavy id: each must be one bucket_alloc.comp gave out.
-    const uint32_t heavy_count = control(p, step, VKINDEX_HEAVY_COUNT);
-    for (uint32_t position = p.walk_begin; position < p.walk_end && ok_; ++position) {
-      const uint32_t target = targetOf(p, step, position);
-      if (!heavy(p, step, target)) continue;
-      const uint32_t heavy_id = bucketWord(step, p.cursors_at + target);
-      if (heavy_id >= heavy_count) {
-        return fail("heavy id " + std::to_string(heavy_id) + " of target " + std::to_string(target) + " is not below " +
-                    std::to_string(heavy_count));
+    // One owner per heavy target, items [pass * walk_items, ...) of its run, in order.
+    const uint32_t heavy = control(p, step, VKINDEX_HEAVY_COUNT);
+    if (indirectGroups(step) * step.spec[kSpecWorkgroupSize] < heavy) return fail("a heavy fold without every owner");
+    const uint32_t sorted = sortedAt(p, digitPassesNeeded(p, heavy) - 1);
+    for (uint32_t heavy_id : shuffled(heavy)) {
+      const uint32_t run_end =
+          heavy_id + 1 < heavy ? bucketWord(step, p.runs_at + heavy_id + 1) : control(p, step, VKINDEX_HEAVY_UPDATES);
+      const uint64_t begin = uint64_t(bucketWord(step, p.runs_at + heavy_id)) + uint64_t(p.pass) * p.walk_items;
+      const uint64_t end = std::min<uint64_t>(run_end, begin + p.walk_items);
+      for (uint64_t i = begin; i < end && ok_; ++i) {
+        const uint32_t position = bucketWord(step, sorted + i);
+        const uint32_t target = targetOf(p, step, position);
+        if (bucketWord(step, p.cursors_at + target) != heavy_id) {
+          return fail("heavy run " + std::to_string(heavy_id) + " holds position " + std::to_string(position) +
+                      " of another target");
+        }
+        apply(step, p.updates_word_offset, p.out_word_offset, target, position);
       }
-      apply(step, p.updates_word_offset, p.out_word_offset, target, position);
     }
   }
 

@@ -1,0 +1,51 @@
+// The heavy sort's items (common/scatter_buckets_params.h): what heavy_plan.comp, heavy_sort_count.comp,
+// heavy_sort_scatter.comp and scatter_fold.comp agree on. The including shader declares `scratch` and
+// the BucketParams push block.
+#ifndef VKINDEX_HEAVY_SORT_GLSL
+#define VKINDEX_HEAVY_SORT_GLSL
+
+uint bucketControl(uint word) { return scratch[pc.counts_at + pc.target_count + word]; }
+
+// The digit passes a call runs: the first always (it gathers the heavy positions), then those whose
+// digit of some heavy id below `heavy` is not zero.
+uint digitPassesNeeded(uint heavy) {
+  uint passes = 1u;
+  while (passes < pc.digit_passes && (heavy - 1u) >> (passes * VKINDEX_SORT_DIGIT_BITS) != 0u) ++passes;
+  return passes;
+}
+
+// Where digit pass `pass` writes its sorted positions: the two arrays in turn.
+uint sortedAt(uint pass) { return pc.sorted_at + (pass % 2u) * pc.update_count; }
+
+// Digit pass `pass` sorts items [0, sortItems(pass)): every update position in the first pass (it
+// leaves the light ones out), the heavy positions the pass before it sorted in the others.
+uint sortItems(uint pass) { return pass == 0u ? pc.update_count : bucketControl(VKINDEX_HEAVY_UPDATES); }
+
+// Item `item`'s update position in digit pass `pass`, or VKINDEX_NO_PASS for a light one.
+uint sortPosition(uint pass, uint item) {
+  if (pass > 0u) return scratch[sortedAt(pass - 1u) + item];
+  uint target = scratch[pc.targets_at + item] & ~VKINDEX_TARGET_LEADER;
+  return scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET ? item : VKINDEX_NO_PASS;
+}
+
+// The digit that digit pass `pass` sorts update position `position` by: one of its target's heavy id.
+uint sortDigit(uint pass, uint position) {
+  uint heavy_id = scratch[pc.cursors_at + (scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER)];
+  return (heavy_id >> (pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1u);
+}
+
+// Counts the digits of this invocation's items in digit pass `pass`: VKINDEX_SORT_RUN consecutive
+// items from `first`.
+void countDigits(uint pass, uint first, inout uint digits[VKINDEX_SORT_DIGITS]) {
+  for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) digits[d] = 0u;
+  uint items = sortItems(pass);
+  for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
+    uint position = sortPosition(pass, item);
+    if (position != VKINDEX_NO_PASS) ++digits[sortDigit(pass, position)];
+  }
+}
+
+// This invocation's first item in its workgroup's tile of VKINDEX_SORT_RUN x workgroup items.
+uint firstSortItem() { return (groupIndex() * gl_WorkGroupSize.x + gl_LocalInvocationID.x) * VKINDEX_SORT_RUN; }
+
+#endif

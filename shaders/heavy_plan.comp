@@ -1,0 +1,44 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Fold by owner, after the buckets' allocation (common/scatter_buckets_params.h): writes the
+// VkDispatchIndirectCommand of every heavy pass, from the heavy targets bucket_alloc.comp counted.
+// Nothing where no target is heavy; where some are, the digit passes their heavy ids need and the
+// fold passes their heaviest run needs. It runs whatever the status, zeroes after a bad index, so
+// that no indirect dispatch reads a command nobody wrote. One workgroup of the fold's size.
+#include "common/scatter_buckets_params.h"
+
+layout(local_size_x_id = 0) in;
+#include "common/grid.glsl"
+
+layout(binding = 0, std430) buffer Scratch { uint scratch[]; };
+layout(binding = 1, std430) buffer Status { uint status_words[]; };
+
+#include "common/heavy_sort.glsl"
+#include "common/status_gate.glsl"
+
+// Command `command`'s group count, for `heavy` heavy targets whose heaviest has `most` updates.
+uint groupsOf(uint command, uint heavy, uint most) {
+  if (heavy == 0u) return 0u;
+  if (command == 0u) return 1u;  // the runs' scan
+  uint digit_commands = 2u * pc.digit_passes;
+  if (command <= digit_commands) {
+    uint pass = (command - 1u) / 2u;
+    if (pass >= digitPassesNeeded(heavy)) return 0u;
+    return (command - 1u) % 2u == 0u ? pc.tile_count : 1u;  // the count and scatter, or the scan
+  }
+  uint fold_pass = command - 1u - digit_commands;
+  // One invocation per heavy target, in this kernel's workgroups (the fold's size).
+  return most > fold_pass * pc.walk_items ? divideRoundingUp(heavy, gl_WorkGroupSize.x) : 0u;
+}
+
+void main() {
+  bool bad = badIndexFound();
+  uint heavy = bad ? 0u : bucketControl(VKINDEX_HEAVY_COUNT);
+  uint most = bad ? 0u : bucketControl(VKINDEX_HEAVY_MOST);
+  for (uint command = gl_LocalInvocationID.x; command < pc.command_count; command += gl_WorkGroupSize.x) {
+    uint at = pc.commands_at + command * 3u;
+    scratch[at] = groupsOf(command, heavy, most);
+    scratch[at + 1u] = 1u;
+    scratch[at + 2u] = 1u;
+  }
+}
