@@ -186,6 +186,10 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // when larger.
       scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
       scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
+      // Forty updates per target on average (the same updates onto side * side / 40 elements): most
+      // targets heavy, a tenth light.
+      scatterWorkload("scatter-1d-add-dup40",
+                      {false, {side * side / 40}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 19),
       // Eight float additions onto each of the first side/8 rows, in index order.
       scatterWorkload("scatter-add-dup8", {false, {side, side}, {side, side}, 0, Reduction::kAdd, false, eightPerRow},
                       12),
