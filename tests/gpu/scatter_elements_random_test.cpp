@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "support/reduction_values.hpp"
@@ -546,8 +545,9 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
 // which a device runs below DeviceInfo::min_walk_lines lines; here on a context that never walks:
 // every defined (type, reduction) pair at random ranks 1-3 and axes, duplicate-heavy in one case of
 // two; order-sensitive float adds split between a heavy target (more than VKINDEX_MAX_BUCKET
-// updates) and light ones; and 20000 updates to seven heavy targets, neighbours in one word for
-// sub-word types, so that the heavy runs fold in two passes.
+// updates) and light ones; 20000 updates to seven heavy targets, neighbours in one word for
+// sub-word types, so that the heavy runs fold in two passes; and many heavy targets
+// (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
 TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
   options.min_walk_lines = UINT64_MAX;
@@ -580,22 +580,11 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
         expectAllFormsMatchReference(*fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000}, few),
                                              reductionValues(rng, dtype, {20000}), 0, Reduction::kAdd}));
   }
-  // Many heavy targets (40 updates each, shuffled): their ids take two digit passes of the heavy sort
-  // (40 targets), or three and more owners than a workgroup has lanes (a workgroup's worth and 37);
-  // sub-word neighbours fold in different runs.
-  for (const int64_t targets : {int64_t{40}, int64_t{fold->device().workgroup_size} + 37}) {
-    std::vector<int64_t> many;
-    for (int64_t i = 0; i < targets * 40; ++i) many.push_back(i % targets);
-    std::shuffle(many.begin(), many.end(), rng);
-    for (const auto& [dtype, reduction] :
-         {std::pair{DataType::kInt8, Reduction::kAdd}, std::pair{DataType::kFloat32, Reduction::kAdd},
-          std::pair{DataType::kUInt64, Reduction::kMax}}) {
-      SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + " on " +
-                   std::to_string(targets) + " heavy targets");
-      const ScatterCase c{randomTensor(rng, dtype, {targets}), indexTensor(DataType::kInt64, {targets * 40}, many),
-                          reductionValues(rng, dtype, {targets * 40}), 0, reduction};
-      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
-    }
+  for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, fold->device().workgroup_size)) {
+    SCOPED_TRACE(h.description);
+    const ScatterCase c{randomTensor(rng, h.dtype, {h.targets}), indexTensor(DataType::kInt64, {h.updates}, h.indices),
+                        reductionValues(rng, h.dtype, {h.updates}), 0, h.reduction};
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
   EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
 }

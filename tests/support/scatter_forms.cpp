@@ -234,6 +234,24 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
   }
 }
 
+std::vector<ManyHeavyTargets> manyHeavyTargetCases(Rng& rng, uint32_t workgroup_size) {
+  constexpr int64_t kPerTarget = 40;
+  std::vector<ManyHeavyTargets> cases;
+  for (const int64_t targets : {int64_t{40}, int64_t{workgroup_size} + 37}) {
+    std::vector<int64_t> indices;
+    for (int64_t i = 0; i < targets * kPerTarget; ++i) indices.push_back(i % targets);
+    std::shuffle(indices.begin(), indices.end(), rng);
+    for (const auto& [dtype, reduction] :
+         {std::pair{DataType::kInt8, Reduction::kAdd}, std::pair{DataType::kFloat32, Reduction::kAdd},
+          std::pair{DataType::kUInt64, Reduction::kMax}}) {
+      cases.push_back({targets, targets * kPerTarget, indices, dtype, reduction,
+                       std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + " on " +
+                           std::to_string(targets) + " heavy targets"});
+    }
+  }
+  return cases;
+}
+
 std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets) {
   std::vector<int64_t> values;
   for (int64_t i = 0; i < count; ++i) {

@@ -110,6 +110,21 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 // stays within 32 x (targets - 1), less a block); each written as v or v - targets at random.
 std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets);
 
+// A reduction onto many heavy targets for the fold by owner's heavy sort: `updates` index values, 40
+// per target in a shuffled order, and an element type that folds them.
+struct ManyHeavyTargets {
+  int64_t targets = 0, updates = 0;
+  std::vector<int64_t> indices;
+  DataType dtype = DataType::kInt8;
+  Reduction reduction = Reduction::kAdd;
+  std::string description;
+};
+
+// 40 targets (heavy ids of two digits) and a workgroup's worth and 37 (three digits, and more owners
+// than a workgroup has lanes), each with int8 add (sub-word neighbours fold in different runs),
+// float add (order-sensitive) and uint64 max.
+std::vector<ManyHeavyTargets> manyHeavyTargetCases(Rng& rng, uint32_t workgroup_size);
+
 // --- Tensors beyond one binding ------------------------------------------------------------------------------
 
 // A case of the windowed suites: the context to run it on and what to draw.
