@@ -737,6 +737,46 @@ TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   EXPECT_EQ(tables->validationMessageCount(), 0u) << tables->firstValidationMessage();
 }
 
+// Duplicate-heavy reductions through the fold by owner's heavy sort (a context that never walks), 40
+// updates per target on 16 targets (one digit pass) and 300 (three): valid ones match the reference
+// byte for byte and, under GPU-assisted validation, touch nothing outside their buffers; one bad index
+// late among them writes nothing (heavy_plan.comp then dispatches no heavy pass).
+TEST_F(ScatterErrorsTest, DuplicateHeavyFoldsStayInBoundsAndWriteNothingOnABadIndex) {
+  ContextOptions never_walks;
+  never_walks.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(never_walks));
+  Rng rng(0x4ea5);
+  for (const int64_t targets : {int64_t{16}, int64_t{300}}) {
+    const int64_t count = targets * 40;
+    const Shape data_shape = {targets, 3};
+    const Call calls[] = {elements(randomTensor(rng, DataType::kFloat32, {targets}),
+                                   randomIndices(rng, DataType::kInt64, {count}, targets),
+                                   randomTensor(rng, DataType::kFloat32, {count}), 0, Reduction::kAdd),
+                          nd(randomTensor(rng, DataType::kUInt16, data_shape),
+                             randomTuples(rng, DataType::kInt32, {count, 1}, data_shape, 0),
+                             randomTensor(rng, DataType::kUInt16, {count, 3}), Reduction::kMax)};
+    for (const Call& call : calls) {
+      SCOPED_TRACE(describeCall(call));
+      const ReferenceResult expected =
+          call.op == Op::kScatterElements
+              ? referenceScatterElements(call.data, call.indices, call.updates, call.axis, call.reduction)
+              : referenceScatterND(call.data, call.indices, call.updates, call.reduction);
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(*fold, call.data));
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(*fold, call.indices));
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor updates, toDevice(*fold, call.updates));
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, runNew(*fold, call, data, indices, updates));
+      VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+      EXPECT_TRUE(actual.bytes == expected.output.bytes);
+      Call bad = call;
+      const size_t index_bytes = call.indices.dtype == DataType::kInt64 ? 8 : 4;
+      const int64_t past_end = targets;
+      std::memcpy(bad.indices.bytes.data() + (count - 3) * index_bytes, &past_end, index_bytes);
+      ASSERT_NO_FATAL_FAILURE(expectOutOfRange(*fold, bad));
+    }
+  }
+  EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
+}
+
 // Boundary values are valid: they update exactly the first and last elements or slices of each dim.
 TEST_F(ScatterErrorsTest, BoundaryIndicesAreValid) {
   for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
