@@ -14,8 +14,11 @@ uint digitPassesNeeded(uint heavy) {
   return passes;
 }
 
-// Where digit pass `pass` writes its sorted positions: the two arrays in turn.
-uint sortedAt(uint pass) { return pc.sorted_at + (pass % 2u) * pc.update_count; }
+// Where digit pass `pass` writes its sorted positions, in turn: the end of `buckets`, which the light
+// buckets leave free for exactly the heavy positions, and `sorted`.
+uint sortedAt(uint pass) {
+  return pass % 2u == 0u ? pc.buckets_at + bucketControl(VKINDEX_BUCKET_CURSOR) : pc.sorted_at;
+}
 
 // Digit pass `pass` sorts items [0, sortItems(pass)): every update position in the first pass (it
 // leaves the light ones out), the heavy positions the pass before it sorted in the others.

@@ -30,7 +30,8 @@
 // folds its run of them in passes of walk_items:
 //   runs[most_heavy]: a heavy target's update count by heavy id (bucket_alloc.comp), then its run's
 //     start in the sorted positions (heavy_scan.comp);
-//   sorted[2][update_count]: the heavy positions after each digit pass, alternately;
+//   sorted[update_count]: the heavy positions after odd digit passes; the even ones leave theirs at
+//     the end of `buckets`, past the light buckets (as many words as there are heavy positions);
 //   tiles[VKINDEX_SORT_DIGITS * tile_count]: a digit pass's count of each digit in each tile of
 //     VKINDEX_SORT_RUN x workgroup items, digit-major, then where those items go (heavy_scan.comp);
 //   commands[command_count]: the VkDispatchIndirectCommand of every heavy pass (heavy_plan.comp), so
@@ -82,7 +83,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint updates_word_offset;  // scatter_fold.comp: where updates start in their binding, in words
   uint out_word_offset;      // scatter_fold.comp: where the output starts in its binding, in words
   uint runs_at;              // the heavy sort's arrays (above)
-  uint sorted_at;            // sorted[0]; sorted[1] follows it
+  uint sorted_at;
   uint tiles_at;
   uint commands_at;
   uint tile_count;           // tiles over update_count items

@@ -50,7 +50,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
     const uint64_t commands = 1 + 2 * uint64_t{layout.digit_passes} + layout.fold_passes;
     // Every array is addressed in words through the whole-scratch binding: no alignment needed.
     layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
-    layout.sorted = {layout.runs.offset + layout.runs.size, 2 * update_count * 4};
+    layout.sorted = {layout.runs.offset + layout.runs.size, update_count * 4};
     layout.tiles = {layout.sorted.offset + layout.sorted.size, VKINDEX_SORT_DIGITS * layout.tile_count * 4};
     layout.commands = {layout.tiles.offset + layout.tiles.size, commands * 3 * 4};
     layout.scratch_bytes = layout.commands.offset + layout.commands.size;

@@ -528,16 +528,16 @@ class Simulation {
     }
   }
 
-  // Where digit pass `pass` writes (common/heavy_sort.glsl).
-  static uint32_t sortedAt(const abi::BucketParams& p, uint32_t pass) {
-    return p.sorted_at + (pass % 2) * p.update_count;
+  // Where digit pass `pass` writes (common/heavy_sort.glsl): past the light buckets, or `sorted`.
+  uint32_t sortedAt(const abi::BucketParams& p, const Step& step, uint32_t pass) {
+    return pass % 2 == 0 ? p.buckets_at + control(p, step, VKINDEX_BUCKET_CURSOR) : p.sorted_at;
   }
 
   // Digit pass `pass`'s item `item`: its update position (nothing for a light one) and digit.
   std::optional<std::pair<uint32_t, uint32_t>> sortItem(const abi::BucketParams& p, const Step& step, uint32_t item) {
     uint32_t position = item;
     if (p.pass > 0) {
-      position = bucketWord(step, sortedAt(p, p.pass - 1) + item);
+      position = bucketWord(step, sortedAt(p, step, p.pass - 1) + item);
     } else if (!heavy(p, step, targetOf(p, step, item))) {
       return std::nullopt;
     }
@@ -583,7 +583,7 @@ class Simulation {
       if (place >= control(p, step, VKINDEX_HEAVY_UPDATES)) {
         return fail("sorted place " + std::to_string(place) + " is past the heavy updates");
       }
-      bucketWord(step, sortedAt(p, p.pass) + place) = position;
+      bucketWord(step, sortedAt(p, step, p.pass) + place) = position;
     });
   }
 
@@ -622,7 +622,7 @@ class Simulation {
     // One owner per heavy target, items [pass * walk_items, ...) of its run, in order.
     const uint32_t heavy = control(p, step, VKINDEX_HEAVY_COUNT);
     if (indirectGroups(step) * step.spec[kSpecWorkgroupSize] < heavy) return fail("a heavy fold without every owner");
-    const uint32_t sorted = sortedAt(p, digitPassesNeeded(p, heavy) - 1);
+    const uint32_t sorted = sortedAt(p, step, digitPassesNeeded(p, heavy) - 1);
     for (uint32_t heavy_id : shuffled(heavy)) {
       const uint32_t run_end =
           heavy_id + 1 < heavy ? bucketWord(step, p.runs_at + heavy_id + 1) : control(p, step, VKINDEX_HEAVY_UPDATES);
