@@ -1,6 +1,6 @@
 // Context: one Vulkan device (created by vkindex, or the application's own) with everything vkindex
-// keeps for it: pipelines, the pipeline cache, status slots and a command buffer for its own
-// submissions.
+// keeps for it: pipelines, the pipeline cache, status slots, an idle scratch buffer for the next
+// operation that needs one, and a command buffer for its own submissions.
 //
 // Thread safety:
 // - Creating, adopting and destroying different Contexts from different threads is safe, and each
@@ -10,7 +10,8 @@
 //   the application's queue, also keep the application's own submissions to that queue off other
 //   threads meanwhile (Vulkan requires queue access to be externally synchronized).
 // - Recording (recordGather and the other record* functions) into different command buffers may run
-//   concurrently on one Context: it only shares the pipeline cache and status slots, which are locked.
+//   concurrently on one Context: it only shares the pipeline cache, status slots and the idle scratch
+//   buffer, which are locked.
 // - Tensors and RecordedOps are not shared between threads without external synchronization.
 #pragma once
 

@@ -15,9 +15,10 @@
 
 namespace vkindex {
 
-// An operation recorded into an application command buffer. It owns the descriptor sets and the
-// status slot the commands refer to, so it must stay alive until that command buffer has completed
-// execution (or been freed without being submitted).
+// An operation recorded into an application command buffer. It owns the descriptor sets, the status
+// slot and the scratch memory the commands refer to, so it must stay alive until that command buffer
+// has completed execution (or been freed without being submitted): its scratch memory then goes back
+// to the context for later operations.
 //
 // Synchronization contract for recorded operations: before the operation, make the inputs' writes
 // visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT; after it, the output was

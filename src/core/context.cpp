@@ -32,6 +32,7 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
   impl->pipelines = std::make_unique<kernels::PipelineLibrary>(*impl->device, impl->pipeline_cache->handle());
   VKINDEX_ASSIGN_OR_RETURN(impl->status, kernels::StatusBoard::create(*impl->device));
   VKINDEX_ASSIGN_OR_RETURN(impl->submitter, vk::Submitter::create(*impl->device));
+  impl->scratch = std::make_unique<vk::ScratchCache>(*impl->device);
   return impl;
 }
 
@@ -43,6 +44,7 @@ Context::~Context() {
   if (!impl_ || !impl_->device) return;
   impl_->device->fn().vkDeviceWaitIdle(impl_->device->handle());
   // Members go in reverse dependency order: everything device-owned before the device and instance.
+  impl_->scratch.reset();
   impl_->submitter.reset();
   impl_->status.reset();
   impl_->pipelines.reset();

@@ -9,6 +9,7 @@
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 #include "vk/pipeline_cache.hpp"
+#include "vk/scratch_cache.hpp"
 #include "vk/submitter.hpp"
 #include "vkindex/context.hpp"
 
@@ -21,6 +22,7 @@ struct Context::Impl {
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;
   std::unique_ptr<vk::Submitter> submitter;
+  std::unique_ptr<vk::ScratchCache> scratch;
   // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOptions::max_staging_bytes lowers it).
   uint64_t staging_chunk_bytes = 0;
 };

@@ -107,9 +107,7 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
   VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(
                                                    *context.device, static_cast<uint32_t>(plan.steps.size()), buffers));
   if (plan.scratch_bytes > 0) {
-    VKINDEX_ASSIGN_OR_RETURN(vk::Buffer scratch, vk::Buffer::create(*context.device, plan.scratch_bytes,
-                                                                    vk::Buffer::Kind::kDevice, "scratch buffer"));
-    state->scratch = std::make_unique<vk::Buffer>(std::move(scratch));
+    VKINDEX_ASSIGN_OR_RETURN(state->scratch, context.scratch->acquire(plan.scratch_bytes));
   }
   VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
   state->slot = slot;

@@ -1,5 +1,7 @@
 #include "ops/op_state.hpp"
 
+#include <utility>
+
 #include "common/abi.h"
 #include "plan/shape.hpp"
 #include "plan/windows.hpp"
@@ -40,6 +42,7 @@ StatusBinding statusBinding(const Context::Impl& context, uint32_t slot) {
 
 RecordedOp::State::~State() {
   if (slot) context->status->release(*slot);
+  if (scratch) context->scratch->release(std::move(scratch));
 }
 
 Status RecordedOp::State::result() const {
