@@ -65,8 +65,10 @@ std::vector<uint8_t> randomBuffer(const Placement& tensor, std::mt19937& rng) {
 std::vector<int64_t> randomIndices(const IndexCheck& check, const BadIndices& bad, std::mt19937& rng) {
   const uint64_t k = check.extents.size(), elements = check.tuple_count * k;
   std::vector<int64_t> values(elements);
+  // int32 indices hold [-2^31, 2^31 - 1] at most: a longer dim's valid values are drawn from that.
+  const uint64_t representable = check.index_type == DataType::kInt32 ? uint64_t{1} << 31 : uint64_t{INT64_MAX};
   for (uint64_t e = 0; e < elements; ++e) {
-    const int64_t extent = static_cast<int64_t>(check.extents[e % k]);
+    const int64_t extent = static_cast<int64_t>(std::min<uint64_t>(check.extents[e % k], representable));
     values[e] = extent == 0 ? 0 : std::uniform_int_distribution<int64_t>(-extent, extent - 1)(rng);
   }
   for (const auto& [position, value] : bad) {
@@ -97,6 +99,8 @@ IndexSimulator::IndexSimulator(const IndexCheck& check, const Placement& indices
   const uint64_t k = check.extents.size();
   const uint32_t W = check.index_type == DataType::kInt64 ? 2 : 1;
   for (uint64_t e = 0; e < values_.size(); ++e) {
+    // What the device reads: int32 indices hold the value's low 32 bits.
+    if (W == 1) values_[e] = static_cast<int32_t>(values_[e]);
     const int32_t narrow = static_cast<int32_t>(values_[e]);
     std::memcpy(&buffer_[indices.offset + 4 * W * e], W == 2 ? static_cast<const void*>(&values_[e]) : &narrow, 4 * W);
   }
