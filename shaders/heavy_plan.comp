@@ -19,14 +19,13 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 // Command `command`'s group count, for `heavy` heavy targets whose heaviest has `most` updates.
 uint groupsOf(uint command, uint heavy, uint most) {
   if (heavy == 0u) return 0u;
-  if (command == 0u) return 1u;  // the runs' scan
-  uint digit_commands = 2u * pc.digit_passes;
-  if (command <= digit_commands) {
-    uint pass = (command - 1u) / 2u;
+  if (command == VKINDEX_RUNS_SCAN_COMMAND) return 1u;
+  if (command < VKINDEX_FOLD_COMMAND(pc.digit_passes, 0u)) {
+    uint pass = (command - VKINDEX_SORT_COMMAND(0u)) / 2u;
     if (pass >= digitPassesNeeded(heavy)) return 0u;
-    return (command - 1u) % 2u == 0u ? pc.tile_count : 1u;  // the count and scatter, or the scan
+    return command == VKINDEX_SORT_COMMAND(pass) ? pc.tile_count : 1u;  // the count and scatter, or the scan
   }
-  uint fold_pass = command - 1u - digit_commands;
+  uint fold_pass = command - VKINDEX_FOLD_COMMAND(pc.digit_passes, 0u);
   // One invocation per heavy target, in this kernel's workgroups (the fold's size).
   return most > fold_pass * pc.walk_items ? divideRoundingUp(heavy, gl_WorkGroupSize.x) : 0u;
 }

@@ -46,10 +46,10 @@ void main() {
     uint earlier = (lane_digits[(d / 2u) * lanes + lane] >> (16u * (d % 2u))) & 0xFFFFu;
     next[d] = scratch[pc.tiles_at + d * pc.tile_count + groupIndex()] + earlier;
   }
-  uint items = sortItems(pc.pass);
+  uint items = sortItems(pc.pass), source_at = sortSourceAt(pc.pass);
   uint sorted = sortedAt(pc.pass);
   for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
-    uint position = sortPosition(pc.pass, item);
+    uint position = sortPosition(pc.pass, source_at, item);
     if (position == VKINDEX_NO_PASS) continue;
     uint digit = sortDigit(pc.pass, position);
     scratch[sorted + next[digit]] = position;

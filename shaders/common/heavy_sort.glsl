@@ -24,9 +24,14 @@ uint sortedAt(uint pass) {
 // leaves the light ones out), the heavy positions the pass before it sorted in the others.
 uint sortItems(uint pass) { return pass == 0u ? pc.update_count : bucketControl(VKINDEX_HEAVY_UPDATES); }
 
-// Item `item`'s update position in digit pass `pass`, or VKINDEX_NO_PASS for a light one.
-uint sortPosition(uint pass, uint item) {
-  if (pass > 0u) return scratch[sortedAt(pass - 1u) + item];
+// Where digit pass `pass` reads its items: the positions the pass before it sorted (unused by the
+// first pass, which reads every update position).
+uint sortSourceAt(uint pass) { return pass > 0u ? sortedAt(pass - 1u) : 0u; }
+
+// Item `item`'s update position in digit pass `pass` (reading from `source_at`), or VKINDEX_NO_PASS
+// for a light one.
+uint sortPosition(uint pass, uint source_at, uint item) {
+  if (pass > 0u) return scratch[source_at + item];
   uint target = scratch[pc.targets_at + item] & ~VKINDEX_TARGET_LEADER;
   return scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET ? item : VKINDEX_NO_PASS;
 }
@@ -41,9 +46,9 @@ uint sortDigit(uint pass, uint position) {
 // items from `first`.
 void countDigits(uint pass, uint first, inout uint digits[VKINDEX_SORT_DIGITS]) {
   for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) digits[d] = 0u;
-  uint items = sortItems(pass);
+  uint items = sortItems(pass), source_at = sortSourceAt(pass);
   for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
-    uint position = sortPosition(pass, item);
+    uint position = sortPosition(pass, source_at, item);
     if (position != VKINDEX_NO_PASS) ++digits[sortDigit(pass, position)];
   }
 }

@@ -67,6 +67,13 @@
 #define VKINDEX_SORT_RUN 16u
 #define VKINDEX_SORT_MAX_WORKGROUP 256u
 
+// Where the heavy passes' commands lie in `commands`: the runs' scan, then two per digit pass, then
+// one per fold pass over the runs.
+#define VKINDEX_RUNS_SCAN_COMMAND 0u
+#define VKINDEX_SORT_COMMAND(pass) (1u + 2u * (pass))
+#define VKINDEX_TILE_SCAN_COMMAND(pass) (2u + 2u * (pass))
+#define VKINDEX_FOLD_COMMAND(digit_passes, fold_pass) (1u + 2u * (digit_passes) + (fold_pass))
+
 // `pass` where a kernel runs no numbered pass: scatter_fold.comp folds the light buckets, and
 // heavy_scan.comp scans the runs.
 #define VKINDEX_NO_PASS 0xFFFFFFFFu

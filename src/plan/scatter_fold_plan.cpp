@@ -9,9 +9,10 @@
 namespace vkindex::plan {
 namespace {
 
-// The most scratch memory the fold takes (counts, cursors, targets, buckets and owners: two words per
-// data element and up to three per update); beyond it the walk in index order needs none. It also
-// keeps target elements below 2^31, under the leader mark (VKINDEX_TARGET_LEADER).
+// The most scratch memory the fold takes (counts and cursors: two words per data element; targets,
+// buckets, owners and the heavy sort's positions: about four per update); beyond it the walk in
+// index order needs none. It also keeps target elements below 2^31, under the leader mark
+// (VKINDEX_TARGET_LEADER).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 
 // Light targets an invocation folds in one pass: each may sort a bucket of VKINDEX_MAX_BUCKET
@@ -47,7 +48,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
       ++layout.digit_passes;
     }
     layout.fold_passes = (update_count + kMaxWalk - 1) / kMaxWalk;
-    const uint64_t commands = 1 + 2 * uint64_t{layout.digit_passes} + layout.fold_passes;
+    const uint64_t commands = VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, layout.fold_passes);
     // Every array is addressed in words through the whole-scratch binding: no alignment needed.
     layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
     layout.sorted = {layout.runs.offset + layout.runs.size, update_count * 4};
@@ -124,14 +125,15 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     // The commands, then the heavy positions sorted by heavy id, digit by digit, in index order
     // within each heavy target; the runs' starts come from a scan of their counts.
     plan.steps.push_back(bucketPass(Kernel::kHeavyPlan, 1));
-    plan.steps.push_back(heavyPass(Kernel::kHeavyScan, 1, 0));
+    plan.steps.push_back(heavyPass(Kernel::kHeavyScan, 1, VKINDEX_RUNS_SCAN_COMMAND));
     SpecValues sort_spec = fold_spec;
     sort_spec[kSpecWorkgroupSize] = layout.sort_workgroup;
     for (uint32_t digit = 0; digit < layout.digit_passes; ++digit) {
       params.pass = digit;
       for (const Kernel kernel : {Kernel::kHeavySortCount, Kernel::kHeavyScan, Kernel::kHeavySortScatter}) {
         const bool scan = kernel == Kernel::kHeavyScan;
-        Step pass = heavyPass(kernel, scan ? 1 : layout.tile_count, 1 + 2 * uint64_t{digit} + (scan ? 1 : 0));
+        Step pass = heavyPass(kernel, scan ? 1 : layout.tile_count,
+                              scan ? VKINDEX_TILE_SCAN_COMMAND(digit) : VKINDEX_SORT_COMMAND(digit));
         if (!scan) pass.spec = sort_spec;
         plan.steps.push_back(pass);
       }
@@ -159,7 +161,8 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   const uint64_t heavy_groups = groupsForItems(layout.most_heavy, workgroup);
   for (uint64_t fold = 0; fold < layout.fold_passes; ++fold) {
     params.pass = static_cast<uint32_t>(fold);
-    plan.steps.push_back(foldPass(heavyPass(fold_kernel, heavy_groups, 1 + 2 * uint64_t{layout.digit_passes} + fold)));
+    plan.steps.push_back(
+        foldPass(heavyPass(fold_kernel, heavy_groups, VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, fold))));
   }
 }
 

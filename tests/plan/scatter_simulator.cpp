@@ -498,13 +498,13 @@ class Simulation {
       uint32_t groups = 0;
       if (heavy == 0) {
         groups = 0;
-      } else if (command == 0) {
+      } else if (command == VKINDEX_RUNS_SCAN_COMMAND) {
         groups = 1;
-      } else if (command <= 2 * p.digit_passes) {
-        const uint32_t pass = (command - 1) / 2;
-        groups = pass >= digitPassesNeeded(p, heavy) ? 0 : (command - 1) % 2 == 0 ? p.tile_count : 1;
+      } else if (command < VKINDEX_FOLD_COMMAND(p.digit_passes, 0u)) {
+        const uint32_t pass = (command - VKINDEX_SORT_COMMAND(0u)) / 2;
+        groups = pass >= digitPassesNeeded(p, heavy) ? 0 : command == VKINDEX_SORT_COMMAND(pass) ? p.tile_count : 1;
       } else {
-        const uint64_t fold = command - 1 - 2 * p.digit_passes;
+        const uint64_t fold = command - VKINDEX_FOLD_COMMAND(p.digit_passes, 0u);
         groups = most > fold * p.walk_items ? (heavy + workgroup - 1) / workgroup : 0;
       }
       bucketWord(step, p.commands_at + command * 3) = groups;
