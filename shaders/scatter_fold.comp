@@ -20,18 +20,23 @@ layout(binding = 1, std430) buffer Out { uint out_words[]; };
 layout(binding = 2, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
+#include "common/bucket_network.glsl"
 #include "common/heavy_sort.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
-// Sorts scratch[begin, end) ascending: a light bucket, at most VKINDEX_MAX_BUCKET distinct positions.
-void sortBucket(uint begin, uint end) {
-  for (uint i = begin + 1u; i < end; ++i) {
-    uint position = scratch[i];
-    uint j = i;
-    for (; j > begin && scratch[j - 1u] > position; --j) scratch[j] = scratch[j - 1u];
-    scratch[j] = position;
-  }
+// Sorts the bucket scratch[begin, begin + count) ascending, in place, in registers: keys past `count`
+// hold 0xFFFFFFFF, above every position, and are never stored.
+void sortBucket(uint begin, uint count) {
+  uint keys[kBucketSlots];
+#define VKINDEX_LOAD_KEY(slot)   \
+  keys[slot] = 0xFFFFFFFFu;      \
+  if ((slot) < count) keys[slot] = scratch[begin + (slot)];
+  VKINDEX_EACH_SLOT(VKINDEX_LOAD_KEY)
+  VKINDEX_SORT_BUCKET(count)
+#define VKINDEX_STORE_KEY(slot) \
+  if ((slot) < count) scratch[begin + (slot)] = keys[slot];
+  VKINDEX_EACH_SLOT(VKINDEX_STORE_KEY)
 }
 
 void foldLightBuckets() {
@@ -40,10 +45,9 @@ void foldLightBuckets() {
   for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
     uint target = scratch[pc.owners_at + owner];
     uint count = scratch[pc.counts_at + target];
-    uint end = pc.buckets_at + scratch[pc.cursors_at + target];
-    uint begin = end - count;
-    sortBucket(begin, end);
-    for (uint i = begin; i < end; ++i) applyElement(target, scratch[i]);
+    uint begin = pc.buckets_at + scratch[pc.cursors_at + target] - count;
+    sortBucket(begin, count);
+    for (uint i = begin; i < begin + count; ++i) applyElement(target, scratch[i]);
   }
 }
 

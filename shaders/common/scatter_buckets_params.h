@@ -42,7 +42,7 @@
 #define VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #include "abi.h"
 
-// The longest bucket an owner sorts (insertion sort: at most 496 compare-and-moves).
+// The longest bucket an owner sorts, in registers (common/bucket_network.glsl spells out its network).
 #define VKINDEX_MAX_BUCKET 32u
 
 // The leader mark in targets[]. Target elements stay below 2^31: the fold's scratch, a counts word per

@@ -15,8 +15,8 @@ namespace {
 // (VKINDEX_TARGET_LEADER).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 
-// Light targets an invocation folds in one pass: each may sort a bucket of VKINDEX_MAX_BUCKET
-// positions (496 inner steps), and llvmpipe ends a shader's loops after 65535 iterations.
+// Light targets an invocation folds in one pass: each applies up to VKINDEX_MAX_BUCKET updates (after
+// a sorting network without loops), and llvmpipe ends a shader's loops after 65535 iterations.
 constexpr uint32_t kMaxTargetsPerInvocation = 64;
 
 // The groups in x every device dispatches (maxComputeWorkGroupCount's minimum).

@@ -545,9 +545,9 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
 // which a device runs below DeviceInfo::min_walk_lines lines; here on a context that never walks:
 // every defined (type, reduction) pair at random ranks 1-3 and axes, duplicate-heavy in one case of
 // two; order-sensitive float adds split between a heavy target (more than VKINDEX_MAX_BUCKET
-// updates) and light ones; 20000 updates to seven heavy targets, neighbours in one word for
-// sub-word types, so that the heavy runs fold in two passes; and many heavy targets
-// (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
+// updates) and light ones; light buckets of every size; 20000 updates to seven heavy targets,
+// neighbours in one word for sub-word types, so that the heavy runs fold in two passes; and many
+// heavy targets (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
 TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
   options.min_walk_lines = UINT64_MAX;
@@ -569,6 +569,16 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
   for (DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kFloat64}) {
     const ScatterCase c{smallExactValues(dtype, {5}), indexTensor(DataType::kInt64, {200}, mixed),
                         orderSensitiveUpdates(rng, dtype, {200}), 0, Reduction::kAdd};
+    ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
+  }
+  // Light buckets of every size up to VKINDEX_MAX_BUCKET (32), so that every width of the owners'
+  // sorting network (8, 16 and 32 keys) sorts some, beside one heavy target.
+  const std::vector<int64_t> ramp = everyBucketSize(rng, 33);
+  const int64_t ramp_count = static_cast<int64_t>(ramp.size());
+  for (DataType dtype : {DataType::kFloat32, DataType::kBFloat16, DataType::kFloat64}) {
+    const ScatterCase c{smallExactValues(dtype, {33}), indexTensor(DataType::kInt32, {ramp_count}, ramp),
+                        orderSensitiveUpdates(rng, dtype, {ramp_count}), 0, Reduction::kAdd};
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }

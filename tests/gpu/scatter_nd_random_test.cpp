@@ -302,10 +302,10 @@ TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
 // run), which a device runs below DeviceInfo::min_walk_lines slice elements; here on a context that
 // never walks: every defined (type, reduction) pair with random ranks, tuple lengths and extra
 // dims, duplicate-heavy in one case of two; order-sensitive float adds split between a heavy row
-// (more than VKINDEX_MAX_BUCKET updates) and light ones, in slices of one and three elements; 20000
-// tuples to seven heavy elements, neighbours in one word for sub-word types, so that the heavy runs
-// fold in two passes; and many heavy targets (manyHeavyTargetCases), whose ids take two and three
-// digit passes of the heavy sort.
+// (more than VKINDEX_MAX_BUCKET updates) and light ones, in slices of one and three elements; light
+// buckets of every size; 20000 tuples to seven heavy elements, neighbours in one word for sub-word
+// types, so that the heavy runs fold in two passes; and many heavy targets (manyHeavyTargetCases),
+// whose ids take two and three digit passes of the heavy sort.
 TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
   options.min_walk_lines = UINT64_MAX;
@@ -334,6 +334,16 @@ TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
       ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << c.description();
       ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
     }
+  }
+  // Light buckets of every size up to VKINDEX_MAX_BUCKET (32), so that every width of the owners'
+  // sorting network (8, 16 and 32 keys) sorts some, beside one heavy target.
+  const std::vector<int64_t> ramp = everyBucketSize(rng, 33);
+  const int64_t ramp_count = static_cast<int64_t>(ramp.size());
+  for (DataType dtype : {DataType::kFloat32, DataType::kBFloat16, DataType::kFloat64}) {
+    const ScatterCase c{smallExactValues(dtype, {33}), indexTensor(DataType::kInt32, {ramp_count, 1}, ramp),
+                        orderSensitiveUpdates(rng, dtype, {ramp_count}), Reduction::kAdd};
+    ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
   std::vector<int64_t> few(20000);
   for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);

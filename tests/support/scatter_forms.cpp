@@ -252,6 +252,24 @@ std::vector<ManyHeavyTargets> manyHeavyTargetCases(Rng& rng, uint32_t workgroup_
   return cases;
 }
 
+std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets) {
+  std::vector<std::vector<int64_t>> full_blocks, short_blocks;
+  for (int64_t target = 0; target < targets; ++target) {
+    for (int64_t left = target + 1; left > 0; left -= 4) {
+      (left >= 4 ? full_blocks : short_blocks).emplace_back(std::min<int64_t>(left, 4), target);
+    }
+  }
+  std::shuffle(full_blocks.begin(), full_blocks.end(), rng);
+  std::shuffle(short_blocks.begin(), short_blocks.end(), rng);
+  std::vector<int64_t> values;
+  for (const auto* blocks : {&full_blocks, &short_blocks}) {
+    for (const std::vector<int64_t>& block : *blocks) {
+      for (const int64_t target : block) values.push_back(target - (rng() % 2 ? targets : 0));
+    }
+  }
+  return values;
+}
+
 std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets) {
   std::vector<int64_t> values;
   for (int64_t i = 0; i < count; ++i) {

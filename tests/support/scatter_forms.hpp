@@ -110,6 +110,12 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 // stays within 32 x (targets - 1), less a block); each written as v or v - targets at random.
 std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets);
 
+// Index values for the fold by owner's light buckets of every size: target t of `targets` takes t + 1
+// updates (the last target, at targets > VKINDEX_MAX_BUCKET, is heavy), in blocks of four positions
+// from one target (the blocks of orderSensitiveUpdates) shuffled among the targets, the blocks of
+// fewer than four at the end; each written as v or v - targets at random.
+std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets);
+
 // A reduction onto many heavy targets for the fold by owner's heavy sort: `updates` index values, 40
 // per target in a shuffled order, and an element type that folds them.
 struct ManyHeavyTargets {
