@@ -62,6 +62,7 @@ void main() {
     if (count > VKINDEX_MAX_BUCKET) {
       scratch[pc.cursors_at + target] = heavy_id;
       scratch[pc.runs_at + heavy_id] = count;
+      scratch[pc.heavy_targets_at + heavy_id] = target;
       ++heavy_id;
     } else {
       scratch[pc.cursors_at + target] = slot;

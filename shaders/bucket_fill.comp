@@ -18,7 +18,10 @@ void main() {
   uint stride = invocationStride();
   for (uint position = firstInvocationItem(); position < pc.update_count; position += stride) {
     uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
-    if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) continue;
+    if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) {
+      scratch[pc.targets_at + position] = scratch[pc.cursors_at + target] | VKINDEX_TARGET_HEAVY;
+      continue;
+    }
     uint slot = atomicAdd(scratch[pc.cursors_at + target], 1u);
     scratch[pc.buckets_at + slot] = position;
   }

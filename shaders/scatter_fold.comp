@@ -60,7 +60,7 @@ void foldHeavyRuns() {
     uint begin = scratch[pc.runs_at + heavy_id] + pc.pass * pc.walk_items;
     if (begin >= run_end) continue;
     uint end = min(run_end, begin + pc.walk_items);
-    uint target = scratch[pc.targets_at + scratch[sorted + begin]] & ~VKINDEX_TARGET_LEADER;
+    uint target = scratch[pc.heavy_targets_at + heavy_id];
     for (uint i = begin; i < end; ++i) applyElement(target, scratch[sorted + i]);
   }
 }

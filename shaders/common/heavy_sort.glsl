@@ -29,16 +29,16 @@ uint sortItems(uint pass) { return pass == 0u ? pc.update_count : bucketControl(
 uint sortSourceAt(uint pass) { return pass > 0u ? sortedAt(pass - 1u) : 0u; }
 
 // Item `item`'s update position in digit pass `pass` (reading from `source_at`), or VKINDEX_NO_PASS
-// for a light one.
+// for a light one (bucket_fill.comp marked the heavy ones).
 uint sortPosition(uint pass, uint source_at, uint item) {
   if (pass > 0u) return scratch[source_at + item];
-  uint target = scratch[pc.targets_at + item] & ~VKINDEX_TARGET_LEADER;
-  return scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET ? item : VKINDEX_NO_PASS;
+  return (scratch[pc.targets_at + item] & VKINDEX_TARGET_HEAVY) != 0u ? item : VKINDEX_NO_PASS;
 }
 
-// The digit that digit pass `pass` sorts update position `position` by: one of its target's heavy id.
+// The digit that digit pass `pass` sorts heavy update position `position` by: one of its heavy id,
+// which bucket_fill.comp left in targets[].
 uint sortDigit(uint pass, uint position) {
-  uint heavy_id = scratch[pc.cursors_at + (scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER)];
+  uint heavy_id = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_HEAVY;
   return (heavy_id >> (pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1u);
 }
 

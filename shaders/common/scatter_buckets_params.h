@@ -19,7 +19,8 @@
 //   targets[update_count]: the target element of every update position (the locate passes), with
 //     VKINDEX_TARGET_LEADER set on the one position per target that counted first (bucket_count.comp):
 //     the leader allocates its target's bucket or heavy id and lists it among the owners, so that no
-//     pass visits every target;
+//     pass visits every target. bucket_fill.comp then replaces a heavy target's with its heavy id
+//     and VKINDEX_TARGET_HEAVY, so that the heavy sort finds an update's heavy id in one load;
 //   buckets[update_count]: light targets' update positions, target by target, unordered within one;
 //   owners[min(target_count, update_count)]: the light targets, in no order, so that the fold keeps
 //     every invocation busy with a target (leaders alone would leave most lanes idle where targets
@@ -30,6 +31,7 @@
 // folds its run of them in passes of walk_items:
 //   runs[most_heavy]: a heavy target's update count by heavy id (bucket_alloc.comp), then its run's
 //     start in the sorted positions (heavy_scan.comp);
+//   heavy_targets[most_heavy]: a heavy id's target element (bucket_alloc.comp), for its fold;
 //   sorted[update_count]: the heavy positions after odd digit passes; the even ones leave theirs at
 //     the end of `buckets`, past the light buckets (as many words as there are heavy positions);
 //   tiles[VKINDEX_SORT_DIGITS * tile_count]: a digit pass's count of each digit in each tile of
@@ -45,9 +47,11 @@
 // The longest bucket an owner sorts, in registers (common/bucket_network.glsl spells out its network).
 #define VKINDEX_MAX_BUCKET 32u
 
-// The leader mark in targets[]. Target elements stay below 2^31: the fold's scratch, a counts word per
-// target among the rest, is at most 128 MiB (src/plan/scatter_fold_plan.cpp).
+// The marks in targets[]: a target's leader, and a heavy id in place of a heavy target. Target elements
+// and heavy ids stay below 2^30: the fold's scratch, a counts word per target among the rest, is at
+// most 128 MiB (src/plan/scatter_fold_plan.cpp).
 #define VKINDEX_TARGET_LEADER 0x80000000u
+#define VKINDEX_TARGET_HEAVY 0x40000000u
 
 // The control words after the counts, at counts_at + target_count + these.
 #define VKINDEX_BUCKET_CURSOR 0u
@@ -90,6 +94,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint updates_word_offset;  // scatter_fold.comp: where updates start in their binding, in words
   uint out_word_offset;      // scatter_fold.comp: where the output starts in its binding, in words
   uint runs_at;              // the heavy sort's arrays (above)
+  uint heavy_targets_at;
   uint sorted_at;
   uint tiles_at;
   uint commands_at;

@@ -11,8 +11,8 @@ namespace {
 
 // The most scratch memory the fold takes (counts and cursors: two words per data element; targets,
 // buckets, owners and the heavy sort's positions: about four per update); beyond it the walk in
-// index order needs none. It also keeps target elements below 2^31, under the leader mark
-// (VKINDEX_TARGET_LEADER).
+// index order needs none. It also keeps target elements and heavy ids below 2^30, under the marks
+// in targets[] (VKINDEX_TARGET_LEADER, VKINDEX_TARGET_HEAVY).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 
 // Light targets an invocation folds in one pass: each applies up to VKINDEX_MAX_BUCKET updates (after
@@ -51,7 +51,8 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
     const uint64_t commands = VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, layout.fold_passes);
     // Every array is addressed in words through the whole-scratch binding: no alignment needed.
     layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
-    layout.sorted = {layout.runs.offset + layout.runs.size, update_count * 4};
+    layout.heavy_targets = {layout.runs.offset + layout.runs.size, layout.most_heavy * 4};
+    layout.sorted = {layout.heavy_targets.offset + layout.heavy_targets.size, update_count * 4};
     layout.tiles = {layout.sorted.offset + layout.sorted.size, VKINDEX_SORT_DIGITS * layout.tile_count * 4};
     layout.commands = {layout.tiles.offset + layout.tiles.size, commands * 3 * 4};
     layout.scratch_bytes = layout.commands.offset + layout.commands.size;
@@ -91,6 +92,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   params.updates_word_offset = tensors.updates_word;
   params.out_word_offset = tensors.output_word;
   params.runs_at = word(layout.runs.offset);
+  params.heavy_targets_at = word(layout.heavy_targets.offset);
   params.sorted_at = word(layout.sorted.offset);
   params.tiles_at = word(layout.tiles.offset);
   params.commands_at = word(layout.commands.offset);

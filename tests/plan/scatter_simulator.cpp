@@ -465,6 +465,7 @@ class Simulation {
         const uint32_t heavy_id = control(p, step, VKINDEX_HEAVY_COUNT)++;
         bucketWord(step, p.cursors_at + t) = heavy_id;
         bucketWord(step, p.runs_at + heavy_id) = n;
+        bucketWord(step, p.heavy_targets_at + heavy_id) = t;
         control(p, step, VKINDEX_HEAVY_UPDATES) += n;
         control(p, step, VKINDEX_HEAVY_MOST) = std::max(control(p, step, VKINDEX_HEAVY_MOST), n);
       } else {
@@ -476,7 +477,7 @@ class Simulation {
         ++owners;
       }
     }
-    if (ok_ && control(p, step, VKINDEX_HEAVY_COUNT) > p.sorted_at - p.runs_at) {
+    if (ok_ && control(p, step, VKINDEX_HEAVY_COUNT) > p.heavy_targets_at - p.runs_at) {
       fail("more heavy targets than the runs array holds");
     }
   }
@@ -533,19 +534,31 @@ class Simulation {
     return pass % 2 == 0 ? p.buckets_at + control(p, step, VKINDEX_BUCKET_CURSOR) : p.sorted_at;
   }
 
+  // Heavy update `position`'s heavy id, which bucket_fill.comp left in targets[] in place of its target.
+  std::optional<uint32_t> heavyIdOf(const abi::BucketParams& p, const Step& step, uint32_t position) {
+    const uint32_t marked = bucketWord(step, p.targets_at + position);
+    if ((marked & VKINDEX_TARGET_HEAVY) == 0) return std::nullopt;
+    return marked & ~VKINDEX_TARGET_HEAVY;
+  }
+
   // Digit pass `pass`'s item `item`: its update position (nothing for a light one) and digit.
   std::optional<std::pair<uint32_t, uint32_t>> sortItem(const abi::BucketParams& p, const Step& step, uint32_t item) {
     uint32_t position = item;
     if (p.pass > 0) {
       position = bucketWord(step, sortedAt(p, step, p.pass - 1) + item);
-    } else if (!heavy(p, step, targetOf(p, step, item))) {
+    } else if (!heavyIdOf(p, step, item)) {
       return std::nullopt;
     }
     if (position >= p.update_count) {
       fail("sorted item " + std::to_string(item) + " holds position " + std::to_string(position));
       return std::nullopt;
     }
-    const uint32_t heavy_id = bucketWord(step, p.cursors_at + targetOf(p, step, position));
+    const std::optional<uint32_t> id = heavyIdOf(p, step, position);
+    if (!id) {
+      fail("sorted item " + std::to_string(item) + " holds light position " + std::to_string(position));
+      return std::nullopt;
+    }
+    const uint32_t heavy_id = *id;
     const uint32_t digit = (heavy_id >> (p.pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1);
     return std::pair{position, digit};
   }
@@ -591,7 +604,11 @@ class Simulation {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     for (uint32_t position : shuffled(p.update_count)) {
       const uint32_t target = targetOf(p, step, position);
-      if (!ok_ || heavy(p, step, target)) continue;
+      if (!ok_) return;
+      if (heavy(p, step, target)) {
+        bucketWord(step, p.targets_at + position) = bucketWord(step, p.cursors_at + target) | VKINDEX_TARGET_HEAVY;
+        continue;
+      }
       const uint32_t slot = bucketWord(step, p.cursors_at + target)++;
       if (slot >= p.update_count) return fail("bucket slot " + std::to_string(slot) + " is past the buckets");
       bucketWord(step, p.buckets_at + slot) = position;
@@ -630,8 +647,9 @@ class Simulation {
       const uint64_t end = std::min<uint64_t>(run_end, begin + p.walk_items);
       for (uint64_t i = begin; i < end && ok_; ++i) {
         const uint32_t position = bucketWord(step, sorted + i);
-        const uint32_t target = targetOf(p, step, position);
-        if (bucketWord(step, p.cursors_at + target) != heavy_id) {
+        const uint32_t target = bucketWord(step, p.heavy_targets_at + heavy_id);
+        if (!ok_) return;
+        if (heavyIdOf(p, step, position) != heavy_id || bucketWord(step, p.cursors_at + target) != heavy_id) {
           return fail("heavy run " + std::to_string(heavy_id) + " holds position " + std::to_string(position) +
                       " of another target");
         }
