@@ -49,9 +49,9 @@ void main() {
   uint items = sortItems(pc.pass), source_at = sortSourceAt(pc.pass);
   uint sorted = sortedAt(pc.pass);
   for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
-    uint position = sortPosition(pc.pass, source_at, item);
+    uint digit;
+    uint position = sortItem(pc.pass, source_at, item, digit);
     if (position == VKINDEX_NO_PASS) continue;
-    uint digit = sortDigit(pc.pass, position);
     scratch[sorted + next[digit]] = position;
     ++next[digit];
   }

@@ -41,7 +41,7 @@ void sortBucket(uint begin, uint count) {
 
 void foldLightBuckets() {
   uint stride = invocationStride();
-  uint owners = scratch[pc.counts_at + pc.target_count + VKINDEX_OWNER_COUNT];
+  uint owners = bucketControl(VKINDEX_OWNER_COUNT);
   for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
     uint target = scratch[pc.owners_at + owner];
     uint count = scratch[pc.counts_at + target];

@@ -28,18 +28,14 @@ uint sortItems(uint pass) { return pass == 0u ? pc.update_count : bucketControl(
 // first pass, which reads every update position).
 uint sortSourceAt(uint pass) { return pass > 0u ? sortedAt(pass - 1u) : 0u; }
 
-// Item `item`'s update position in digit pass `pass` (reading from `source_at`), or VKINDEX_NO_PASS
-// for a light one (bucket_fill.comp marked the heavy ones).
-uint sortPosition(uint pass, uint source_at, uint item) {
-  if (pass > 0u) return scratch[source_at + item];
-  return (scratch[pc.targets_at + item] & VKINDEX_TARGET_HEAVY) != 0u ? item : VKINDEX_NO_PASS;
-}
-
-// The digit that digit pass `pass` sorts heavy update position `position` by: one of its heavy id,
-// which bucket_fill.comp left in targets[].
-uint sortDigit(uint pass, uint position) {
-  uint heavy_id = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_HEAVY;
-  return (heavy_id >> (pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1u);
+// Item `item` of digit pass `pass` (reading from `source_at`): its update position, and in `digit`
+// the digit the pass sorts it by, one of the heavy id that bucket_fill.comp left in targets[]; or
+// VKINDEX_NO_PASS for a light position (which only the first pass, over every update, meets).
+uint sortItem(uint pass, uint source_at, uint item, out uint digit) {
+  uint position = pass > 0u ? scratch[source_at + item] : item;
+  uint marked = scratch[pc.targets_at + position];
+  digit = ((marked & ~VKINDEX_TARGET_HEAVY) >> (pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1u);
+  return (marked & VKINDEX_TARGET_HEAVY) != 0u ? position : VKINDEX_NO_PASS;
 }
 
 // Counts the digits of this invocation's items in digit pass `pass`: VKINDEX_SORT_RUN consecutive
@@ -48,8 +44,8 @@ void countDigits(uint pass, uint first, inout uint digits[VKINDEX_SORT_DIGITS]) 
   for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) digits[d] = 0u;
   uint items = sortItems(pass), source_at = sortSourceAt(pass);
   for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
-    uint position = sortPosition(pass, source_at, item);
-    if (position != VKINDEX_NO_PASS) ++digits[sortDigit(pass, position)];
+    uint digit;
+    if (sortItem(pass, source_at, item, digit) != VKINDEX_NO_PASS) ++digits[digit];
   }
 }
 

@@ -10,7 +10,8 @@ StatusOr<std::unique_ptr<Buffer>> ScratchCache::acquire(uint64_t bytes) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (kept_ && kept_->size() >= bytes && kept_->size() / 2 <= bytes) return std::move(kept_);
   }
-  StatusOr<Buffer> created = Buffer::create(device_, bytes, Buffer::Kind::kDevice, "scratch buffer");
+  const auto create = [&] { return Buffer::create(device_, bytes, Buffer::Kind::kDevice, "scratch buffer"); };
+  StatusOr<Buffer> created = create();
   if (!created.ok() && created.status().code() == StatusCode::kResourceExhausted) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -18,7 +19,7 @@ StatusOr<std::unique_ptr<Buffer>> ScratchCache::acquire(uint64_t bytes) {
     }
     if (freed) {
       freed.reset();
-      created = Buffer::create(device_, bytes, Buffer::Kind::kDevice, "scratch buffer");
+      created = create();
     }
   }
   if (!created.ok()) return created.status();
