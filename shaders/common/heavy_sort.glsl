@@ -39,7 +39,7 @@ uint sortItem(uint pass, uint source_at, uint item, out uint digit) {
 }
 
 // Counts the digits of this invocation's items in digit pass `pass`: VKINDEX_SORT_RUN consecutive
-// items from `first`.
+// items from `first` (heavy_sort_count.comp; heavy_sort_scatter.comp counts them as it loads them).
 void countDigits(uint pass, uint first, inout uint digits[VKINDEX_SORT_DIGITS]) {
   for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) digits[d] = 0u;
   uint items = sortItems(pass), source_at = sortSourceAt(pass);
