@@ -6,6 +6,7 @@
 
 #include "kernels/pipeline_library.hpp"
 #include "kernels/status_board.hpp"
+#include "kernels/step_timestamps.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 #include "vk/pipeline_cache.hpp"
@@ -25,6 +26,9 @@ struct Context::Impl {
   std::unique_ptr<vk::ScratchCache> scratch;
   // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOptions::max_staging_bytes lowers it).
   uint64_t staging_chunk_bytes = 0;
+  // A profiling tool's hook (`vkindex bench --steps`): when set, operations stamp the end of every
+  // dispatch into it. Null in normal use.
+  kernels::StepTimestamps* step_timestamps = nullptr;
 };
 
 namespace internal {

@@ -83,6 +83,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<tools::CommandTimer> timer, tools::CommandTimer::create(*context));
   MeasureOptions measure;
   measure.repeats = options.repeats;
+  measure.steps = options.steps;
   // --quick is a smoke test: rows a fifth as long, still at least min_repeats runs.
   measure.row_budget_ms = options.quick ? 100.0 : 500.0;
   const RunInfo info = describeRun(*context, *timer, options, measure);

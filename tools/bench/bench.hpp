@@ -23,6 +23,9 @@ struct BenchOptions {
   std::vector<std::string> only;
   // Smaller sizes, for a smoke test.
   bool quick = false;
+  // Under each table row, the operator's device time split by kernel (extra runs with a timestamp after
+  // every dispatch, apart from the timed ones).
+  bool steps = false;
   // Instead of the operator table: Gather GB/s against row size (sweep.hpp).
   bool sweep = false;
   // Instead of the operator table: process start to the first Gather result, with and without a pipeline

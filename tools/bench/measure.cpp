@@ -12,10 +12,12 @@ namespace vkindex::bench {
 namespace {
 
 // One run of the operator: record, submit, wait, then finish() to learn whether the device rejected an
-// index (a benchmark must not time an operation that failed).
-StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared) {
+// index (a benchmark must not time an operation that failed). With `steps`, its dispatches are stamped.
+StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared,
+                                    kernels::StepTimestamps* steps = nullptr) {
   std::optional<RecordedOp> op;
   StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
+    if (steps != nullptr) steps->begin(cmd);
     VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, prepared.record(context, cmd, prepared.inputs, prepared.output));
     op = std::move(recorded);
     return Status::Ok();
@@ -72,6 +74,34 @@ Measurement summarize(const std::vector<double>& times) {
   return {tools::medianOf(times), *std::min_element(times.begin(), times.end())};
 }
 
+// `repeats` more runs of the operator with a timestamp after every dispatch: each kernel's median time.
+StatusOr<std::vector<kernels::KernelTime>> splitByKernel(Context& context, tools::CommandTimer& timer,
+                                                         PreparedCase& prepared, int repeats) {
+  Context::Impl& impl = implOf(context);
+  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<kernels::StepTimestamps> stamps,
+                           kernels::StepTimestamps::create(*impl.device));
+  std::vector<kernels::KernelTime> split;
+  std::vector<std::vector<double>> times;  // times[k]: split[k]'s time in every run
+  const auto splitOneRun = [&]() -> Status {
+    VKINDEX_RETURN_IF_ERROR(runOperator(context, timer, prepared, stamps.get()).status());
+    VKINDEX_ASSIGN_OR_RETURN(std::vector<kernels::KernelTime> one, stamps->read());
+    if (times.empty()) {
+      split = one;
+      times.resize(split.size());
+    }
+    if (one.size() != split.size()) return internalError("the operator's kernels changed from one run to the next");
+    for (size_t k = 0; k < split.size(); ++k) times[k].push_back(one[k].device_ms);
+    return Status::Ok();
+  };
+  impl.step_timestamps = stamps.get();
+  Status ran = Status::Ok();
+  for (int run = 0; run < repeats && ran.ok(); ++run) ran = splitOneRun();
+  impl.step_timestamps = nullptr;  // before `stamps` goes: the Context must not keep a dangling hook
+  VKINDEX_RETURN_IF_ERROR(ran);
+  for (size_t k = 0; k < split.size(); ++k) split[k].device_ms = tools::medianOf(times[k]);
+  return split;
+}
+
 }  // namespace
 
 StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
@@ -121,6 +151,9 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
     }
   }
   RowResult row;
+  if (options.steps) {
+    VKINDEX_ASSIGN_OR_RETURN(row.steps, splitByKernel(context, timer, prepared, repeats));
+  }
   row.output_bytes = bytes;
   row.repeats = repeats;
   row.op = summarize(op_ms);

@@ -13,6 +13,7 @@ struct MeasureOptions {
   double row_budget_ms = 500.0;  // host time one row should take when repeats is 0
   int min_repeats = 5;
   int max_repeats = 50;
+  bool steps = false;  // also split the operator's time by kernel (RowResult::steps)
 };
 
 StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,

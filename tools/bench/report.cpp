@@ -86,6 +86,12 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
     line["ratio_gather_compute_copy"] = rounded(vs_compute, 3);
     line["repeats"] = row.repeats;
     line["timing"] = info.timestamps ? "device_timestamps" : "host_wall_time";
+    if (!row.steps.empty()) {
+      tools::JsonDocument& steps = line["steps"] = tools::JsonDocument::array();
+      for (const kernels::KernelTime& step : row.steps) {
+        steps.push_back({{"kernel", step.kernel}, {"dispatches", step.dispatches}, {"ms", rounded(step.device_ms, 4)}});
+      }
+    }
     tools::writeJsonLine(out, line);
     return;
   }
@@ -101,6 +107,12 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   out << cell(workload.name, kNameWidth);
   for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
   out << "\n";
+  // --steps: a line per kernel, its median time and share of the operator's median.
+  for (const kernels::KernelTime& step : row.steps) {
+    out << "    " << cell(step.kernel, kNameWidth) << " " << cell(formatNumber("%.3f", step.device_ms), kWidths[1])
+        << "  x" << step.dispatches << "  " << formatNumber("%.0f%%", 100.0 * ratio(step.device_ms, row.op.median_ms))
+        << "\n";
+  }
 }
 
 void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/step_timestamps.hpp"
 #include "vkindex/status.hpp"
 #include "workloads.hpp"
 
@@ -22,6 +23,8 @@ struct RowResult {
   Measurement op;  // the row's operator
   Measurement copy_buffer;
   Measurement compute_copy;
+  // With --steps: each kernel's median device time over as many extra runs, in dispatch order.
+  std::vector<kernels::KernelTime> steps;
 };
 
 // Facts about the run that every row shares.

@@ -32,6 +32,9 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
       ->type_name("SEL");
   command->add_flag("--json", options.json, "One JSON object per row (or point) instead of the table");
   command->add_flag("--quick", options.quick, "Smaller sizes and shorter rows, for a smoke test");
+  command->add_flag("--steps", options.steps,
+                    "Under each row: the operator's device time split by kernel (extra runs, stamped after every "
+                    "dispatch)");
   CLI::Option* sweep =
       command->add_flag("--sweep", options.sweep,
                         "Instead of the table: Gather GB/s for rows of 1 B to 64 KiB beside both copy baselines");

@@ -1,0 +1,21 @@
+# For the bench checks: runs `${CLI} <args>` and sets `out_var` to its non-empty output lines (one JSON
+# object each), failing the test on a nonzero exit code, any validation message, or a line with an
+# "error" key (a failed row or point).
+function(vkindex_bench_json_lines out_var)
+  execute_process(COMMAND ${CLI} ${ARGN} OUTPUT_VARIABLE output ERROR_VARIABLE errors RESULT_VARIABLE exit_code)
+  if(NOT exit_code EQUAL 0)
+    message(FATAL_ERROR "vkindex ${ARGN} exited with ${exit_code}\n${output}\n${errors}")
+  endif()
+  if(errors MATCHES "validation")
+    message(FATAL_ERROR "validation messages:\n${errors}")
+  endif()
+  string(REPLACE "\n" ";" lines "${output}")
+  list(FILTER lines EXCLUDE REGEX "^$")
+  foreach(line ${lines})
+    string(JSON error ERROR_VARIABLE no_error GET "${line}" error)
+    if(NOT no_error)
+      message(FATAL_ERROR "a line reports a failure: ${line}")
+    endif()
+  endforeach()
+  set(${out_var} "${lines}" PARENT_SCOPE)
+endfunction()
