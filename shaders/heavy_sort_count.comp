@@ -15,20 +15,24 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 #include "common/heavy_sort.glsl"
 #include "common/status_gate.glsl"
 
-shared uint tile_digits[VKINDEX_SORT_DIGITS];
+// The tile's digit counts, two a word as digitPair() packs them: a tile holds at most
+// VKINDEX_SORT_RUN x VKINDEX_SORT_MAX_WORKGROUP = 4096 items, so the low half never carries into the
+// high one, and half as many shared atomics as digits.
+const uint kPairs = VKINDEX_SORT_DIGITS / 2u;
+shared uint tile_pairs[kPairs];
 
 void main() {
   if (badIndexFound()) return;  // the same for the whole workgroup: the barriers stay uniform
   uint lane = gl_LocalInvocationID.x;
-  for (uint d = lane; d < VKINDEX_SORT_DIGITS; d += gl_WorkGroupSize.x) tile_digits[d] = 0u;
+  for (uint w = lane; w < kPairs; w += gl_WorkGroupSize.x) tile_pairs[w] = 0u;
   barrier();
-  uint digits[VKINDEX_SORT_DIGITS];
-  countDigits(pc.pass, firstSortItem(), digits);
-  for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) {
-    if (digits[d] != 0u) atomicAdd(tile_digits[d], digits[d]);
+  uvec4 counts = countDigits(pc.pass, firstSortItem());
+  for (uint w = 0u; w < kPairs; ++w) {
+    uint pair = digitPair(counts, w);
+    if (pair != 0u) atomicAdd(tile_pairs[w], pair);
   }
   barrier();
   for (uint d = lane; d < VKINDEX_SORT_DIGITS; d += gl_WorkGroupSize.x) {
-    scratch[pc.tiles_at + d * pc.tile_count + groupIndex()] = tile_digits[d];
+    scratch[pc.tiles_at + d * pc.tile_count + groupIndex()] = (tile_pairs[d / 2u] >> (16u * (d % 2u))) & 0xFFFFu;
   }
 }

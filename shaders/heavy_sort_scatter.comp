@@ -1,14 +1,17 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Fold by owner, the heavy sort's digit pass `pass`, second half (common/scatter_buckets_params.h):
-// each workgroup moves its tile's heavy positions to where their digits go, stably. heavy_scan.comp
+// each workgroup moves its tile's heavy positions, with their heavy ids beside them (but in the last
+// pass a call runs), to where their digits go, stably. heavy_scan.comp
 // left where each (digit, tile) starts; within a tile, an invocation's items of a digit go after the
 // earlier invocations' (their counts scanned in shared memory) and in order among its own
 // VKINDEX_SORT_RUN consecutive items. So positions of one heavy target stay in index order, pass
 // after pass. Dispatched as heavy_sort_count.comp is.
 // An invocation reads its items once and keeps them in registers from counting to moving: reading
 // them again for the move made this kernel about 1.7x heavy_sort_count.comp's time on lavapipe, and
-// holding them about 1.2x (the bench's 4M float adds at 40 per target: 830-855 -> 650-735 ms).
+// holding them about 1.2x (the bench's 4M float adds at 40 per target: 830-855 -> 650-735 ms). Its
+// digit counts stay in registers too (countDigit), and each item's destination is its tile start and
+// earlier invocations' count, from shared memory, plus its rank among its own.
 #include "common/scatter_buckets_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -26,20 +29,28 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 const uint kPairs = VKINDEX_SORT_DIGITS / 2u;
 shared uint lane_digits[kPairs * gl_WorkGroupSize.x];
 
+// Where each digit's items of this tile start (heavy_scan.comp's tiles), read once per workgroup.
+shared uint tile_starts[VKINDEX_SORT_DIGITS];
+
 void main() {
   if (badIndexFound()) return;  // the same for the whole workgroup: the barriers stay uniform
   uint lane = gl_LocalInvocationID.x, lanes = gl_WorkGroupSize.x;
-  uint first = firstSortItem();
-  uint positions[VKINDEX_SORT_RUN], item_digits[VKINDEX_SORT_RUN];
-  uint next[VKINDEX_SORT_DIGITS];  // this invocation's count of each digit, then where its next goes
-  for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) next[d] = 0u;
-  uint items = sortItems(pc.pass), source_at = sortSourceAt(pc.pass);
-  for (uint i = 0u; i < VKINDEX_SORT_RUN; ++i) {
-    item_digits[i] = 0u;
-    positions[i] = first + i < items ? sortItem(pc.pass, source_at, first + i, item_digits[i]) : VKINDEX_NO_PASS;
-    if (positions[i] != VKINDEX_NO_PASS) ++next[item_digits[i]];
+  for (uint d = lane; d < VKINDEX_SORT_DIGITS; d += lanes) {
+    tile_starts[d] = scratch[pc.tiles_at + d * pc.tile_count + groupIndex()];
   }
-  for (uint w = 0u; w < kPairs; ++w) lane_digits[w * lanes + lane] = next[2u * w] | (next[2u * w + 1u] << 16);
+  // Each item's position and heavy id, and its rank among this invocation's earlier items of its
+  // digit: where it goes, but for the earlier invocations' items.
+  uint positions[VKINDEX_SORT_RUN], heavy_ids[VKINDEX_SORT_RUN], ranks[VKINDEX_SORT_RUN];
+  uvec4 counts = uvec4(0u);
+  uint first = firstSortItem(), items = sortItems(pc.pass), source_at = sortSourceAt(pc.pass);
+  for (uint i = 0u; i < VKINDEX_SORT_RUN; ++i) {
+    heavy_ids[i] = 0u;
+    positions[i] = first + i < items ? sortItem(pc.pass, source_at, first + i, heavy_ids[i]) : VKINDEX_NO_PASS;
+    uint digit = sortDigit(pc.pass, heavy_ids[i]);
+    ranks[i] = digitCount(counts, digit);
+    if (positions[i] != VKINDEX_NO_PASS) counts = countDigit(counts, digit);
+  }
+  for (uint w = 0u; w < kPairs; ++w) lane_digits[w * lanes + lane] = digitPair(counts, w);
   barrier();
   // Exclusive prefix sums over the invocations, one digit pair per scanning invocation.
   for (uint w = lane; w < kPairs; w += lanes) {
@@ -51,14 +62,15 @@ void main() {
     }
   }
   barrier();
-  for (uint d = 0u; d < VKINDEX_SORT_DIGITS; ++d) {
-    uint earlier = (lane_digits[(d / 2u) * lanes + lane] >> (16u * (d % 2u))) & 0xFFFFu;
-    next[d] = scratch[pc.tiles_at + d * pc.tile_count + groupIndex()] + earlier;
-  }
-  uint sorted = sortedAt(pc.pass);
+  uint sorted = sortedAt(pc.pass), keys = keysAt(pc.pass);
+  // The last pass's ids would go unread: the fold finds a run's target by its heavy id.
+  bool carry_ids = pc.pass + 1u < digitPassesNeeded(bucketControl(VKINDEX_HEAVY_COUNT));
   for (uint i = 0u; i < VKINDEX_SORT_RUN; ++i) {
     if (positions[i] == VKINDEX_NO_PASS) continue;
-    scratch[sorted + next[item_digits[i]]] = positions[i];
-    ++next[item_digits[i]];
+    uint digit = sortDigit(pc.pass, heavy_ids[i]);
+    uint earlier = (lane_digits[(digit / 2u) * lanes + lane] >> (16u * (digit % 2u))) & 0xFFFFu;
+    uint place = tile_starts[digit] + earlier + ranks[i];
+    scratch[sorted + place] = positions[i];
+    if (carry_ids) scratch[keys + place] = heavy_ids[i];
   }
 }

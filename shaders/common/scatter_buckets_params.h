@@ -34,6 +34,9 @@
 //   heavy_targets[most_heavy]: a heavy id's target element (bucket_alloc.comp), for its fold;
 //   sorted[update_count]: the heavy positions after odd digit passes; the even ones leave theirs at
 //     the end of `buckets`, past the light buckets (as many words as there are heavy positions);
+//   keys[update_count]: the heavy ids of the positions an even digit pass sorted, in their order;
+//     odd passes leave theirs in `targets`, which no pass reads after the first. A pass reads its
+//     items' ids beside their positions, in order, instead of looking each up at its position;
 //   tiles[VKINDEX_SORT_DIGITS * tile_count]: a digit pass's count of each digit in each tile of
 //     VKINDEX_SORT_RUN x workgroup items, digit-major, then where those items go (heavy_scan.comp);
 //   commands[command_count]: the VkDispatchIndirectCommand of every heavy pass (heavy_plan.comp), so
@@ -96,6 +99,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint runs_at;              // the heavy sort's arrays (above)
   uint heavy_targets_at;
   uint sorted_at;
+  uint keys_at;
   uint tiles_at;
   uint commands_at;
   uint tile_count;           // tiles over update_count items

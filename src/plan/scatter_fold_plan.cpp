@@ -10,7 +10,7 @@ namespace vkindex::plan {
 namespace {
 
 // The most scratch memory the fold takes (counts and cursors: two words per data element; targets,
-// buckets, owners and the heavy sort's positions: about four per update); beyond it the walk in
+// buckets, owners and the heavy sort's positions and ids: about five per update); beyond it the walk in
 // index order needs none. It also keeps target elements and heavy ids below 2^30, under the marks
 // in targets[] (VKINDEX_TARGET_LEADER, VKINDEX_TARGET_HEAVY).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
@@ -53,7 +53,8 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
     layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
     layout.heavy_targets = {layout.runs.offset + layout.runs.size, layout.most_heavy * 4};
     layout.sorted = {layout.heavy_targets.offset + layout.heavy_targets.size, update_count * 4};
-    layout.tiles = {layout.sorted.offset + layout.sorted.size, VKINDEX_SORT_DIGITS * layout.tile_count * 4};
+    layout.keys = {layout.sorted.offset + layout.sorted.size, update_count * 4};
+    layout.tiles = {layout.keys.offset + layout.keys.size, VKINDEX_SORT_DIGITS * layout.tile_count * 4};
     layout.commands = {layout.tiles.offset + layout.tiles.size, commands * 3 * 4};
     layout.scratch_bytes = layout.commands.offset + layout.commands.size;
     // One workgroup per tile, in x alone (an indirect dispatch cannot spill into y): at most the
@@ -94,6 +95,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   params.runs_at = word(layout.runs.offset);
   params.heavy_targets_at = word(layout.heavy_targets.offset);
   params.sorted_at = word(layout.sorted.offset);
+  params.keys_at = word(layout.keys.offset);
   params.tiles_at = word(layout.tiles.offset);
   params.commands_at = word(layout.commands.offset);
   params.tile_count = static_cast<uint32_t>(layout.tile_count);

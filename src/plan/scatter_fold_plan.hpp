@@ -25,14 +25,14 @@ struct FoldLayout {
   uint64_t update_count = 0;  // update elements
   Window counts, cursors, targets, buckets, owners;
   // The heavy sort (empty where no target can be heavy: too few updates): runs, heavy ids' targets,
-  // the sorted positions of odd digit passes (even ones use the end of `buckets`), tile counts and
-  // the heavy passes' indirect commands.
+  // the sorted positions of odd digit passes (even ones use the end of `buckets`), the heavy ids of
+  // even ones (odd ones use `targets`), tile counts and the heavy passes' indirect commands.
   uint64_t most_heavy = 0;      // heavy targets there can be: min(targets, updates / (VKINDEX_MAX_BUCKET + 1))
   uint32_t sort_workgroup = 0;  // the sort passes' workgroup size
   uint64_t tile_count = 0;
   uint32_t digit_passes = 0;
   uint64_t fold_passes = 0;  // passes of kMaxWalk items over the heavy runs
-  Window runs, heavy_targets, sorted, tiles, commands;
+  Window runs, heavy_targets, sorted, keys, tiles, commands;
   uint64_t scratch_bytes = 0;
 };
 

@@ -275,7 +275,8 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   EXPECT_EQ(p.walk_items, kMaxWalk);
   EXPECT_EQ(p.heavy_targets_at - p.runs_at, 600u) << "a run per possible heavy target";
   EXPECT_EQ(p.sorted_at - p.heavy_targets_at, 600u) << "a target element per possible heavy id";
-  EXPECT_EQ(p.tiles_at - p.sorted_at, 20000u) << "the 20000 positions (the other array is the end of buckets)";
+  EXPECT_EQ(p.keys_at - p.sorted_at, 20000u) << "the 20000 positions (the other array is the end of buckets)";
+  EXPECT_EQ(p.tiles_at - p.keys_at, 20000u) << "the 20000 positions' heavy ids (the other array is targets)";
   EXPECT_EQ(p.commands_at - p.tiles_at, 16u * 157u);
   EXPECT_EQ(plan->scratch_bytes, uint64_t(p.commands_at) * 4 + 9 * 12);
   EXPECT_EQ(steps[6].groups, 1u);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <unordered_map>
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
@@ -40,14 +41,21 @@ bool isLocateKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsLocate || kernel == Kernel::kScatterNDLocate;
 }
 
-// The walk kernels (every arithmetic variant), told apart by their push blocks.
-bool isElementsWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterElementsParams) && !isWinnerKernel(kernel) &&
-         !isLocateKernel(kernel);
+// The fold by owner's passes after the locate pass, whose push block is BucketParams.
+bool isBucketKernel(Kernel kernel) {
+  return isFoldKernel(kernel) || kernel == Kernel::kBucketCount || kernel == Kernel::kBucketAlloc ||
+         kernel == Kernel::kBucketFill || kernel == Kernel::kHeavyPlan || kernel == Kernel::kHeavyScan ||
+         kernel == Kernel::kHeavySortCount || kernel == Kernel::kHeavySortScatter;
 }
-bool isTupleWalk(Kernel kernel) {
-  return pushBytesOf(kernel) == sizeof(abi::ScatterNDParams) && !isWinnerKernel(kernel) && !isLocateKernel(kernel);
+
+// The walk kernels (every arithmetic variant), told apart by their push blocks from the kernels
+// that are not walks (some push blocks have the same size).
+bool isWalkWithPush(Kernel kernel, size_t push_bytes) {
+  return pushBytesOf(kernel) == push_bytes && !isWinnerKernel(kernel) && !isLocateKernel(kernel) &&
+         !isBucketKernel(kernel);
 }
+bool isElementsWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterElementsParams)); }
+bool isTupleWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterNDParams)); }
 bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
 bool writesOutput(Kernel kernel) {
@@ -534,37 +542,61 @@ class Simulation {
     return pass % 2 == 0 ? p.buckets_at + control(p, step, VKINDEX_BUCKET_CURSOR) : p.sorted_at;
   }
 
-  // Heavy update `position`'s heavy id, which bucket_fill.comp left in targets[] in place of its target.
+  // Where digit pass `pass` leaves its items' heavy ids (common/heavy_sort.glsl): `keys`, or `targets`.
+  static uint32_t keysAt(const abi::BucketParams& p, uint32_t pass) { return pass % 2 == 0 ? p.keys_at : p.targets_at; }
+
+  // Heavy update `position`'s heavy id, which bucket_fill.comp left in targets[] in place of its target
+  // (the first digit pass reads it there; later ones may have overwritten it).
   std::optional<uint32_t> heavyIdOf(const abi::BucketParams& p, const Step& step, uint32_t position) {
     const uint32_t marked = bucketWord(step, p.targets_at + position);
     if ((marked & VKINDEX_TARGET_HEAVY) == 0) return std::nullopt;
     return marked & ~VKINDEX_TARGET_HEAVY;
   }
 
-  // Digit pass `pass`'s item `item`: its update position (nothing for a light one) and digit.
-  std::optional<std::pair<uint32_t, uint32_t>> sortItem(const abi::BucketParams& p, const Step& step, uint32_t item) {
+  // The heavy id bucket_fill.comp gave heavy update `position`, or nothing for a light one.
+  std::optional<uint32_t> givenHeavyId(uint32_t position) const {
+    const auto given = given_heavy_ids_.find(position);
+    if (given == given_heavy_ids_.end()) return std::nullopt;
+    return given->second;
+  }
+
+  struct SortItem {
+    uint32_t position, heavy_id, digit;
+  };
+
+  // Digit pass `pass`'s item `item`: its update position and heavy id (nothing for a light one), and
+  // its digit. The first pass reads the id in targets[]; later ones read the id the pass before left
+  // beside the position, which must be the one bucket_fill.comp gave that position.
+  std::optional<SortItem> sortItem(const abi::BucketParams& p, const Step& step, uint32_t item) {
     uint32_t position = item;
+    std::optional<uint32_t> id;
     if (p.pass > 0) {
       position = bucketWord(step, sortedAt(p, step, p.pass - 1) + item);
-    } else if (!heavyIdOf(p, step, item)) {
-      return std::nullopt;
+      id = bucketWord(step, keysAt(p, p.pass - 1) + item);
+    } else {
+      id = heavyIdOf(p, step, item);
+      if (!id) return std::nullopt;
     }
     if (position >= p.update_count) {
       fail("sorted item " + std::to_string(item) + " holds position " + std::to_string(position));
       return std::nullopt;
     }
-    const std::optional<uint32_t> id = heavyIdOf(p, step, position);
-    if (!id) {
+    const std::optional<uint32_t> given = givenHeavyId(position);
+    if (!given) {
       fail("sorted item " + std::to_string(item) + " holds light position " + std::to_string(position));
       return std::nullopt;
     }
-    const uint32_t heavy_id = *id;
-    const uint32_t digit = (heavy_id >> (p.pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1);
-    return std::pair{position, digit};
+    if (*id != *given) {
+      fail("sorted item " + std::to_string(item) + " carries heavy id " + std::to_string(*id) + " for position " +
+           std::to_string(position) + ", whose heavy id is " + std::to_string(*given));
+      return std::nullopt;
+    }
+    const uint32_t digit = (*id >> (p.pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1);
+    return SortItem{position, *id, digit};
   }
 
-  // Calls `visit(tile, position, digit)` for digit pass p.pass's items in order, tile by tile, over
-  // the tiles the indirect command dispatches.
+  // Calls `visit(tile, item)` for digit pass p.pass's items in order, tile by tile, over the tiles
+  // the indirect command dispatches.
   template <typename Visit>
   void forEachSortItem(const Step& step, Visit visit) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
@@ -573,7 +605,7 @@ class Simulation {
     const uint64_t tiles = indirectGroups(step);
     if (uint64_t(items) > tiles * tile_items) return fail("digit pass over " + std::to_string(tiles) + " tiles");
     for (uint32_t item = 0; item < items && ok_; ++item) {
-      if (const auto sorted = sortItem(p, step, item)) visit(item / tile_items, sorted->first, sorted->second);
+      if (const std::optional<SortItem> sorted = sortItem(p, step, item)) visit(item / tile_items, *sorted);
     }
   }
 
@@ -583,30 +615,36 @@ class Simulation {
     for (uint64_t tile = 0; tile < indirectGroups(step); ++tile) {
       for (uint32_t d = 0; d < VKINDEX_SORT_DIGITS; ++d) bucketWord(step, p.tiles_at + d * p.tile_count + tile) = 0;
     }
-    forEachSortItem(step, [&](uint32_t tile, uint32_t, uint32_t digit) {
-      ++bucketWord(step, p.tiles_at + digit * p.tile_count + tile);
+    forEachSortItem(step, [&](uint32_t tile, const SortItem& item) {
+      ++bucketWord(step, p.tiles_at + item.digit * p.tile_count + tile);
     });
   }
 
   // heavy_sort_scatter.comp: each item to its (digit, tile)'s next place, in order.
   void scatterDigits(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    forEachSortItem(step, [&](uint32_t tile, uint32_t position, uint32_t digit) {
-      const uint32_t place = bucketWord(step, p.tiles_at + digit * p.tile_count + tile)++;
+    // The last pass leaves no ids: nothing reads them (the scratch words keep what they held).
+    const bool carry_ids = p.pass + 1 < digitPassesNeeded(p, control(p, step, VKINDEX_HEAVY_COUNT));
+    forEachSortItem(step, [&](uint32_t tile, const SortItem& item) {
+      const uint32_t place = bucketWord(step, p.tiles_at + item.digit * p.tile_count + tile)++;
       if (place >= control(p, step, VKINDEX_HEAVY_UPDATES)) {
         return fail("sorted place " + std::to_string(place) + " is past the heavy updates");
       }
-      bucketWord(step, sortedAt(p, step, p.pass) + place) = position;
+      bucketWord(step, sortedAt(p, step, p.pass) + place) = item.position;
+      if (carry_ids) bucketWord(step, keysAt(p, p.pass) + place) = item.heavy_id;
     });
   }
 
   void fillBuckets(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    given_heavy_ids_.clear();  // this fold's own ids, not an earlier fold's in the same plan
     for (uint32_t position : shuffled(p.update_count)) {
       const uint32_t target = targetOf(p, step, position);
       if (!ok_) return;
       if (heavy(p, step, target)) {
-        bucketWord(step, p.targets_at + position) = bucketWord(step, p.cursors_at + target) | VKINDEX_TARGET_HEAVY;
+        const uint32_t heavy_id = bucketWord(step, p.cursors_at + target);
+        bucketWord(step, p.targets_at + position) = heavy_id | VKINDEX_TARGET_HEAVY;
+        given_heavy_ids_[position] = heavy_id;
         continue;
       }
       const uint32_t slot = bucketWord(step, p.cursors_at + target)++;
@@ -649,7 +687,7 @@ class Simulation {
         const uint32_t position = bucketWord(step, sorted + i);
         const uint32_t target = bucketWord(step, p.heavy_targets_at + heavy_id);
         if (!ok_) return;
-        if (heavyIdOf(p, step, position) != heavy_id || bucketWord(step, p.cursors_at + target) != heavy_id) {
+        if (givenHeavyId(position) != heavy_id || bucketWord(step, p.cursors_at + target) != heavy_id) {
           return fail("heavy run " + std::to_string(heavy_id) + " holds position " + std::to_string(position) +
                       " of another target");
         }
@@ -770,7 +808,10 @@ class Simulation {
   std::vector<std::vector<uint32_t>> received_;
   std::vector<uint32_t> copied_;
   std::vector<uint32_t> scratch_;  // the plan's scratch memory, in words
-  uint32_t ignored_ = 0;           // what an access outside scratch reads and writes, after fail()
+  // The heavy id bucket_fill.comp gave each heavy update position, against which the sort's items
+  // and the heavy fold's runs are checked.
+  std::unordered_map<uint32_t, uint32_t> given_heavy_ids_;
+  uint32_t ignored_ = 0;  // what an access outside scratch reads and writes, after fail()
   bool winner_table_ = false;
   std::mt19937 rng_;
 };
