@@ -111,8 +111,52 @@ void assembleSegment(uint first_word) {
   }
 }
 
+// One-unit rows of a pass that holds whole outer slices of whole words, all reading the same tuples
+// (Gather: index_outer_stride 0): output word `column` of every slice comes from the same
+// kUnitsPerWord tuples. So each invocation takes a column of ITEMS_PER_INVOCATION consecutive slices,
+// reads its tuples once for them all, and assembles each word without stepping coordinates;
+// consecutive invocations take consecutive columns (coalesced stores on GPUs). On the bench's
+// uint8-rows row this halved the time on both CPU drivers (lavapipe, SwiftShader): dropping the index
+// loads alone from the segment walk below had saved 25-40% on lavapipe.
+bool slicesShareColumns() {
+  return pc.row_units == 1u && pc.index_outer_stride == 0u && pc.first_index == 0u && pc.index_count != 0u &&
+         pc.index_count % kUnitsPerWord == 0u && pc.pass_rows % pc.index_count == 0u &&
+         pc.out_unit_offset % kUnitsPerWord == 0u;
+}
+
+void assembleColumns() {
+  uint columns = pc.index_count / kUnitsPerWord;
+  uint slices = fastDivide(pc.pass_rows, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
+  uint blocks = divideRoundingUp(slices, ITEMS_PER_INVOCATION);
+  uint first_word = pc.out_unit_offset / kUnitsPerWord;
+  for (uint item = firstInvocationItem(); item < columns * blocks; item += invocationStride()) {
+    uint block = item / columns, column = item - block * columns;
+    uint axis_rows[kUnitsPerWord];  // the tuples' rows within one outer slice of the data
+    for (uint k = 0u; k < kUnitsPerWord; ++k) {
+      axis_rows[k] = tupleRow(column * kUnitsPerWord + k - pc.index_window_begin);
+    }
+    uint slice_end = min(slices, (block + 1u) * ITEMS_PER_INVOCATION);
+    for (uint slice = block * ITEMS_PER_INVOCATION; slice < slice_end; ++slice) {
+      uint row_base = (pc.first_outer + slice) * pc.axis_size;
+      uint value = 0u, owned = 0u;
+      for (uint k = 0u; k < kUnitsPerWord; ++k) {
+        uint row = row_base + axis_rows[k];
+        if (row < pc.data_row_begin || row >= pc.data_row_end) continue;  // another pass's data window
+        uint shift = k * 8u * UNIT_BYTES;
+        value |= loadSubUnit(pc.data_unit_offset + row - pc.data_row_begin) << shift;
+        owned |= kUnitMask << shift;
+      }
+      storeOwnedBits(first_word + slice * columns + column, value, owned);
+    }
+  }
+}
+
 void main() {
   if (badIndexFound()) return;
+  if (slicesShareColumns()) {
+    assembleColumns();
+    return;
+  }
   const uint segment_words = ROW_LANES * ITEMS_PER_INVOCATION;
   uint total = divideRoundingUp(pc.out_word_count, segment_words);
   uint lane = segmentLane(ROW_LANES);

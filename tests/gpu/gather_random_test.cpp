@@ -83,6 +83,14 @@ class GatherShapesTest : public GpuTest {
   }
 };
 
+// `count` index values drawn from [-axis_size, axis_size - 1], negative ones included.
+std::vector<int64_t> indexValues(Rng& rng, int64_t count, int64_t axis_size) {
+  std::uniform_int_distribution<int64_t> pick(-axis_size, axis_size - 1);
+  std::vector<int64_t> picked(static_cast<size_t>(count));
+  for (int64_t& value : picked) value = pick(rng);
+  return picked;
+}
+
 TEST_F(GatherShapesTest, SubWordRowsOfEveryLength) {
   for (int64_t inner = 1; inner <= 9; ++inner) {
     expectMatches(DataType::kUInt8, {7, inner}, DataType::kInt32, {5}, {6, 0, -1, 3, 3}, 0);
@@ -99,14 +107,21 @@ TEST_F(GatherShapesTest, LastAxisOfBytesAcrossManySegments) {
   // One-unit rows step their coordinates from word to word: with an odd index count, words straddle
   // outer slices and segments (256 words on CPU drivers) begin mid-slice, so every carry is tested.
   Rng rng(43);
-  const auto values = [&](int64_t count, int64_t axis_size) {
-    std::uniform_int_distribution<int64_t> pick(-axis_size, axis_size - 1);
-    std::vector<int64_t> picked(static_cast<size_t>(count));
-    for (int64_t& value : picked) value = pick(rng);
-    return picked;
-  };
+  const auto values = [&](int64_t count, int64_t axis_size) { return indexValues(rng, count, axis_size); };
   expectMatches(DataType::kUInt8, {67, 1031}, DataType::kInt32, {1023}, values(1023, 1031), -1);
   expectMatches(DataType::kInt16, {33, 515}, DataType::kInt64, {11, 47}, values(517, 515), 1);
+}
+
+TEST_F(GatherShapesTest, LastAxisOfBytesByColumns) {
+  // Index counts a multiple of a word's units: every outer slice's words line up, and an invocation
+  // assembles one word column of up to 256 slices (CPU drivers; 4 on GPUs), reading its indices
+  // once. Slice counts past one block and column counts that are not a multiple of the workgroup.
+  Rng rng(44);
+  const auto values = [&](int64_t count, int64_t axis_size) { return indexValues(rng, count, axis_size); };
+  expectMatches(DataType::kUInt8, {600, 37}, DataType::kInt32, {20}, values(20, 37), 1);
+  expectMatches(DataType::kBool, {4, 50, 7}, DataType::kInt64, {2, 4}, values(8, 7), -1);
+  expectMatches(DataType::kInt16, {300, 9}, DataType::kInt64, {2, 6}, values(12, 9), 1);
+  expectMatches(DataType::kInt8, {1, 1031}, DataType::kInt32, {1028}, values(1028, 1031), -1);
 }
 
 TEST_F(GatherShapesTest, EveryUnitWidth) {

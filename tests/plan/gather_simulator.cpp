@@ -226,6 +226,27 @@ class Machine {
       }
       storeOwnedBits(word, value, owned);
     };
+    // assembleColumns: one-unit rows of whole outer slices that share their tuples, word `column` of
+    // every slice from the same units_per_word tuples.
+    if (p.row_units == 1 && p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 &&
+        p.index_count % units_per_word == 0 && p.pass_rows % p.index_count == 0 &&
+        p.out_unit_offset % units_per_word == 0) {
+      const uint32_t columns = p.index_count / units_per_word, slices = p.pass_rows / p.index_count;
+      for (uint32_t column = 0; column < columns && ok; ++column) {
+        for (uint32_t slice = 0; slice < slices && ok; ++slice) {
+          uint32_t value = 0, owned = 0;
+          for (uint32_t k = 0; k < units_per_word; ++k) {
+            const uint32_t row =
+                (p.first_outer + slice) * p.axis_size + tupleRow(column * units_per_word + k - p.index_window_begin);
+            if (row < p.data_row_begin || row >= p.data_row_end) continue;
+            value |= loadSubUnit(p.data_unit_offset + row - p.data_row_begin) << (k * 8u * U);
+            owned |= unit_mask << (k * 8u * U);
+          }
+          storeOwnedBits(p.out_unit_offset / units_per_word + slice * columns + column, value, owned);
+        }
+      }
+      return;
+    }
     // assembleSegment, segment by segment and lane by lane (the kernel's order; with one lane the
     // coordinates carry from word to word, as there).
     const uint32_t segment_words = shape.lanes * shape.items;
