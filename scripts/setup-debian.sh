@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools   # headers, loader shim, shader tools
   googletest libgtest-dev                                      # tests
+  python3-onnx python3-numpy                                   # the numpy-referenced node tests
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata  # ONNX I/O in tools/tests, node tests
   libcli11-dev nlohmann-json3-dev                              # the CLI's arguments and JSON output
   mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer

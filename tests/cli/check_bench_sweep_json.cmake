@@ -2,8 +2,8 @@
 # ..., 65536 bytes in that order, each with the keys scripts/plot-sweep.sh and other readers use, positive
 # rates, no failed point, exit code 0 and no validation message.
 # Inputs: CLI (the vkindex binary).
-include(${CMAKE_CURRENT_LIST_DIR}/bench_json_lines.cmake)
-vkindex_bench_json_lines(lines bench --sweep --quick --json)
+include(${CMAKE_CURRENT_LIST_DIR}/cli_json_lines.cmake)
+vkindex_cli_json_lines(lines bench --sweep --quick --json)
 set(expected_row_bytes 1)
 foreach(line ${lines})
   # Every key a reader relies on; GET fails (and the test with it) on a missing key or a line that is not JSON.
