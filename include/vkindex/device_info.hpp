@@ -71,4 +71,8 @@ struct DeviceInfo {
 // "1.3.230" from a packed API version.
 VKINDEX_API std::string apiVersionString(uint32_t packed);
 
+// Milliseconds between two timestamps (vkCmdWriteTimestamp) of the device's compute queue: only the low
+// timestamp_valid_bits bits count, and masking their difference also survives one wrap.
+VKINDEX_API double timestampMilliseconds(const DeviceInfo& info, uint64_t first_tick, uint64_t last_tick);
+
 }  // namespace vkindex

@@ -110,4 +110,10 @@ std::string apiVersionString(uint32_t packed) {
          std::to_string(VK_API_VERSION_PATCH(packed));
 }
 
+double timestampMilliseconds(const DeviceInfo& info, uint64_t first_tick, uint64_t last_tick) {
+  const uint32_t bits = info.timestamp_valid_bits;
+  const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  return static_cast<double>((last_tick - first_tick) & mask) * static_cast<double>(info.timestamp_period_ns) * 1e-6;
+}
+
 }  // namespace vkindex

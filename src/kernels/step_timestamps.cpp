@@ -43,17 +43,13 @@ StatusOr<std::vector<KernelTime>> StepTimestamps::read() const {
   VKINDEX_VK_RETURN_IF_ERROR(device_.fn().vkGetQueryPoolResults(
       device_.handle(), pool_, 0, static_cast<uint32_t>(ticks.size()), ticks.size() * sizeof(uint64_t), ticks.data(),
       sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-  // Only the low timestampValidBits bits count; masking each difference also survives one wrap.
-  const uint32_t bits = device_.info().timestamp_valid_bits;
-  const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-  const double ms_per_tick = static_cast<double>(device_.info().timestamp_period_ns) * 1e-6;
   std::vector<KernelTime> split;
   for (size_t i = 0; i < kernels_.size(); ++i) {
     const std::string name = shaderInfo(kernels_[i]).name;
     auto found = std::find_if(split.begin(), split.end(), [&](const KernelTime& k) { return k.kernel == name; });
     if (found == split.end()) found = split.insert(split.end(), KernelTime{name, 0, 0.0});
     found->dispatches += 1;
-    found->device_ms += static_cast<double>((ticks[i + 1] - ticks[i]) & mask) * ms_per_tick;
+    found->device_ms += timestampMilliseconds(device_.info(), ticks[i], ticks[i + 1]);
   }
   return split;
 }

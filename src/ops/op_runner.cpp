@@ -86,12 +86,11 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
                        VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
       VKINDEX_RETURN_IF_ERROR(recorder.dispatchIndirect(step.kernel, step.spec, ranges, push.data(), step.push_bytes,
                                                         arguments.buffer, arguments.offset));
-      if (context.step_timestamps != nullptr) context.step_timestamps->stamp(recorder.commandBuffer(), step.kernel);
-      continue;
+    } else {
+      auto [groups_x, groups_y] = kernels::groupGrid(step.groups, context.device->info());
+      VKINDEX_RETURN_IF_ERROR(
+          recorder.dispatch(step.kernel, step.spec, ranges, push.data(), step.push_bytes, groups_x, groups_y));
     }
-    auto [groups_x, groups_y] = kernels::groupGrid(step.groups, context.device->info());
-    VKINDEX_RETURN_IF_ERROR(
-        recorder.dispatch(step.kernel, step.spec, ranges, push.data(), step.push_bytes, groups_x, groups_y));
     if (context.step_timestamps != nullptr) context.step_timestamps->stamp(recorder.commandBuffer(), step.kernel);
   }
   recorder.barrier(status.slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,

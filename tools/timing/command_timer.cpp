@@ -42,11 +42,7 @@ StatusOr<double> CommandTimer::readTimestamps() const {
   VKINDEX_VK_RETURN_IF_ERROR(device_.fn().vkGetQueryPoolResults(device_.handle(), query_pool_, 0, 2, sizeof(ticks),
                                                                 ticks, sizeof(uint64_t),
                                                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-  // Only the low timestampValidBits bits count; masking the difference also survives one wrap.
-  const uint32_t bits = device_.info().timestamp_valid_bits;
-  const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-  const uint64_t elapsed = (ticks[1] - ticks[0]) & mask;
-  return static_cast<double>(elapsed) * static_cast<double>(device_.info().timestamp_period_ns) * 1e-6;
+  return timestampMilliseconds(device_.info(), ticks[0], ticks[1]);
 }
 
 StatusOr<Sample> CommandTimer::run(const std::function<Status(VkCommandBuffer)>& body) {
