@@ -48,6 +48,14 @@ uint sortItem(uint pass, uint source_at, uint item, out uint heavy_id) {
   return (marked & VKINDEX_TARGET_HEAVY) != 0u ? item : VKINDEX_NO_PASS;
 }
 
+// Item `item`'s heavy id alone (sortItem without the position, which counting does not need), or
+// VKINDEX_NO_PASS for a light position: the later passes' count kernels read one array, not two.
+uint sortItemHeavyId(uint pass, uint item) {
+  if (pass > 0u) return scratch[keysAt(pass - 1u) + item];
+  uint marked = scratch[pc.targets_at + item];
+  return (marked & VKINDEX_TARGET_HEAVY) != 0u ? marked & ~VKINDEX_TARGET_HEAVY : VKINDEX_NO_PASS;
+}
+
 // The digit of `heavy_id` that digit pass `pass` sorts by.
 uint sortDigit(uint pass, uint heavy_id) {
   return (heavy_id >> (pass * VKINDEX_SORT_DIGIT_BITS)) & (VKINDEX_SORT_DIGITS - 1u);
@@ -80,11 +88,10 @@ uint digitPair(uvec4 counts, uint pair) {
 // counts them as it loads them).
 uvec4 countDigits(uint pass, uint first) {
   uvec4 counts = uvec4(0u);
-  uint items = sortItems(pass), source_at = sortSourceAt(pass);
+  uint items = sortItems(pass);
   for (uint item = first; item < min(items, first + VKINDEX_SORT_RUN); ++item) {
-    uint heavy_id;
-    if (sortItem(pass, source_at, item, heavy_id) == VKINDEX_NO_PASS) continue;
-    counts = countDigit(counts, sortDigit(pass, heavy_id));
+    uint heavy_id = sortItemHeavyId(pass, item);
+    if (heavy_id != VKINDEX_NO_PASS) counts = countDigit(counts, sortDigit(pass, heavy_id));
   }
   return counts;
 }
