@@ -32,28 +32,24 @@ uint sortSourceAt(uint pass) { return pass > 0u ? sortedAt(pass - 1u) : 0u; }
 // `targets` (which only the first pass reads) after odd passes.
 uint keysAt(uint pass) { return pass % 2u == 0u ? pc.keys_at : pc.targets_at; }
 
-// Item `item` of digit pass `pass` (reading from `source_at`): its update position and, in `heavy_id`,
-// its heavy id; or VKINDEX_NO_PASS for a light position (which only the first pass, over every
-// update, meets). The first pass finds the id in targets[], where bucket_fill.comp left it; the
-// others read it beside the position, where the pass before moved it, instead of at the position:
-// one load in order rather than one at random (the lookup made the count half of the bench's
-// dup40 row's digit passes 2.3x as long on lavapipe, and their scatter half 1.5x).
-uint sortItem(uint pass, uint source_at, uint item, out uint heavy_id) {
-  if (pass > 0u) {
-    heavy_id = scratch[keysAt(pass - 1u) + item];
-    return scratch[source_at + item];
-  }
-  uint marked = scratch[pc.targets_at + item];
-  heavy_id = marked & ~VKINDEX_TARGET_HEAVY;
-  return (marked & VKINDEX_TARGET_HEAVY) != 0u ? item : VKINDEX_NO_PASS;
-}
-
-// Item `item`'s heavy id alone (sortItem without the position, which counting does not need), or
-// VKINDEX_NO_PASS for a light position: the later passes' count kernels read one array, not two.
+// Item `item`'s heavy id in digit pass `pass`, or VKINDEX_NO_PASS for a light position (which only
+// the first pass, over every update, meets). The first pass finds the id in targets[], where
+// bucket_fill.comp left it; the others read it beside the position, where the pass before moved it,
+// instead of at the position: one load in order rather than one at random (the lookup made the count
+// half of the bench's dup40 row's digit passes 2.3x as long on lavapipe, and their scatter half 1.5x).
+// The count kernel needs only this; it reads no positions.
 uint sortItemHeavyId(uint pass, uint item) {
   if (pass > 0u) return scratch[keysAt(pass - 1u) + item];
   uint marked = scratch[pc.targets_at + item];
   return (marked & VKINDEX_TARGET_HEAVY) != 0u ? marked & ~VKINDEX_TARGET_HEAVY : VKINDEX_NO_PASS;
+}
+
+// Item `item` of digit pass `pass` (reading from `source_at`): its update position, and its heavy id
+// in `heavy_id`; or VKINDEX_NO_PASS for a light position.
+uint sortItem(uint pass, uint source_at, uint item, out uint heavy_id) {
+  heavy_id = sortItemHeavyId(pass, item);
+  if (pass > 0u) return scratch[source_at + item];
+  return heavy_id != VKINDEX_NO_PASS ? item : VKINDEX_NO_PASS;
 }
 
 // The digit of `heavy_id` that digit pass `pass` sorts by.

@@ -107,9 +107,8 @@ TEST_F(GatherShapesTest, LastAxisOfBytesAcrossManySegments) {
   // One-unit rows step their coordinates from word to word: with an odd index count, words straddle
   // outer slices and segments (256 words on CPU drivers) begin mid-slice, so every carry is tested.
   Rng rng(43);
-  const auto values = [&](int64_t count, int64_t axis_size) { return indexValues(rng, count, axis_size); };
-  expectMatches(DataType::kUInt8, {67, 1031}, DataType::kInt32, {1023}, values(1023, 1031), -1);
-  expectMatches(DataType::kInt16, {33, 515}, DataType::kInt64, {11, 47}, values(517, 515), 1);
+  expectMatches(DataType::kUInt8, {67, 1031}, DataType::kInt32, {1023}, indexValues(rng, 1023, 1031), -1);
+  expectMatches(DataType::kInt16, {33, 515}, DataType::kInt64, {11, 47}, indexValues(rng, 517, 515), 1);
 }
 
 TEST_F(GatherShapesTest, LastAxisOfBytesByColumns) {
@@ -117,11 +116,10 @@ TEST_F(GatherShapesTest, LastAxisOfBytesByColumns) {
   // assembles one word column of up to 256 slices (CPU drivers; 4 on GPUs), reading its indices
   // once. Slice counts past one block and column counts that are not a multiple of the workgroup.
   Rng rng(44);
-  const auto values = [&](int64_t count, int64_t axis_size) { return indexValues(rng, count, axis_size); };
-  expectMatches(DataType::kUInt8, {600, 37}, DataType::kInt32, {20}, values(20, 37), 1);
-  expectMatches(DataType::kBool, {4, 50, 7}, DataType::kInt64, {2, 4}, values(8, 7), -1);
-  expectMatches(DataType::kInt16, {300, 9}, DataType::kInt64, {2, 6}, values(12, 9), 1);
-  expectMatches(DataType::kInt8, {1, 1031}, DataType::kInt32, {1028}, values(1028, 1031), -1);
+  expectMatches(DataType::kUInt8, {600, 37}, DataType::kInt32, {20}, indexValues(rng, 20, 37), 1);
+  expectMatches(DataType::kBool, {4, 50, 7}, DataType::kInt64, {2, 4}, indexValues(rng, 8, 7), -1);
+  expectMatches(DataType::kInt16, {300, 9}, DataType::kInt64, {2, 6}, indexValues(rng, 12, 9), 1);
+  expectMatches(DataType::kInt8, {1, 1031}, DataType::kInt32, {1028}, indexValues(rng, 1028, 1031), -1);
 }
 
 TEST_F(GatherShapesTest, EveryUnitWidth) {
