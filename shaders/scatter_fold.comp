@@ -1,9 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Fold by owner, last passes (common/scatter_buckets_params.h), in one of two modes:
-//   - light buckets (pass VKINDEX_NO_PASS): one invocation per owner (bucket_alloc.comp) sorts its
-//     target's bucket of update positions and applies them in that order, so duplicates fold in
-//     index order as a walk would, with every target at once;
+//   - light buckets (pass VKINDEX_NO_PASS): one invocation per owner (bucket_alloc.comp) applies its
+//     target's bucket of update positions, which bucket_sort.comp sorted, so duplicates fold in index
+//     order as a walk would, with every target at once;
 //   - heavy runs (pass k): one invocation per heavy target applies items [k walk_items,
 //     (k + 1) walk_items) of its run of sorted positions (heavy_sort_scatter.comp), which are in
 //     index order. Passes run in order; they are indirect dispatches that heavy_plan.comp sizes to
@@ -20,24 +20,9 @@ layout(binding = 1, std430) buffer Out { uint out_words[]; };
 layout(binding = 2, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
-#include "common/bucket_network.glsl"
 #include "common/heavy_sort.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
-
-// Sorts the bucket scratch[begin, begin + count) ascending, in place, in registers: keys past `count`
-// hold 0xFFFFFFFF, above every position, and are never stored.
-void sortBucket(uint begin, uint count) {
-  uint keys[kBucketSlots];
-#define VKINDEX_LOAD_KEY(slot)   \
-  keys[slot] = 0xFFFFFFFFu;      \
-  if ((slot) < count) keys[slot] = scratch[begin + (slot)];
-  VKINDEX_EACH_SLOT(VKINDEX_LOAD_KEY)
-  VKINDEX_SORT_BUCKET(count)
-#define VKINDEX_STORE_KEY(slot) \
-  if ((slot) < count) scratch[begin + (slot)] = keys[slot];
-  VKINDEX_EACH_SLOT(VKINDEX_STORE_KEY)
-}
 
 void foldLightBuckets() {
   uint stride = invocationStride();
@@ -46,7 +31,6 @@ void foldLightBuckets() {
     uint target = scratch[pc.owners_at + owner];
     uint count = scratch[pc.counts_at + target];
     uint begin = pc.buckets_at + scratch[pc.cursors_at + target] - count;
-    sortBucket(begin, count);
     for (uint i = begin; i < begin + count; ++i) applyElement(target, scratch[i]);
   }
 }

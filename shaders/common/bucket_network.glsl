@@ -1,5 +1,5 @@
 // Sorting a light bucket's update positions (at most VKINDEX_MAX_BUCKET = 32, all distinct) in
-// registers, for scatter_fold.comp: a bitonic network whose compare-exchanges all have fixed places.
+// registers, for bucket_sort.comp: a bitonic network whose compare-exchanges all have fixed places.
 // The network is spelled out by macros that nest rather than loop, so that every array index is a
 // constant: the keys stay in registers, and every lane of a SIMD device runs the same instructions
 // whatever its bucket holds. On lavapipe, the ways that looked tidier cost more (`vkindex bench`

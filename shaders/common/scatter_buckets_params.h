@@ -1,5 +1,6 @@
 // Push constants of the bucket kernels (bucket_count.comp, bucket_alloc.comp, bucket_fill.comp,
-// heavy_plan.comp, heavy_scan.comp, heavy_sort_count.comp, heavy_sort_scatter.comp, scatter_fold.comp).
+// heavy_plan.comp, heavy_scan.comp, heavy_sort_count.comp, heavy_sort_scatter.comp, bucket_sort.comp,
+// scatter_fold.comp).
 // A reduction whose walk in index order would leave the device idle (a vector, narrow ScatterND
 // slices) sorts its updates into one bucket per target element instead, and one owner per target
 // folds its bucket in index order (DESIGN.md, "Duplicates and reductions"). Every pass runs over
@@ -21,7 +22,8 @@
 //     the leader allocates its target's bucket or heavy id and lists it among the owners, so that no
 //     pass visits every target. bucket_fill.comp then replaces a heavy target's with its heavy id
 //     and VKINDEX_TARGET_HEAVY, so that the heavy sort finds an update's heavy id in one load;
-//   buckets[update_count]: light targets' update positions, target by target, unordered within one;
+//   buckets[update_count]: light targets' update positions, target by target, unordered within one
+//     until bucket_sort.comp sorts each;
 //   owners[min(target_count, update_count)]: the light targets, in no order, so that the fold keeps
 //     every invocation busy with a target (leaders alone would leave most lanes idle where targets
 //     have many updates each).

@@ -45,8 +45,10 @@ StatusOr<const PipelineLibrary::Layout*> PipelineLibrary::layoutFor(ShaderId sha
   return &(layouts_[shader] = layout);
 }
 
-StatusOr<const Pipeline*> PipelineLibrary::get(ShaderId shader, const SpecValues& spec) {
+StatusOr<const Pipeline*> PipelineLibrary::get(ShaderId shader, const SpecValues& requested) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // Requests that differ only in constants the module does not declare share one pipeline.
+  const SpecValues spec = declaredSpecValues(shaderInfo(shader), requested);
   auto key = std::make_pair(shader, spec);
   auto found = pipelines_.find(key);
   if (found != pipelines_.end()) return found->second.get();
@@ -70,6 +72,11 @@ StatusOr<const Pipeline*> PipelineLibrary::get(ShaderId shader, const SpecValues
   VKINDEX_VK_RETURN_IF_ERROR(
       device_.fn().vkCreateComputePipelines(device_.handle(), cache_, 1, &info, nullptr, &pipeline->pipeline));
   return (pipelines_[key] = std::move(pipeline)).get();
+}
+
+size_t PipelineLibrary::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pipelines_.size();
 }
 
 }  // namespace vkindex::kernels

@@ -26,8 +26,12 @@ class PipelineLibrary {
   PipelineLibrary(const PipelineLibrary&) = delete;
   PipelineLibrary& operator=(const PipelineLibrary&) = delete;
 
-  // The pipeline for `shader` specialized with `spec`; created (and cached) on first request.
-  StatusOr<const Pipeline*> get(ShaderId shader, const SpecValues& spec);
+  // The pipeline for `shader` specialized with `requested`; created (and cached) on first request,
+  // keyed by the values the module declares (declaredSpecValues).
+  StatusOr<const Pipeline*> get(ShaderId shader, const SpecValues& requested);
+
+  // Pipelines created so far.
+  size_t size() const;
 
  private:
   struct Layout {
@@ -39,7 +43,7 @@ class PipelineLibrary {
 
   const vk::Device& device_;
   VkPipelineCache cache_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<ShaderId, Layout> layouts_;
   std::map<std::pair<ShaderId, SpecValues>, std::unique_ptr<Pipeline>> pipelines_;
 };

@@ -17,26 +17,50 @@ namespace {
 
 constexpr uint32_t kSpirvHeaderWords = 5;
 constexpr uint32_t kOpDecorate = 71;
+constexpr uint32_t kDecorationSpecId = 1;
 constexpr uint32_t kDecorationBinding = 33;
 
+// The literal operands of every `OpDecorate <target> <decoration> <literal>` in the module. Stops at a
+// malformed instruction rather than reading past the end.
+std::set<uint32_t> decorationLiterals(const uint32_t* words, size_t word_count, uint32_t decoration) {
+  std::set<uint32_t> literals;
+  for (size_t at = kSpirvHeaderWords; at < word_count;) {
+    const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
+    if (length == 0 || at + length > word_count) break;
+    if (opcode == kOpDecorate && length >= 4 && words[at + 2] == decoration) literals.insert(words[at + 3]);
+    at += length;
+  }
+  return literals;
+}
+
 ShaderInfo describe(const char* name, const uint32_t* words, size_t word_count, uint32_t push_bytes) {
-  return {name, words, word_count, spirvBindingCount(words, word_count), push_bytes};
+  return {
+      name, words, word_count, spirvBindingCount(words, word_count), push_bytes, spirvSpecIdMask(words, word_count)};
 }
 
 }  // namespace
 
 uint32_t spirvBindingCount(const uint32_t* words, size_t word_count, bool* contiguous) {
-  std::set<uint32_t> bindings;
-  for (size_t at = kSpirvHeaderWords; at < word_count;) {
-    const uint32_t length = words[at] >> 16, opcode = words[at] & 0xFFFFu;
-    if (length == 0 || at + length > word_count) break;  // malformed: stop rather than read past the end
-    // OpDecorate <target> Binding <number>
-    if (opcode == kOpDecorate && length >= 4 && words[at + 2] == kDecorationBinding) bindings.insert(words[at + 3]);
-    at += length;
-  }
+  const std::set<uint32_t> bindings = decorationLiterals(words, word_count, kDecorationBinding);
   const uint32_t count = bindings.empty() ? 0 : *bindings.rbegin() + 1;
   if (contiguous != nullptr) *contiguous = bindings.size() == count;
   return count;
+}
+
+uint32_t spirvSpecIdMask(const uint32_t* words, size_t word_count) {
+  uint32_t mask = 0;
+  for (uint32_t id : decorationLiterals(words, word_count, kDecorationSpecId)) {
+    if (id < 32) mask |= 1u << id;
+  }
+  return mask;
+}
+
+SpecValues declaredSpecValues(const ShaderInfo& info, const SpecValues& spec) {
+  SpecValues declared{};
+  for (uint32_t i = 0; i < kSpecCount; ++i) {
+    if ((info.spec_ids >> i) & 1u) declared[i] = spec[i];
+  }
+  return declared;
 }
 
 const ShaderInfo& shaderInfo(ShaderId id) {
@@ -112,6 +136,7 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("heavy_sort_count", heavy_sort_count_words, heavy_sort_count_word_count, sizeof(abi::BucketParams)),
       describe("heavy_sort_scatter", heavy_sort_scatter_words, heavy_sort_scatter_word_count,
                sizeof(abi::BucketParams)),
+      describe("bucket_sort", bucket_sort_words, bucket_sort_word_count, sizeof(abi::BucketParams)),
       describe("scatter_fold", scatter_fold_words, scatter_fold_word_count, sizeof(abi::BucketParams)),
       describe("scatter_fold_float32", scatter_fold_float32_words, scatter_fold_float32_word_count,
                sizeof(abi::BucketParams)),

@@ -70,9 +70,9 @@ enum class Kernel : uint32_t {
   kScatterNDRows4,
   // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
   // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
-  // counts itself there, light targets get buckets, positions fill them, then one owner per target
-  // folds its bucket in index order; heavy targets' positions are sorted by target, stably, and one
-  // owner per heavy target folds its run.
+  // counts itself there, light targets get buckets, positions fill them, one owner per target sorts
+  // its bucket and then folds it in index order; heavy targets' positions are sorted by target,
+  // stably, and one owner per heavy target folds its run.
   kScatterElementsLocate,  // scatter_elements_locate.comp
   kScatterNDLocate,        // scatter_nd_locate.comp
   kBucketCount,            // bucket_count.comp
@@ -82,6 +82,7 @@ enum class Kernel : uint32_t {
   kHeavyScan,              // heavy_scan.comp
   kHeavySortCount,         // heavy_sort_count.comp
   kHeavySortScatter,       // heavy_sort_scatter.comp
+  kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
   // float64, float32 add alone, 4-byte max and min alone).
   kScatterFold,

@@ -15,8 +15,8 @@ namespace {
 // in targets[] (VKINDEX_TARGET_LEADER, VKINDEX_TARGET_HEAVY).
 constexpr uint64_t kMaxFoldScratchBytes = uint64_t(128) << 20;
 
-// Light targets an invocation folds in one pass: each applies up to VKINDEX_MAX_BUCKET updates (after
-// a sorting network without loops), and llvmpipe ends a shader's loops after 65535 iterations.
+// Light targets an invocation sorts or folds in one pass: each has up to VKINDEX_MAX_BUCKET updates
+// (sorted by a network without loops), and llvmpipe ends a shader's loops after 65535 iterations.
 constexpr uint32_t kMaxTargetsPerInvocation = 64;
 
 // The groups in x every device dispatches (maxComputeWorkGroupCount's minimum).
@@ -158,8 +158,9 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   };
   const uint64_t most_owners = layout.owners.size / 4;
   const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
-  plan.steps.push_back(
-      foldPass(bucketPass(fold_kernel, groupsForItems(most_owners, workgroup, targets_per_invocation))));
+  const uint64_t owner_groups = groupsForItems(most_owners, workgroup, targets_per_invocation);
+  plan.steps.push_back(bucketPass(Kernel::kBucketSort, owner_groups));
+  plan.steps.push_back(foldPass(bucketPass(fold_kernel, owner_groups)));
   if (!heavy) return;
   // One invocation per heavy target, a pass per kMaxWalk items of the heaviest run.
   const uint64_t heavy_groups = groupsForItems(layout.most_heavy, workgroup);

@@ -208,6 +208,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kHeavyScan,
                         Kernel::kHeavySortCount,
                         Kernel::kHeavySortScatter,
+                        Kernel::kBucketSort,
                         Kernel::kScatterFold,
                         Kernel::kScatterFoldFloat32,
                         Kernel::kScatterFoldFloat64,
@@ -232,6 +233,36 @@ TEST(ShaderInterfaceTest, BindingCountReadsDecorationsAndStopsAtMalformedInstruc
   EXPECT_EQ(spirvBindingCount(words.data(), words.size(), &contiguous), 1u);
   words[9] = (60u << 16) | 71u;  // longer than the module
   EXPECT_EQ(spirvBindingCount(words.data(), words.size(), &contiguous), 1u);
+}
+
+TEST(ShaderInterfaceTest, SpecIdMaskReadsSpecIdDecorationsOnly) {
+  // Header, then OpDecorate %10 SpecId 0, OpDecorate %11 SpecId 5, OpDecorate %12 Binding 3,
+  // OpDecorate %13 SpecId 40 (beyond the mask).
+  std::vector<uint32_t> words = {0x07230203, 0x00010300,       0,  20, 0, (4u << 16) | 71u, 10, 1,
+                                 0,          (4u << 16) | 71u, 11, 1,  5, (4u << 16) | 71u, 12, 33,
+                                 3,          (4u << 16) | 71u, 13, 1,  40};
+  EXPECT_EQ(spirvSpecIdMask(words.data(), words.size()), 0b100001u);
+  words[9] = 0;  // a zero-length instruction: stop there
+  EXPECT_EQ(spirvSpecIdMask(words.data(), words.size()), 0b1u);
+}
+
+// Pipelines are keyed by the constants a module declares: the planner's values in other slots must not
+// reach the key, and the declared ones must. Checked on the embedded modules themselves.
+TEST(ShaderInterfaceTest, DeclaredSpecValuesKeepOnlyWhatTheModuleDeclares) {
+  const SpecValues planned = {256, 2, 8, 3, 6, 1};
+  // bucket_alloc reads neither indices nor elements: only its workgroup size is specialized.
+  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kBucketAlloc), planned), (SpecValues{256, 0, 0, 0, 0, 0}));
+  // The scatter fold combines elements (size, reduction, kind) but reads no indices.
+  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kScatterFold), planned), (SpecValues{256, 0, 8, 3, 6, 0}));
+  // gather_rows moves whole units (its width is the module), so only id 2 is dropped.
+  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kGatherRows), planned), (SpecValues{256, 2, 0, 3, 6, 1}));
+  // Every module takes its workgroup size from id 0, except report_index, one fixed invocation.
+  for (uint32_t id = 0; id < static_cast<uint32_t>(Kernel::kCount); ++id) {
+    const ShaderInfo& info = shaderInfo(static_cast<Kernel>(id));
+    SCOPED_TRACE(info.name);
+    EXPECT_EQ(info.spec_ids & 1u, static_cast<Kernel>(id) == Kernel::kReportIndex ? 0u : 1u);
+    EXPECT_EQ(info.spec_ids >> kSpecCount, 0u) << "a SpecId the planner never fills";
+  }
 }
 
 }  // namespace

@@ -124,6 +124,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kHeavyScan:
     case Kernel::kHeavySortCount:
     case Kernel::kHeavySortScatter:
+    case Kernel::kBucketSort:
     case Kernel::kScatterFold:
     case Kernel::kScatterFoldFloat32:
     case Kernel::kScatterFoldFloat64:
@@ -182,6 +183,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kHeavyScan: return "heavy_scan";
     case Kernel::kHeavySortCount: return "heavy_sort_count";
     case Kernel::kHeavySortScatter: return "heavy_sort_scatter";
+    case Kernel::kBucketSort: return "bucket_sort";
     case Kernel::kScatterFold: return "scatter_fold";
     case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
     case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";

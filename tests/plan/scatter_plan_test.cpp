@@ -161,8 +161,9 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
 
 TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
-  // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them
-  // and folds them by owner; 20 updates cannot make a target heavy, so no heavy pass is planned.
+  // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
+  // sorts them and folds them by owner; 20 updates cannot make a target heavy, so no heavy pass is
+  // planned.
   DeviceInfo device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
@@ -170,7 +171,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, scatter_fold x1");
+            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold x1");
   // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
@@ -178,9 +179,9 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 140}, status");
   EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
   EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
-  for (size_t i = 4; i < 8; ++i) {
+  for (size_t i = 4; i < 9; ++i) {
     SCOPED_TRACE(i);
-    EXPECT_EQ(str(plan->steps[i].wait_for), i == 7 ? "scratch {0, 512}, output {512, 32}" : "scratch {0, 512}");
+    EXPECT_EQ(str(plan->steps[i].wait_for), i == 8 ? "scratch {0, 512}, output {512, 32}" : "scratch {0, 512}");
     EXPECT_EQ(plan->steps[i].groups, 2u) << "every pass runs over the 20 updates, not the 30 data elements";
   }
   const abi::BucketParams fill = pushOf<abi::BucketParams>(plan->steps[6]);
@@ -190,7 +191,10 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(fill.targets_at * 4, 272u);
   EXPECT_EQ(fill.buckets_at * 4, 352u);
   EXPECT_EQ(fill.owners_at * 4, 432u);
-  const Step& light = plan->steps[7];
+  const Step& sort = plan->steps[7];
+  EXPECT_EQ(str(sort.bindings), "scratch {0, 512}, status") << "the sort moves positions, not elements";
+  EXPECT_FALSE(sort.indirect_scratch_offset);
+  const Step& light = plan->steps[8];
   EXPECT_EQ(str(light.bindings), "updates {256, 20}, output {512, 32}, scratch {0, 512}, status");
   EXPECT_EQ(str(light.wait_for), "scratch {0, 512}, output {512, 32}");
   EXPECT_EQ(pushOf<abi::BucketParams>(light).pass, VKINDEX_NO_PASS) << "the light buckets";
@@ -217,7 +221,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
                        true, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_locate x1, bucket_count x1, "
-                                          "bucket_alloc x1, bucket_fill x1, ") +
+                                          "bucket_alloc x1, bucket_fill x1, bucket_sort x1, ") +
                                   c.fold + " x1");
   }
   // A few updates into a large vector (1M elements, 20 updates) cost what the updates do: no pass of
@@ -232,7 +236,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, scatter_fold x1");
+            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold x1");
   for (const Step& step : plan->steps) EXPECT_LE(step.groups, 2u) << str(step);
   // One tuple cannot collide: it walks.
   StatusOr<ScatterShape> one =
@@ -266,7 +270,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
             "bucket_fill x1, heavy_plan x1, heavy_scan x1, heavy_sort_count x1, heavy_scan x1, "
             "heavy_sort_scatter x1, heavy_sort_count x1, heavy_scan x1, heavy_sort_scatter x1, heavy_sort_count x1, "
-            "heavy_scan x1, heavy_sort_scatter x1, scatter_fold x3");
+            "heavy_scan x1, heavy_sort_scatter x1, bucket_sort x1, scatter_fold x3");
   const std::vector<Step>& steps = plan->steps;
   const abi::BucketParams p = pushOf<abi::BucketParams>(steps[6]);
   EXPECT_EQ(p.digit_passes, 3u);
@@ -295,11 +299,13 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
       EXPECT_EQ(steps[i].spec[kSpecWorkgroupSize], 8u);
     }
   }
-  EXPECT_EQ(pushOf<abi::BucketParams>(steps[17]).pass, VKINDEX_NO_PASS) << "the light buckets";
-  EXPECT_FALSE(steps[17].indirect_scratch_offset);
-  for (size_t i = 18; i < 20; ++i) {
-    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, i - 18);
-    EXPECT_EQ(steps[i].indirect_scratch_offset, command(7 + (i - 18)));
+  for (size_t i = 17; i < 19; ++i) {
+    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, VKINDEX_NO_PASS) << "the light buckets' sort and fold";
+    EXPECT_FALSE(steps[i].indirect_scratch_offset);
+  }
+  for (size_t i = 19; i < 21; ++i) {
+    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, i - 19);
+    EXPECT_EQ(steps[i].indirect_scratch_offset, command(7 + (i - 19)));
     EXPECT_EQ(steps[i].groups, 75u) << "an invocation per possible heavy target";
     EXPECT_EQ(str(steps[i].wait_for), "scratch {0, " + std::to_string(plan->scratch_bytes) + "}, output {0, 2400}");
   }
@@ -318,7 +324,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
-            "bucket_fill x1, scatter_fold x1");
+            "bucket_fill x1, bucket_sort x1, scatter_fold x1");
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {

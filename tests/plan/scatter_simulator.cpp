@@ -45,7 +45,7 @@ bool isLocateKernel(Kernel kernel) {
 bool isBucketKernel(Kernel kernel) {
   return isFoldKernel(kernel) || kernel == Kernel::kBucketCount || kernel == Kernel::kBucketAlloc ||
          kernel == Kernel::kBucketFill || kernel == Kernel::kHeavyPlan || kernel == Kernel::kHeavyScan ||
-         kernel == Kernel::kHeavySortCount || kernel == Kernel::kHeavySortScatter;
+         kernel == Kernel::kHeavySortCount || kernel == Kernel::kHeavySortScatter || kernel == Kernel::kBucketSort;
 }
 
 // The walk kernels (every arithmetic variant), told apart by their push blocks from the kernels
@@ -131,6 +131,8 @@ class Simulation {
         scatterDigits(step);
       } else if (step.kernel == Kernel::kBucketFill) {
         fillBuckets(step);
+      } else if (step.kernel == Kernel::kBucketSort) {
+        sortBuckets(step);
       } else if (isFoldKernel(step.kernel)) {
         fold(step);
       } else if (step.kernel == Kernel::kScatterElementsClaim) {
@@ -653,25 +655,46 @@ class Simulation {
     }
   }
 
-  // scatter_fold.comp: light buckets sorted and folded by their owners, or a pass over the heavy runs.
+  // Calls visit(target, first, end) for every light target's bucket, words [first, end) of scratch, in
+  // no particular order, as bucket_sort.comp and scatter_fold.comp's light pass visit their owners.
+  template <typename Visit>
+  void forEachLightBucket(const Step& step, Visit visit) {
+    const abi::BucketParams p = pushOf<abi::BucketParams>(step);
+    const uint32_t owners = control(p, step, VKINDEX_OWNER_COUNT);
+    // llvmpipe ends a shader's loops after 65535 iterations: an invocation takes at most 64 targets.
+    if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
+      return fail(std::to_string(owners) + " owners for " + std::to_string(step.groups) + " groups");
+    }
+    for (uint32_t owner : shuffled(owners)) {
+      const uint32_t t = bucketWord(step, p.owners_at + owner);
+      const uint32_t n = bucketWord(step, p.counts_at + t);
+      if (!ok_) return;
+      const uint32_t end = p.buckets_at + bucketWord(step, p.cursors_at + t);
+      visit(t, end - n, end);
+      if (!ok_) return;
+    }
+  }
+
+  // bucket_sort.comp: each light bucket sorted ascending, in place.
+  void sortBuckets(const Step& step) {
+    forEachLightBucket(step, [&](uint32_t, uint32_t first, uint32_t end) {
+      std::vector<uint32_t> bucket;
+      for (uint32_t i = first; i < end; ++i) bucket.push_back(bucketWord(step, i));
+      std::sort(bucket.begin(), bucket.end());
+      for (uint32_t i = first; i < end; ++i) bucketWord(step, i) = bucket[i - first];
+    });
+  }
+
+  // scatter_fold.comp: light buckets folded by their owners in the order they hold (bucket_sort.comp's),
+  // or a pass over the heavy runs.
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     if (p.pass == VKINDEX_NO_PASS) {
-      const uint32_t owners = control(p, step, VKINDEX_OWNER_COUNT);
-      // llvmpipe ends a shader's loops after 65535 iterations: an invocation folds at most 64 targets.
-      if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
-        return fail(std::to_string(owners) + " owners for " + std::to_string(step.groups) + " groups");
-      }
-      for (uint32_t owner : shuffled(owners)) {
-        const uint32_t t = bucketWord(step, p.owners_at + owner);
-        const uint32_t n = bucketWord(step, p.counts_at + t);
-        if (!ok_) return;
-        const uint32_t end = p.buckets_at + bucketWord(step, p.cursors_at + t);
-        std::vector<uint32_t> bucket;
-        for (uint32_t i = end - n; i < end; ++i) bucket.push_back(bucketWord(step, i));
-        std::sort(bucket.begin(), bucket.end());
-        for (uint32_t position : bucket) apply(step, p.updates_word_offset, p.out_word_offset, t, position);
-      }
+      forEachLightBucket(step, [&](uint32_t t, uint32_t first, uint32_t end) {
+        for (uint32_t i = first; i < end && ok_; ++i) {
+          apply(step, p.updates_word_offset, p.out_word_offset, t, bucketWord(step, i));
+        }
+      });
       return;
     }
     // One owner per heavy target, items [pass * walk_items, ...) of its run, in order.
