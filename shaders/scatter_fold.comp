@@ -24,36 +24,34 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
-void foldLightBuckets() {
-  uint stride = invocationStride();
-  uint owners = bucketControl(VKINDEX_OWNER_COUNT);
-  for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
-    uint target = scratch[pc.owners_at + owner];
+// The update positions this invocation's `item` applies, scratch[begin, end), and their target: a
+// light owner's bucket, or a heavy target's items of this pass.
+void itemRange(uint item, bool light, out uint target, out uint begin, out uint end) {
+  if (light) {
+    target = scratch[pc.owners_at + item];
     uint count = scratch[pc.counts_at + target];
-    uint begin = pc.buckets_at + scratch[pc.cursors_at + target] - count;
-    for (uint i = begin; i < begin + count; ++i) applyElement(target, scratch[i]);
+    end = pc.buckets_at + scratch[pc.cursors_at + target];
+    begin = end - count;
+    return;
   }
-}
-
-void foldHeavyRuns() {
   uint heavy = bucketControl(VKINDEX_HEAVY_COUNT);
+  uint run_begin = scratch[pc.runs_at + item];
+  uint run_end = item + 1u < heavy ? scratch[pc.runs_at + item + 1u] : bucketControl(VKINDEX_HEAVY_UPDATES);
   uint sorted = sortedAt(digitPassesNeeded(heavy) - 1u);
-  uint stride = invocationStride();
-  for (uint heavy_id = firstInvocationItem(); heavy_id < heavy; heavy_id += stride) {
-    uint run_end = heavy_id + 1u < heavy ? scratch[pc.runs_at + heavy_id + 1u] : bucketControl(VKINDEX_HEAVY_UPDATES);
-    uint begin = scratch[pc.runs_at + heavy_id] + pc.pass * pc.walk_items;
-    if (begin >= run_end) continue;
-    uint end = min(run_end, begin + pc.walk_items);
-    uint target = scratch[pc.heavy_targets_at + heavy_id];
-    for (uint i = begin; i < end; ++i) applyElement(target, scratch[sorted + i]);
-  }
+  target = scratch[pc.heavy_targets_at + item];
+  begin = sorted + min(run_end, run_begin + pc.pass * pc.walk_items);
+  end = sorted + min(run_end, run_begin + (pc.pass + 1u) * pc.walk_items);
 }
 
 void main() {
   if (badIndexFound()) return;
-  if (pc.pass == VKINDEX_NO_PASS) {
-    foldLightBuckets();
-  } else {
-    foldHeavyRuns();
+  bool light = pc.pass == VKINDEX_NO_PASS;
+  uint items = bucketControl(light ? VKINDEX_OWNER_COUNT : VKINDEX_HEAVY_COUNT);
+  // Both modes share one applyElement call: each call site is a copy of the arithmetic, which
+  // SwiftShader compiles whether or not it runs (common/scatter_combine.glsl).
+  for (uint item = firstInvocationItem(); item < items; item += invocationStride()) {
+    uint target, begin, end;
+    itemRange(item, light, target, begin, end);
+    for (uint i = begin; i < end; ++i) applyElement(target, scratch[i]);
   }
 }

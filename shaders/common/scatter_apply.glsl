@@ -90,21 +90,17 @@ void applyElement(uint target, uint source) {
     return;
   }
   if (ELEMENT_BYTES >= 4u) {
+    // One call of the arithmetic for every width (common/scatter_combine.glsl says why).
     const uint words = ELEMENT_BYTES / 4u;
     uint t = pc.out_word_offset + target * words;
     uint s = pc.updates_word_offset + source * words;
-    if (ELEMENT_BYTES == 4u) {
-      out_words[t] = combine32(out_words[t], updates_words[s]);
-    } else if (ELEMENT_BYTES == 8u) {
-      uvec2 result = combine2(uvec2(out_words[t], out_words[t + 1u]), uvec2(updates_words[s], updates_words[s + 1u]));
-      out_words[t] = result.x;
-      out_words[t + 1u] = result.y;
-    } else {
-      uvec4 current = uvec4(out_words[t], out_words[t + 1u], out_words[t + 2u], out_words[t + 3u]);
-      uvec4 update = uvec4(updates_words[s], updates_words[s + 1u], updates_words[s + 2u], updates_words[s + 3u]);
-      uvec4 result = combine4(current, update);
-      for (uint w = 0u; w < 4u; ++w) out_words[t + w] = result[w];
+    uvec4 current = uvec4(0u), update = uvec4(0u);
+    for (uint w = 0u; w < words; ++w) {
+      current[w] = out_words[t + w];
+      update[w] = updates_words[s + w];
     }
+    uvec4 result = combineWords(current, update, words);
+    for (uint w = 0u; w < words; ++w) out_words[t + w] = result[w];
     return;
   }
   // Sub-word elements: the swap below retries only after another owner's write landed, so it always

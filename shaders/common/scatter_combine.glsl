@@ -4,10 +4,15 @@
 // needs no shaderInt64, no shaderFloat64, no 8/16-bit types and no float controls, and a driver that
 // flushes denormals still gets every bit right.
 //
-// VKINDEX_SCATTER_FLOATS picks the kernel variant (CMakeLists.txt): 0 integers only, 1 adds float32
-// arithmetic (float, float16, bfloat16, complex64), 2 adds float64 (double, complex128). The soft
-// float is compiled only into the variants that need it: SwiftShader compiles a pipeline that
-// contains it about 10x slower, even where a specialization constant makes it unreachable.
+// VKINDEX_SCATTER_FLOATS picks the kernel variant (CMakeLists.txt): 0 integers (and every max and
+// min), 1 float32 arithmetic (add and mul of float16 and bfloat16, mul of float and complex64), 2
+// float64 arithmetic (add and mul of double and complex128); src/plan/scatter_plan.cpp's walkKernel
+// plans no other kind into 1 or 2. The soft float is compiled only into the variants that need it,
+// and there once: SwiftShader compiles every inlined copy of it, even where a specialization constant
+// makes that copy unreachable. So each float variant reaches f32Add and f32Mul (or f64Add and f64Mul)
+// through one call site, softCombine below, which applyElement (common/scatter_apply.glsl) calls once
+// for every element width. Spelled out per kind and width, complex128 mul alone took four copies of
+// f64Mul, and SwiftShader took 5.7 s to compile the float64 fold (2.5 s for the walk).
 #ifndef VKINDEX_SCATTER_COMBINE_GLSL
 #define VKINDEX_SCATTER_COMBINE_GLSL
 
@@ -28,6 +33,49 @@ const uint kReduceNone = 0u, kReduceAdd = 1u, kReduceMul = 2u, kReduceMax = 3u, 
 const uint kKindInt32 = 1u, kKindUInt32 = 2u, kKindFloat32 = 3u, kKindInt64 = 4u, kKindUInt64 = 5u;
 const uint kKindInt8 = 6u, kKindUInt8 = 7u, kKindInt16 = 8u, kKindUInt16 = 9u, kKindFloat16 = 10u;
 const uint kKindBFloat16 = 11u, kKindFloat64 = 12u, kKindComplex64 = 13u, kKindComplex128 = 14u;
+
+// --- Float add and mul, real or complex ----------------------------------------------------------
+// softCombine(current, update, parts): REDUCTION add or mul of a real (parts 1) or complex (parts 2,
+// real then imaginary) value in soft float, every operation rounded on its own, as the README's
+// reductions table has it: (a + bi)(c + di) = (ac - bd) + (ad + bc)i, no fused form. The products and
+// the sums each run in a loop around one call, so that the variant holds one copy of each operation.
+#if VKINDEX_SCATTER_FLOATS == 1
+// float32 parts: part i is word i.
+uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
+  uvec4 left = current, right = update;
+  if (REDUCTION == kReduceMul) {
+    // ac, bd, ad, bc: part i & 1 of current times part (i & 1) ^ (i >> 1) of update (ac alone for reals).
+    uint products[4];
+    for (uint i = 0u; i < parts * parts; ++i) products[i] = f32Mul(current[i & 1u], update[(i & 1u) ^ (i >> 1u)]);
+    if (parts == 1u) return uvec4(products[0], 0u, 0u, 0u);
+    // Then ac - bd (f32Sub's way) and ad + bc.
+    left = uvec4(products[0], products[2], 0u, 0u);
+    right = uvec4(f32Negated(products[1]), products[3], 0u, 0u);
+  }
+  uvec4 sums = uvec4(0u);
+  for (uint i = 0u; i < parts; ++i) sums[i] = f32Add(left[i], right[i]);
+  return sums;
+}
+#elif VKINDEX_SCATTER_FLOATS == 2
+// float64 parts: part i is words 2i (low) and 2i + 1 (high).
+uvec2 f64Part(uvec4 value, uint i) { return i == 0u ? value.xy : value.zw; }
+
+uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
+  uvec2 left[2] = uvec2[2](current.xy, current.zw), right[2] = uvec2[2](update.xy, update.zw);
+  if (REDUCTION == kReduceMul) {
+    uvec2 products[4];  // as for float32
+    for (uint i = 0u; i < parts * parts; ++i) {
+      products[i] = f64Mul(f64Part(current, i & 1u), f64Part(update, (i & 1u) ^ (i >> 1u)));
+    }
+    if (parts == 1u) return uvec4(products[0], 0u, 0u);
+    left = uvec2[2](products[0], products[2]);
+    right = uvec2[2](f64Negated(products[1]), products[3]);
+  }
+  uvec2 sums[2] = uvec2[2](uvec2(0u), uvec2(0u));
+  for (uint i = 0u; i < parts; ++i) sums[i] = f64Add(left[i], right[i]);
+  return uvec4(sums[0], sums[1]);
+}
+#endif
 
 // --- Ordering: a > b, exact for every bit pattern ------------------------------------------------
 // Floats compare as sign-magnitude integers. NaNs compare false; +0 and -0 are equal.
@@ -78,11 +126,10 @@ bool smallGreater(uint a, uint b) {
 uint combineSmall(uint current, uint update) {
   if (REDUCTION == kReduceMax) return smallGreater(update, current) ? update : current;
   if (REDUCTION == kReduceMin) return smallGreater(current, update) ? update : current;
-#if VKINDEX_SCATTER_FLOATS > 0
+#if VKINDEX_SCATTER_FLOATS == 1
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {
     // One float32 operation, rounded once to the type: correctly rounded (24 >= 2p + 2 bits).
-    uint a = toFloat32(current), b = toFloat32(update);
-    uint result = REDUCTION == kReduceAdd ? f32Add(a, b) : f32Mul(a, b);
+    uint result = softCombine(uvec4(toFloat32(current), 0u, 0u, 0u), uvec4(toFloat32(update), 0u, 0u, 0u), 1u).x;
     return ELEMENT_KIND == kKindFloat16 ? f32ToF16(result) : f32ToBf16(result);
   }
 #endif
@@ -101,9 +148,6 @@ bool greater32(uint a, uint b) {
 uint combine32(uint current, uint update) {
   if (REDUCTION == kReduceMax) return greater32(update, current) ? update : current;
   if (REDUCTION == kReduceMin) return greater32(current, update) ? update : current;
-#if VKINDEX_SCATTER_FLOATS > 0
-  if (ELEMENT_KIND == kKindFloat32) return REDUCTION == kReduceAdd ? f32Add(current, update) : f32Mul(current, update);
-#endif
   return REDUCTION == kReduceAdd ? current + update : current * update;  // wraps, signed or not
 }
 
@@ -121,15 +165,6 @@ uvec2 wrappingMul64(uvec2 a, uvec2 b) {  // the low 64 bits of the product, sign
   return uvec2(low, high + a.x * b.y + a.y * b.x);
 }
 
-#if VKINDEX_SCATTER_FLOATS > 0
-// (a + bi)(c + di) = (ac - bd) + (ad + bc)i, every operation rounded on its own (no fused form).
-uvec2 complex64Mul(uvec2 current, uvec2 update) {
-  uint real = f32Sub(f32Mul(current.x, update.x), f32Mul(current.y, update.y));
-  uint imaginary = f32Add(f32Mul(current.x, update.y), f32Mul(current.y, update.x));
-  return uvec2(real, imaginary);
-}
-#endif
-
 bool greater2(uvec2 a, uvec2 b) {
   return ELEMENT_KIND == kKindFloat64 ? float64Greater(a, b) : greater64(a, b, ELEMENT_KIND == kKindInt64);
 }
@@ -137,26 +172,20 @@ bool greater2(uvec2 a, uvec2 b) {
 uvec2 combine2(uvec2 current, uvec2 update) {
   if (REDUCTION == kReduceMax) return greater2(update, current) ? update : current;  // never complex
   if (REDUCTION == kReduceMin) return greater2(current, update) ? update : current;
-  const bool add = REDUCTION == kReduceAdd;
-#if VKINDEX_SCATTER_FLOATS > 1
-  if (ELEMENT_KIND == kKindFloat64) return add ? f64Add(current, update) : f64Mul(current, update);
-#endif
-#if VKINDEX_SCATTER_FLOATS > 0
-  if (ELEMENT_KIND == kKindComplex64) {
-    return add ? uvec2(f32Add(current.x, update.x), f32Add(current.y, update.y)) : complex64Mul(current, update);
-  }
-#endif
-  return add ? wrappingAdd64(current, update) : wrappingMul64(current, update);
+  return REDUCTION == kReduceAdd ? wrappingAdd64(current, update) : wrappingMul64(current, update);
 }
 
-// --- Four-word elements: complex128 (add and mul only) -------------------------------------------
+// --- Elements of whole words: the one call site for every width ----------------------------------
 
-uvec4 combine4(uvec4 current, uvec4 update) {
-#if VKINDEX_SCATTER_FLOATS > 1
-  uvec2 a = current.xy, b = current.zw, c = update.xy, d = update.zw;
-  if (REDUCTION == kReduceAdd) return uvec4(f64Add(a, c), f64Add(b, d));
-  return uvec4(f64Sub(f64Mul(a, c), f64Mul(b, d)), f64Add(f64Mul(a, d), f64Mul(b, c)));
+// Combines elements of `words` = 1, 2 or 4 words, held in the low words of `current` and `update`.
+uvec4 combineWords(uvec4 current, uvec4 update, uint words) {
+#if VKINDEX_SCATTER_FLOATS == 1
+  return softCombine(current, update, words);  // float (1 part), complex64 (2)
+#elif VKINDEX_SCATTER_FLOATS == 2
+  return softCombine(current, update, words / 2u);  // double (1 part), complex128 (2)
 #else
+  if (words == 1u) return uvec4(combine32(current.x, update.x), 0u, 0u, 0u);
+  if (words == 2u) return uvec4(combine2(current.xy, update.xy), 0u, 0u);
   return update;  // not planned: complex128 reductions run the float64 variant
 #endif
 }

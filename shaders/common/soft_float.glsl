@@ -185,11 +185,10 @@ uint f32Add(uint a, uint b) {
   return roundPackSmall(a >> 31u, exponent, sig, 23u, 8u);
 }
 
-// SSE subss: a NaN operand is propagated before b's sign is flipped.
-uint f32Sub(uint a, uint b) {
-  if (f32IsNaN(a) || f32IsNaN(b)) return f32PropagateNaN(a, b);
-  return f32Add(a, b ^ kSoftSignBit);
-}
+// -b for subtraction: SSE subss propagates a NaN b before it would flip b's sign, so a NaN keeps it.
+uint f32Negated(uint b) { return f32IsNaN(b) ? b : b ^ kSoftSignBit; }
+
+uint f32Sub(uint a, uint b) { return f32Add(a, f32Negated(b)); }
 
 uint f32Mul(uint a, uint b) {
   if (f32IsNaN(a) || f32IsNaN(b)) return f32PropagateNaN(a, b);
@@ -255,10 +254,10 @@ uvec2 f64Add(uvec2 a, uvec2 b) {
   return roundPackF64(a.y >> 31u, exponent, sig);
 }
 
-uvec2 f64Sub(uvec2 a, uvec2 b) {
-  if (f64IsNaN(a) || f64IsNaN(b)) return f64PropagateNaN(a, b);
-  return f64Add(a, uvec2(b.x, b.y ^ kSoftSignBit));
-}
+// As f32Negated.
+uvec2 f64Negated(uvec2 b) { return f64IsNaN(b) ? b : uvec2(b.x, b.y ^ kSoftSignBit); }
+
+uvec2 f64Sub(uvec2 a, uvec2 b) { return f64Add(a, f64Negated(b)); }
 
 uvec2 f64Mul(uvec2 a, uvec2 b) {
   if (f64IsNaN(a) || f64IsNaN(b)) return f64PropagateNaN(a, b);
