@@ -6,33 +6,48 @@
 # UndefinedBehaviorSanitizer, the formatting check and clang-tidy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each stage's wall time, so that a slow run says where its time went.
+stage_start=$SECONDS
+stage_done() {
+  echo "== $1: $((SECONDS - stage_start)) s (total $SECONDS s)"
+  stage_start=$SECONDS
+}
 scripts/setup-debian.sh
+stage_done setup
 scripts/build.sh
+stage_done build
 # The synchronization-validation set (label sync: every GPU binary again on lavapipe+sync) is left out
 # here: ~5 minutes on 2 cores. Run it by hand: (cd build && ctest -L sync -j "$(nproc)").
 (cd build && ctest --output-on-failure -j "$(nproc)" -LE sync)
+stage_done ctest
 
 # Packaging and embedding (README, "Embedding"): the static library installed from build/, a shared one,
 # and C and C++ applications that link libvulkan too, through find_package, pkg-config and
 # add_subdirectory. Then the arm64 cross build, with the plan tests and the C API test under qemu.
 VKINDEX_STATIC_BUILD=build scripts/check-packaging.sh
+stage_done packaging
 scripts/check-cross-arm64.sh
+stage_done cross-arm64
 
 # AddressSanitizer + UndefinedBehaviorSanitizer: the host-only tests with leak detection, then the
 # library's host code through the lavapipe GPU tests and the CLI. Leak detection is off there: the
 # Vulkan loader, driver and layer keep allocations past exit by design, and they are not ours.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVKINDEX_WERROR=ON -DVKINDEX_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
+stage_done asan-build
 (cd build-asan && ctest --output-on-failure -j "$(nproc)" -R '^(plan|kernels|onnx_io)\.')
 # Left out here, to keep CI short: the type matrices (AllTypes/, DefinedPairs/), the window tests, the
 # generated ONNX matrix and the memory-limit tests. Their time goes into large or many inputs; the host
 # code they reach (planners, recorder, transfers) runs in the shape, error, embedding and C API suites.
 (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)" -R '^lavapipe\.' \
   -E 'gpu_assisted|AllTypes/|DefinedPairs/|WindowsTest|OnnxGeneratedTest|MemoryLimitsTest')
+stage_done asan-tests
 
 # libFuzzer: the ONNX reader and the planners on random input for about a minute, under the same
 # sanitizers, built with clang into build-fuzz/.
 scripts/run-fuzzers.sh
+stage_done fuzzers
 
 scripts/check-format.sh
 scripts/check-tidy.sh
+stage_done format-and-tidy
