@@ -37,8 +37,8 @@ void main() {
   uint stride = invocationStride();
   uint owners = bucketControl(VKINDEX_OWNER_COUNT);
   for (uint owner = firstInvocationItem(); owner < owners; owner += stride) {
-    uint target = scratch[pc.owners_at + owner];
-    uint count = scratch[pc.counts_at + target];
-    sortBucket(pc.buckets_at + scratch[pc.cursors_at + target] - count, count);
+    uint first, end;
+    lightBucket(owner, first, end);
+    sortBucket(first, end - first);
   }
 }

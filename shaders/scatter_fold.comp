@@ -28,10 +28,7 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 // light owner's bucket, or a heavy target's items of this pass.
 void itemRange(uint item, bool light, out uint target, out uint begin, out uint end) {
   if (light) {
-    target = scratch[pc.owners_at + item];
-    uint count = scratch[pc.counts_at + target];
-    end = pc.buckets_at + scratch[pc.cursors_at + target];
-    begin = end - count;
+    target = lightBucket(item, begin, end);
     return;
   }
   uint heavy = bucketControl(VKINDEX_HEAVY_COUNT);

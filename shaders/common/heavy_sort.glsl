@@ -1,10 +1,18 @@
-// The heavy sort's items (common/scatter_buckets_params.h): what heavy_plan.comp, heavy_sort_count.comp,
-// heavy_sort_scatter.comp and scatter_fold.comp agree on. The including shader declares `scratch` and
-// the BucketParams push block.
+// The heavy sort's items and the light buckets (common/scatter_buckets_params.h): what heavy_plan.comp,
+// heavy_sort_count.comp, heavy_sort_scatter.comp, bucket_sort.comp and scatter_fold.comp agree on. The
+// including shader declares `scratch` and the BucketParams push block.
 #ifndef VKINDEX_HEAVY_SORT_GLSL
 #define VKINDEX_HEAVY_SORT_GLSL
 
 uint bucketControl(uint word) { return scratch[pc.counts_at + pc.target_count + word]; }
+
+// Light owner `owner`'s target, returned, and its bucket of update positions, scratch[first, end).
+uint lightBucket(uint owner, out uint first, out uint end) {
+  uint target = scratch[pc.owners_at + owner];
+  end = pc.buckets_at + scratch[pc.cursors_at + target];
+  first = end - scratch[pc.counts_at + target];
+  return target;
+}
 
 // The digit passes a call runs: the first always (it gathers the heavy positions), then those whose
 // digit of some heavy id below `heavy` is not zero.
