@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/) with clang, AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-fuzz/, then runs each for a bounded time on a copy of its seed corpus (fuzz/corpus/<target>/).
-# Usage: scripts/run-fuzzers.sh [seconds_per_target] (default 15: about 75 s for the five targets).
+# Usage: scripts/run-fuzzers.sh [seconds_per_target] (default 15; the targets run one per core, so the
+# five take about 45 s on 2 cores).
 # The differential target runs the operators on lavapipe (VK_DRIVER_FILES, unless already set).
 # Fails when any target crashes, hangs or runs out of memory, and says where the input was saved.
 set -euo pipefail
@@ -21,14 +22,14 @@ cmake --build "$build" -j "${VKINDEX_JOBS:-$(nproc)}" --target "${targets[@]/#/f
 # UndefinedBehaviorSanitizer's reports with the stack that led there.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.$(uname -m).json}
-failed=()
-for target in "${targets[@]}"; do
+# One target's run; its status is libFuzzer's (non-zero on a finding).
+fuzz_target() {
+  local target=$1
   # A fresh copy each run: what libFuzzer adds to the corpus stays out of the source tree.
-  work="$build/fuzz-runs/$target"
+  local work="$build/fuzz-runs/$target"
   rm -rf "$work"
   mkdir -p "$work/corpus"
   cp fuzz/corpus/"$target"/* "$work/corpus/"
-  log="$work/log.txt"
   # -timeout: one input running 10 s is a hang; -rss_limit_mb: 2 GiB is an out-of-memory finding.
   # The Vulkan driver and loader keep allocations to process exit, which are not the library's leaks
   # (the GPU tests' ASan run ignores them too): so for the differential target neither libFuzzer's
@@ -36,11 +37,28 @@ for target in "${targets[@]}"; do
   # on every run, reported from "<unknown module>" once the loader has unloaded it (SwiftShader runs
   # the same inputs clean). The library's host code keeps leak detection in the other targets and the
   # host-only ASan tests.
-  leaks=1
+  local leaks=1
   [[ $target == differential ]] && leaks=0
-  if ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=$leaks" "$build/fuzz/fuzz_$target" \
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=$leaks" "$build/fuzz/fuzz_$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=$leaks \
-    -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" >"$log" 2>&1; then
+    -artifact_prefix="$work/" -print_final_stats=1 "$work/corpus" >"$work/log.txt" 2>&1
+}
+
+# Every libFuzzer process is single-threaded, so the targets run side by side, one per core; each
+# writes its status beside its log.
+jobs_max=${VKINDEX_JOBS:-$(nproc)}
+mkdir -p "$build/fuzz-runs"
+for target in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n || true; done
+  (if fuzz_target "$target"; then echo 0; else echo 1; fi >"$build/fuzz-runs/$target.status") &
+done
+wait
+
+failed=()
+for target in "${targets[@]}"; do
+  work="$build/fuzz-runs/$target"
+  log="$work/log.txt"
+  if [[ $(cat "$work.status") == 0 ]]; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     echo "fuzz: $target: ${runs:-?} runs in ${seconds} s ($((${runs:-0} / seconds)) per second), no findings"
   else
