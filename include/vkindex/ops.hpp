@@ -139,9 +139,10 @@ VKINDEX_API StatusOr<RecordedOp> recordScatterElements(Context& context, VkComma
                                                        int64_t axis, Reduction reduction, Tensor& output);
 
 // ScatterND (ONNX opsets 11, 13, 16, 18): output = data, then for every index tuple (indices' last dim
-// k, 1 <= k <= r) the data slice it addresses is combined with the matching slice of updates, whose
+// k, 0 <= k <= r) the data slice it addresses is combined with the matching slice of updates, whose
 // shape must be indices.shape[:-1] + data.shape[k:]. Component c of a tuple lies in [-s, s-1] for
-// s = data.shape[c]. Forms and error behaviour as scatterElements.
+// s = data.shape[c]; with k = 0 every tuple is empty and addresses the whole of data. Forms and error
+// behaviour as scatterElements.
 VKINDEX_API StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices,
                                        const Tensor& updates, Reduction reduction = Reduction::kNone);
 VKINDEX_API Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,

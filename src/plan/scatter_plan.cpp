@@ -175,7 +175,9 @@ StatusOr<std::vector<SourceRun>> tupleRuns(const ScatterShape& shape, const Plac
   };
   if (fitsOneBinding(updates, device) && fitsOneBinding(indices, device)) return std::vector<SourceRun>{run(0, tuples)};
   const uint64_t capacity = windowCapacity(device);
-  const uint64_t per_run = std::min(capacity / slice_bytes, capacity / tuple_bytes);
+  // Tuples of no components (k = 0) take no index bytes: then only the updates bound a run.
+  const uint64_t per_run =
+      tuple_bytes == 0 ? capacity / slice_bytes : std::min(capacity / slice_bytes, capacity / tuple_bytes);
   if (per_run == 0) {
     return slice_bytes > capacity ? tooLargeToBind(shape, slice_bytes, "a slice", device)
                                   : tooLargeToBind(shape, tuple_bytes, "an index tuple", device);
@@ -230,6 +232,14 @@ StatusOr<std::vector<SourceRun>> lineRuns(const ScatterShape& shape, const Place
     }
   }
   return runs;
+}
+
+// A pass's binding of the index tuples of `run`. Tuples of no components (ScatterND with k = 0) read
+// no index, and their indices may hold no byte to bind: the kernels' read-only indices slot gets the
+// run's updates instead, and never reads them.
+Binding indicesBinding(const ScatterShape& shape, const SourceRun& run) {
+  if (shape.check.extents.empty()) return {Role::kUpdates, run.updates.window};
+  return {Role::kIndices, run.indices.window};
 }
 
 // Where the scatter passes read and write.
@@ -345,7 +355,7 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
         // Bindings are built and moved in, here and below: GCC 12 at -O3 (the arm64 cross build) takes
         // an initializer-list assignment's copy for a memmove from null (-Werror=nonnull).
         pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
-                                             {Role::kIndices, run.indices.window},
+                                             indicesBinding(shape, run),
                                              {Role::kOutput, target.output.window},
                                              {Role::kStatus, {}}};
         pass.groups = groupsForItems(run.line_end - run.line_begin, layout.workgroup);
@@ -402,7 +412,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
   Step write;
   setWinnerPass(write, layout, run, target);
   write.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
-                                        {Role::kIndices, run.indices.window},
+                                        indicesBinding(shape, run),
                                         {Role::kOutput, target.output.window},
                                         {Role::kScratch, table},
                                         {Role::kStatus, {}}};
@@ -451,8 +461,7 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
       Step claim;
       claim.kernel = kernel;
       setWinnerPass(claim, layout, run, layout.targets.front());
-      claim.bindings =
-          std::vector<Binding>{{Role::kIndices, run.indices.window}, {Role::kScratch, table}, {Role::kStatus, {}}};
+      claim.bindings = std::vector<Binding>{indicesBinding(shape, run), {Role::kScratch, table}, {Role::kStatus, {}}};
       claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
       if (wait_for_checks) waitForChecks(claim);
       wait_for_checks = false;
@@ -516,10 +525,8 @@ void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout&
   Step locate;
   locate.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsLocate : Kernel::kScatterNDLocate;
   setWinnerPass(locate, layout, run, target);
-  locate.bindings = std::vector<Binding>{{Role::kIndices, run.indices.window},
-                                         {Role::kScratch, fold.targets},
-                                         {Role::kScratch, fold.counts},
-                                         {Role::kStatus, {}}};
+  locate.bindings = std::vector<Binding>{
+      indicesBinding(shape, run), {Role::kScratch, fold.targets}, {Role::kScratch, fold.counts}, {Role::kStatus, {}}};
   locate.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
   const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
   appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
@@ -629,10 +636,12 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
   if (r == 0) return invalidArgument(op + ": input 'data' must have rank >= 1, got a scalar (rank 0)");
   if (indices_shape.empty())
     return invalidArgument(op + ": input 'indices' must have rank >= 1, got a scalar (rank 0)");
+  // k = 0 is valid (ONNX bounds k by r only; GatherND's k >= 1 is GatherND's own rule): every tuple is
+  // empty and addresses the whole of data, so updates holds one data-shaped slice per tuple.
   const int64_t k = indices_shape.back();
-  if (k < 1 || k > r) {
+  if (k < 0 || k > r) {
     return invalidArgument(op + ": the last dim of input 'indices' is " + str(k) +
-                           ", the length of each index tuple, which must lie in [1, " + str(r) + "] (data's rank " +
+                           ", the length of each index tuple, which must lie in [0, " + str(r) + "] (data's rank " +
                            str(r) + ")");
   }
   VKINDEX_RETURN_IF_ERROR(checkUpdatesType(op, data_type, updates_type));
@@ -667,7 +676,11 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
                              const DeviceInfo& device) {
   OpPlan plan;
   plan.report = shape.report;
-  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, shape.check, indices, device, shape.op));
+  // Tuples of no components (ScatterND, k = 0) hold no index to check.
+  bool checked = false;
+  if (!shape.check.extents.empty()) {
+    VKINDEX_ASSIGN_OR_RETURN(checked, appendIndexChecks(plan, shape.check, indices, device, shape.op));
+  }
   const bool elements = shape.op == "ScatterElements";
   if (elements && shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
     return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +

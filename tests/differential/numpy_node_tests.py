@@ -265,7 +265,8 @@ def scatter_elements(gen, kind, index_type):
 
 def scatter_nd(gen, kind, index_type):
     shape = gen.shape(gen.integer(1, 3), 1, 5)
-    tuple_length = gen.integer(1, len(shape))
+    # k = 0 too: empty tuples, each addressing the whole of data (ONNX bounds k by the rank only).
+    tuple_length = gen.integer(0, len(shape))
     index_shape = gen.shape(gen.integer(0, 2), 0 if gen.rng.random() < 0.1 else 1, 6) + (tuple_length,)
     reduction = reduction_for(gen, kind)
     hot = [gen.integer(1, size) for size in shape[:tuple_length]]

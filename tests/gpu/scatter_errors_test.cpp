@@ -334,17 +334,18 @@ TEST_F(ScatterErrorsTest, NDTupleLengthOutOfRange) {
   const HostTensor data = floats({3, 4, 5});
   expectInvalid(nd(data, zeros(DataType::kInt64, {5, 4}), floats({5})),
                 "ScatterND: the last dim of input 'indices' is 4, the length of each index tuple, which must lie in "
-                "[1, 3] (data's rank 3)");
-  expectInvalid(nd(data, indexTensor(DataType::kInt32, {5, 0}, {}), floats({5, 3, 4, 5})),
-                "ScatterND: the last dim of input 'indices' is 0, the length of each index tuple, which must lie in "
-                "[1, 3] (data's rank 3)");
+                "[0, 3] (data's rank 3)");
   expectInvalid(nd(floats({3}), zeros(DataType::kInt64, {2}), floats({})),
                 "ScatterND: the last dim of input 'indices' is 2, the length of each index tuple, which must lie in "
-                "[1, 1] (data's rank 1)");
+                "[0, 1] (data's rank 1)");
   // Before the updates' type.
   expectInvalid(nd(floats({3}), zeros(DataType::kInt64, {1, 2}), values(DataType::kUInt16, {1})),
                 "ScatterND: the last dim of input 'indices' is 2, the length of each index tuple, which must lie in "
-                "[1, 1] (data's rank 1)");
+                "[0, 1] (data's rank 1)");
+  // k = 0 is valid, and each of its tuples takes a whole data-shaped slice of updates.
+  expectInvalid(nd(data, indexTensor(DataType::kInt32, {5, 0}, {}), floats({5, 4, 5})),
+                "ScatterND: input 'updates' has shape [5, 4, 5], expected [5, 3, 4, 5] (indices.shape[:-1] + "
+                "data.shape[k:])");
 }
 
 TEST_F(ScatterErrorsTest, NDUpdatesOfAnotherType) {

@@ -11,7 +11,8 @@
 //   hand; sums that only index order gets right for float32, float16, bfloat16, double and complex64,
 //   over slices and single elements (each proved order-sensitive on the host first); 1000 writers to
 //   one slice; 20 repeated runs (float32, double, float16); rank-1 indices (one tuple, scalar
-//   updates), strings, empty indices, zero-sized dims, sub-word slices and more than 2^16 tuples.
+//   updates), strings, empty indices, zero-sized dims, empty tuples (k = 0: each addresses all of
+//   data), sub-word slices and more than 2^16 tuples.
 // Fixed seeds. Pairs the device's kernels do not run yet fail with kUnsupported.
 #include <algorithm>
 #include <cstdint>
@@ -465,6 +466,47 @@ TEST_F(ScatterNDTest, EmptyIndicesAndZeroSizedDims) {
             context(), makeCase(rng, reductionValues(rng, dtype, e.data),
                                 randomTuples(rng, index_type, e.indices, e.data, 0), reduction)));
       }
+    }
+  }
+}
+
+// Tuples of no components (indices.shape[-1] == 0): every tuple addresses the whole of data and
+// updates holds one data-shaped slice per tuple, combined in index order (none: the last one wins).
+// Rank-1 indices [0] are one such tuple, [0, 0] none. Each path: the walk (one tuple, or a reduction),
+// the winner table (none, several tuples) and, on devices that fold single walkers by owner
+// (lavapipe's min_walk_lines is 2), the fold of a one-element data.
+TEST_F(ScatterNDTest, EmptyTuplesAddressAllOfData) {
+  Rng rng(11);
+  struct EmptyTuples {
+    DataType dtype;
+    Reduction reduction;
+    Shape data;
+    Shape indices;
+  };
+  const EmptyTuples cases[] = {
+      {DataType::kFloat32, Reduction::kNone, {3, 5}, {4, 0}},    // the winner table: the last tuple wins
+      {DataType::kFloat32, Reduction::kNone, {4, 4}, {0}},       // rank-1 indices: one tuple, one walk
+      {DataType::kFloat32, Reduction::kAdd, {3, 5}, {2, 3, 0}},  // two tuple dims
+      {DataType::kFloat32, Reduction::kMul, {2, 2, 3}, {0}},     //
+      {DataType::kFloat32, Reduction::kMax, {6}, {5, 0}},        //
+      {DataType::kFloat32, Reduction::kMin, {1}, {7, 0}},        // one data element: the fold by owner
+      {DataType::kFloat64, Reduction::kAdd, {4, 3}, {3, 0}},     // soft float64
+      {DataType::kInt64, Reduction::kMul, {5}, {4, 0}},          // 64-bit words in pairs
+      {DataType::kFloat16, Reduction::kAdd, {9}, {6, 0}},        // sub-word elements
+      {DataType::kComplex64, Reduction::kMul, {2, 2}, {3, 0}},   //
+      {DataType::kUInt8, Reduction::kNone, {7}, {3, 0}},         // sub-word slices
+      {DataType::kUInt8, Reduction::kMax, {2, 3}, {2, 2, 0}},    //
+      {DataType::kBool, Reduction::kNone, {5}, {2, 0}},          //
+      {DataType::kString, Reduction::kNone, {2, 3}, {3, 0}},     // ids on the device, strings on the host
+      {DataType::kFloat32, Reduction::kAdd, {3, 5}, {0, 0}},     // no tuple: the output is data
+      {DataType::kFloat32, Reduction::kNone, {0, 4}, {2, 0}},    // empty data
+  };
+  for (const EmptyTuples& e : cases) {
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      const ScatterCase c =
+          makeCase(rng, reductionValues(rng, e.dtype, e.data), indexTensor(index_type, e.indices, {}), e.reduction);
+      SCOPED_TRACE(c.description());
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
     }
   }
 }

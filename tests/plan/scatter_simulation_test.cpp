@@ -2,7 +2,7 @@
 // fake devices, so that data, indices and updates each span many binding windows: every access inside
 // its window, every data element receiving exactly its updates in index order, whatever the offsets,
 // element width, index type, reduction (a walk, a winner table, or the fold by owner) and form (in
-// place, or a copy of data first).
+// place, or a copy of data first), ScatterND's empty tuples (k = 0) included.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -141,6 +141,34 @@ TEST(ScatterSimulationTest, FoldByOwner) {
     c.output_offset = offsets[rng() % std::size(offsets)];
     c.device = fakeDevice(uint64_t(1) << 20, rng() % 2 ? 16 : 64);
     c.device.min_walk_lines = UINT64_MAX;
+    SCOPED_TRACE(describe(c));
+    ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// ScatterND's tuples of no components (k = 0): every tuple addresses the whole of data, and the steps
+// bind no index (the simulator gives them an empty indices window, so a read would fail). Walks,
+// winner tables and folds by owner, with updates spanning several windows.
+TEST(ScatterSimulationTest, EmptyTuplesAddressAllOfData) {
+  std::mt19937 rng(0xe0);
+  for (int round = 0; round < 60; ++round) {
+    ScatterCase c;
+    c.nd = true;
+    c.data_type = kTypes[rng() % std::size(kTypes)];
+    c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+    const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul};
+    c.reduction = reductions[rng() % std::size(reductions)];
+    c.in_place = rng() % 2;
+    c.data_shape = randomShape(rng, 1 + rng() % 2, 8);
+    c.indices_shape = round % 4 == 0 ? Shape{0} : Shape{1 + static_cast<int64_t>(rng() % 50), 0};
+    const uint64_t offsets[] = {0, 4, 16, 260};
+    c.data_offset = offsets[rng() % std::size(offsets)];
+    c.indices_offset = offsets[rng() % std::size(offsets)];
+    c.updates_offset = offsets[rng() % std::size(offsets)];
+    c.output_offset = offsets[rng() % std::size(offsets)];
+    c.device = fakeDevice(256, 16);
+    c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
     SCOPED_TRACE(describe(c));
     ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
     if (::testing::Test::HasFailure()) return;

@@ -12,6 +12,7 @@
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "plan_checks.hpp"
 #include "plan_test_support.hpp"
 #include "simulator_support.hpp"
 
@@ -89,6 +90,7 @@ class Simulation {
     bool output_written = false;
     for (size_t i = 0; i < plan.steps.size() && ok_; ++i) {
       const Step& step = plan.steps[i];
+      expectBindable(step, plan, i);
       const bool copies = step.kernel == Kernel::kCopyWords || step.kernel == Kernel::kCopyWords16;
       if (writesOutput(step.kernel) && !copies) {
         const Window* output = windowOf(step, Role::kOutput);
@@ -187,8 +189,28 @@ class Simulation {
     }
   }
 
+  // Every binding of `step`, read or not, is a range the device can bind inside its tensor (the
+  // scratch: the plan's scratch bytes at offset 0).
+  void expectBindable(const Step& step, const OpPlan& plan, size_t i) {
+    for (const Binding& binding : step.bindings) {
+      const Placement scratch{0, plan.scratch_bytes};
+      const Placement* tensor = binding.role == Role::kData      ? &data_
+                                : binding.role == Role::kIndices ? &indices_
+                                : binding.role == Role::kUpdates ? &updates_
+                                : binding.role == Role::kOutput  ? &output_
+                                : binding.role == Role::kScratch ? &scratch
+                                                                 : nullptr;
+      if (tensor != nullptr && !validWindow(binding.window, *tensor, c_.device, "binding")) {
+        return fail("step " + std::to_string(i) + " binds a window it cannot");
+      }
+    }
+  }
+
+  // A step over tuples of no components (ScatterND, k = 0) binds no indices: an empty window, so that
+  // any index read it made would fail the simulation.
   BufferBinding indexBinding(const Step& step) {
-    return BufferBinding(index_buffer_, *windowOf(step, Role::kIndices), "indices", ok_);
+    const Window* window = windowOf(step, Role::kIndices);
+    return BufferBinding(index_buffer_, window != nullptr ? *window : Window{}, "indices", ok_);
   }
 
   // index_tuples.glsl's tupleRow.
@@ -783,7 +805,11 @@ class Simulation {
     const Shape& data = c_.data_shape;
     if (c_.nd) {
       const size_t k = static_cast<size_t>(c_.indices_shape.back());
-      const uint64_t slice = product(data, k, data.size()), tuples = values.size() / k;
+      // Tuples from indices' shape, not from its values: with k = 0 the indices hold none. Empty slices
+      // receive nothing, however many tuples there are.
+      const Shape& tuple_dims = c_.indices_shape;
+      const uint64_t slice = product(data, k, data.size());
+      const uint64_t tuples = slice == 0 ? 0 : product(tuple_dims, 0, tuple_dims.size() - 1);
       for (uint64_t n = 0; n < tuples; ++n) {
         uint64_t row = 0;
         for (size_t component = 0; component < k; ++component) {

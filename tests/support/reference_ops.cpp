@@ -236,7 +236,7 @@ ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& ind
   const size_t q = indices.shape.size();
   assert(r >= 1 && q >= 1);
   const size_t k = static_cast<size_t>(indices.shape[q - 1]);
-  assert(k >= 1 && k <= r && updates.dtype == data.dtype);
+  assert(k <= r && updates.dtype == data.dtype);
 
   ReferenceResult result;
   // Component c of every tuple lies in [-s, s-1] for s = data.shape[c]; the first bad element of
@@ -260,7 +260,9 @@ ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& ind
   // output = data; then, tuple by tuple in row-major order and within each slice in row-major order,
   // output[tuple normalized, j...] (x)= updates[tuple position, j...].
   result.output = data;
-  const uint64_t tuple_count = index_count / k;
+  // k = 0: every tuple is empty, has no element in indices, and addresses the whole of data.
+  uint64_t tuple_count = 1;
+  for (size_t d = 0; d + 1 < q; ++d) tuple_count *= static_cast<uint64_t>(indices.shape[d]);
   for (uint64_t t = 0; t < tuple_count; ++t) {
     std::vector<int64_t> data_coordinates(r, 0);
     for (size_t c = 0; c < k; ++c) {

@@ -47,7 +47,8 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
 // by element with the matching slice of updates (shape indices.shape[:-1] + data.shape[k:]), with the
 // rules of referenceScatterElements. bad_index_position is the first bad element of indices in
 // row-major order (counting tuple components). Preconditions: data rank r >= 1, indices rank >= 1,
-// k in [1, r], updates of the shape above and data's type, a reduction the type allows.
+// k in [0, r] (k = 0: every tuple is empty and addresses all of data), updates of the shape above and
+// data's type, a reduction the type allows.
 ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
                                    Reduction reduction);
 
