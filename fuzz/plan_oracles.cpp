@@ -176,18 +176,6 @@ std::string checkGatherElements(const PlanProblem& p) {
 void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shape, const Placement& data,
                            const Placement& indices, const Placement& updates, const Placement& output, bool in_place,
                            const DeviceInfo& device) {
-  const Placement scratch{0, op_plan.scratch_bytes};
-  const auto tensorOf = [&](Role role) {
-    switch (role) {
-      case Role::kData: return data;
-      case Role::kIndices: return indices;
-      case Role::kUpdates: return updates;
-      case Role::kOutput: return output;
-      case Role::kScratch: return scratch;
-      case Role::kStatus: break;
-    }
-    return Placement{};
-  };
   for (size_t i = 0; i < op_plan.steps.size(); ++i) {
     const Step& step = op_plan.steps[i];
     SCOPED_TRACE("step " + std::to_string(i) + ": " + plan::test::str(step));
@@ -195,16 +183,8 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
     EXPECT_EQ(step.push_bytes, plan::test::pushBytesOf(step.kernel));
     EXPECT_EQ(step.push[0], 0u) << "the status slot is the runner's to fill";
     EXPECT_GT(step.groups, 0u);
-    for (const std::vector<plan::Binding>* list : {&step.bindings, &step.wait_for}) {
-      for (const plan::Binding& binding : *list) {
-        if (binding.role == Role::kStatus) {
-          EXPECT_EQ(binding.window.size, 0u);
-        } else {
-          plan::test::validWindow(binding.window, tensorOf(binding.role), device, "scatter");
-        }
-      }
-    }
   }
+  plan::test::checkScatterWindows(op_plan, {data, indices, updates, output}, device);
   // A few tuples of ScatterND none in place (at most 16 components, and 256 components x workgroups)
   // walk in one self-checking dispatch, and nothing else does.
   const uint64_t components = shape.check.tuple_count * shape.check.extents.size();

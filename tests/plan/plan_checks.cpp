@@ -37,6 +37,37 @@ bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& dev
   return good;
 }
 
+bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const DeviceInfo& device) {
+  const Placement scratch{0, plan.scratch_bytes};
+  const auto tensorOf = [&](Role role) {
+    switch (role) {
+      case Role::kData: return tensors.data;
+      case Role::kIndices: return tensors.indices;
+      case Role::kUpdates: return tensors.updates;
+      case Role::kOutput: return tensors.output;
+      case Role::kScratch: return scratch;
+      case Role::kStatus: break;
+    }
+    return Placement{};
+  };
+  bool ok = true;
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const Step& step = plan.steps[i];
+    SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
+    for (const std::vector<Binding>* list : {&step.bindings, &step.wait_for}) {
+      for (const Binding& binding : *list) {
+        if (binding.role == Role::kStatus) {
+          EXPECT_EQ(binding.window.size, 0u);
+          ok = ok && binding.window.size == 0;
+        } else {
+          ok = validWindow(binding.window, tensorOf(binding.role), device, "scatter") && ok;
+        }
+      }
+    }
+  }
+  return ok;
+}
+
 void checkStepBasics(const OpPlan& plan, Kernel writer) {
   const auto rank = [writer](Kernel kernel) {
     if (kernel == Kernel::kCheckIndices) return 0;

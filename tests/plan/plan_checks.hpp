@@ -30,6 +30,15 @@ uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift)
 // to the binding alignment to its end rounded up to a word. `what` names it in the failure message.
 bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& device, const char* what);
 
+// The tensors a scatter plan's roles name; Role::kScratch is the plan's scratch_bytes at offset 0.
+struct ScatterTensors {
+  Placement data, indices, updates, output;
+};
+
+// Every binding and wait of every step of a scatter plan, read by its kernel or not, is a valid window
+// (validWindow) of the tensor its role names; status bindings carry no window.
+bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const DeviceInfo& device);
+
 // The generic parts of every step of a plan whose writing kernel is `writer`: only check_indices,
 // report_index and `writer`, in that order; the push block of that kernel's size with its status
 // slot word left 0 and nothing after it; the status slot named without a window; at least one
