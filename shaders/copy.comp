@@ -1,17 +1,20 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Plain buffer copy in uvec4s: the ceiling any compute shader can reach on a device, reported by the
-// benchmark beside vkCmdCopyBuffer. Same segment structure as gather_rows.comp's copy units: ROW_LANES
-// invocations share a segment of ROW_LANES x ITEMS_PER_INVOCATION quads, interleaved quad by quad. The
-// benchmark times several layouts (coalesced 256-lane segments suit GPUs, one lane streaming a long
-// segment suits CPU drivers) and reports the fastest.
+// Plain buffer copy in 16-byte units: the ceiling any compute shader can reach on a device, reported
+// by the benchmark beside vkCmdCopyBuffer. Same segment structure as gather_rows.comp's copy units:
+// ROW_LANES invocations share a segment of ROW_LANES x ITEMS_PER_INVOCATION quads, interleaved quad by
+// quad. The benchmark times several layouts (coalesced 256-lane segments suit GPUs, one lane
+// streaming a long segment suits CPU drivers) and reports the fastest.
 layout(local_size_x_id = 0) in;
 #include "common/grid.glsl"
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 layout(constant_id = 4) const uint ROW_LANES = 1;
 
-layout(binding = 0, std430) readonly buffer Source { uvec4 source_quads[]; };
-layout(binding = 1, std430) writeonly buffer Target { uvec4 target_quads[]; };
+// 16-byte units: uvec4, or u64vec2 in the copy_int64 module (common/unit_type.glsl).
+#define VKINDEX_UNIT_BYTES 16
+#include "common/unit_type.glsl"
+layout(binding = 0, std430) readonly buffer Source { UNIT source_quads[]; };
+layout(binding = 1, std430) writeonly buffer Target { UNIT target_quads[]; };
 
 layout(push_constant) uniform CopyParams { uint quad_count; } pc;
 

@@ -2,11 +2,11 @@
 #extension GL_GOOGLE_include_directive : require
 // The copy of data into an out-of-place scatter output, behind the status gate so that a bad index
 // leaves the caller's output untouched. Two modules: this one word per invocation, where a last
-// partial word keeps its bytes beyond the tensor; and (VKINDEX_UNIT_BYTES 16, copy_words_16) whole
-// uvec4 units in segments of ROW_LANES x ITEMS units per group of ROW_LANES invocations, the layout
-// of the row gathers, for the 16-byte-aligned bulk of a large copy (the planner leaves the tail to
-// the word module). One word per invocation made an out-of-place ScatterND of a 125 MiB tensor cost
-// several times a copy.
+// partial word keeps its bytes beyond the tensor; and (VKINDEX_UNIT_BYTES 16, copy_words_16, and
+// copy_words_int64 in 64-bit components) whole 16-byte units in segments of ROW_LANES x ITEMS units
+// per group of ROW_LANES invocations, the layout of the row gathers, for the 16-byte-aligned bulk of a
+// large copy (the planner leaves the tail to the word module). One word per invocation made an
+// out-of-place ScatterND of a 125 MiB tensor cost several times a copy.
 #include "common/copy_words_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
@@ -19,8 +19,9 @@ layout(local_size_x_id = 0) in;
 #if VKINDEX_UNIT_BYTES == 16
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 layout(constant_id = 4) const uint ROW_LANES = 1;
-layout(binding = 0, std430) readonly buffer Source { uvec4 source_units[]; };
-layout(binding = 1, std430) writeonly buffer Target { uvec4 target_units[]; };
+#include "common/unit_type.glsl"  // uvec4, or u64vec2 in copy_words_int64
+layout(binding = 0, std430) readonly buffer Source { UNIT source_units[]; };
+layout(binding = 1, std430) writeonly buffer Target { UNIT target_units[]; };
 #elif VKINDEX_UNIT_BYTES == 4
 layout(binding = 0, std430) readonly buffer Source { uint source_words[]; };
 layout(binding = 1, std430) buffer Target { uint target_words[]; };

@@ -2,7 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // ScatterND with reduction none, second pass, for slices of whole units: as scatter_nd_write.comp, a
 // tuple writes its slice only if it won its data row in scatter_nd_claim.comp's table, but a slice
-// moves in uvec4, uvec2 or uint units (VKINDEX_UNIT_BYTES: one module per width) and in segments of
+// moves in uvec4, uvec2 or uint units (VKINDEX_UNIT_BYTES: one module per width; the *_int64 modules
+// move 16- and 8-byte units as 64-bit components, common/unit_type.glsl) and in segments of
 // ROW_LANES x ITEMS units per group of ROW_LANES invocations, reading the tuple and its claim once per
 // segment: gather_rows.comp's layout, the other way round. The planner picks the widest unit that
 // divides the slice and both offsets.

@@ -78,6 +78,10 @@ const ShaderInfo& shaderInfo(ShaderId id) {
                sizeof(abi::GatherRowsParams)),
       describe("gather_rows_checked_4", gather_rows_checked_4_words, gather_rows_checked_4_word_count,
                sizeof(abi::GatherRowsParams)),
+      describe("gather_rows_int64", gather_rows_int64_words, gather_rows_int64_word_count,
+               sizeof(abi::GatherRowsParams)),
+      describe("gather_rows_int64_8", gather_rows_int64_8_words, gather_rows_int64_8_word_count,
+               sizeof(abi::GatherRowsParams)),
       describe("gather_elements", gather_elements_words, gather_elements_word_count, sizeof(abi::GatherElementsParams)),
       describe("gather_elements_8", gather_elements_8_words, gather_elements_8_word_count,
                sizeof(abi::GatherElementsParams)),
@@ -124,6 +128,10 @@ const ShaderInfo& shaderInfo(ShaderId id) {
                sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_rows_4", scatter_nd_rows_4_words, scatter_nd_rows_4_word_count,
                sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_rows_int64", scatter_nd_rows_int64_words, scatter_nd_rows_int64_word_count,
+               sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_rows_int64_8", scatter_nd_rows_int64_8_words, scatter_nd_rows_int64_8_word_count,
+               sizeof(abi::ScatterNDParams)),
       describe("scatter_elements_locate", scatter_elements_locate_words, scatter_elements_locate_word_count,
                sizeof(abi::ScatterElementsParams)),
       describe("scatter_nd_locate", scatter_nd_locate_words, scatter_nd_locate_word_count,
@@ -148,8 +156,10 @@ const ShaderInfo& shaderInfo(ShaderId id) {
                sizeof(abi::BucketParams)),
       describe("copy_words", copy_words_words, copy_words_word_count, sizeof(abi::CopyWordsParams)),
       describe("copy_words_16", copy_words_16_words, copy_words_16_word_count, sizeof(abi::CopyWordsParams)),
+      describe("copy_words_int64", copy_words_int64_words, copy_words_int64_word_count, sizeof(abi::CopyWordsParams)),
       describe("clear_words", clear_words_words, clear_words_word_count, sizeof(abi::ClearWordsParams)),
       describe("copy", copy_words, copy_word_count, sizeof(uint32_t)),
+      describe("copy_int64", copy_int64_words, copy_int64_word_count, sizeof(uint32_t)),
   };
   static_assert(sizeof(kShaders) / sizeof(kShaders[0]) == static_cast<size_t>(ShaderId::kCount));
   return kShaders[static_cast<size_t>(id)];

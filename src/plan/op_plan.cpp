@@ -2,10 +2,11 @@
 
 namespace vkindex::plan {
 
-Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check) {
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check, bool int64_units) {
+  const bool wide = int64_units && !self_check;
   switch (unit_bytes) {
-    case 16: return self_check ? Kernel::kGatherRowsChecked : Kernel::kGatherRows;
-    case 8: return self_check ? Kernel::kGatherRowsChecked8 : Kernel::kGatherRows8;
+    case 16: return self_check ? Kernel::kGatherRowsChecked : wide ? Kernel::kGatherRowsInt64 : Kernel::kGatherRows;
+    case 8: return self_check ? Kernel::kGatherRowsChecked8 : wide ? Kernel::kGatherRowsInt64_8 : Kernel::kGatherRows8;
     case 4: return self_check ? Kernel::kGatherRowsChecked4 : Kernel::kGatherRows4;
     default: return Kernel::kGatherRowBytes;
   }
@@ -19,8 +20,43 @@ bool isRowGatherKernel(Kernel kernel) {
     case Kernel::kGatherRowBytes:
     case Kernel::kGatherRowsChecked:
     case Kernel::kGatherRowsChecked8:
-    case Kernel::kGatherRowsChecked4: return true;
+    case Kernel::kGatherRowsChecked4:
+    case Kernel::kGatherRowsInt64:
+    case Kernel::kGatherRowsInt64_8: return true;
     default: return false;
+  }
+}
+
+Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units) {
+  switch (unit_bytes) {
+    case 16: return int64_units ? Kernel::kScatterNDRowsInt64 : Kernel::kScatterNDRows;
+    case 8: return int64_units ? Kernel::kScatterNDRowsInt64_8 : Kernel::kScatterNDRows8;
+    default: return Kernel::kScatterNDRows4;
+  }
+}
+
+uint32_t scatterNDRowsUnitBytes(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kScatterNDRows:
+    case Kernel::kScatterNDRowsInt64: return 16;
+    case Kernel::kScatterNDRows8:
+    case Kernel::kScatterNDRowsInt64_8: return 8;
+    case Kernel::kScatterNDRows4: return 4;
+    default: return 0;
+  }
+}
+
+Kernel copyWordsKernel(uint32_t unit_bytes, bool int64_units) {
+  if (unit_bytes != 16) return Kernel::kCopyWords;
+  return int64_units ? Kernel::kCopyWordsInt64 : Kernel::kCopyWords16;
+}
+
+uint32_t copyWordsUnitBytes(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kCopyWords16:
+    case Kernel::kCopyWordsInt64: return 16;
+    case Kernel::kCopyWords: return 4;
+    default: return 0;
   }
 }
 

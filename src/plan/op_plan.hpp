@@ -31,6 +31,9 @@ enum class Kernel : uint32_t {
   kGatherRowsChecked,
   kGatherRowsChecked8,
   kGatherRowsChecked4,
+  // gather_rows.comp moving 16- and 8-byte units as 64-bit components (DeviceInfo::int64_units).
+  kGatherRowsInt64,
+  kGatherRowsInt64_8,
   // GatherElements, one index per output element: gather_elements.comp in 16-, 8- and 4-byte units (one
   // module per width), and its sub-word module for 1- and 2-byte elements.
   kGatherElements,
@@ -68,6 +71,9 @@ enum class Kernel : uint32_t {
   kScatterNDRows,
   kScatterNDRows8,
   kScatterNDRows4,
+  // The same moving 16- and 8-byte units as 64-bit components (DeviceInfo::int64_units).
+  kScatterNDRowsInt64,
+  kScatterNDRowsInt64_8,
   // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
   // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
   // counts itself there, light targets get buckets, positions fill them, one owner per target sorts
@@ -90,18 +96,30 @@ enum class Kernel : uint32_t {
   kScatterFoldFloat64,
   kScatterFoldFloat32Add,
   kScatterFoldOrder32,
-  kCopyWords,    // copy_words.comp: gated copy of data into an out-of-place scatter output
-  kCopyWords16,  // the same in 16-byte units and row segments, for the aligned bulk of a large copy
-  kClearWords,   // clear_words.comp: zeroes scratch tables
-  kCopy,         // copy.comp: the benchmark's compute-copy ceiling
+  kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
+  kCopyWords16,     // the same in 16-byte units and row segments, for the aligned bulk of a large copy
+  kCopyWordsInt64,  // the same 16-byte units as 64-bit components (DeviceInfo::int64_units)
+  kClearWords,      // clear_words.comp: zeroes scratch tables
+  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
+  kCopyInt64,       // the same in 64-bit components (DeviceInfo::int64_units)
   kCount,
 };
 
 // The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes),
-// or its self-checking variant (copy units only).
-Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false);
-// True for the seven row-gather kernels.
+// or its self-checking variant (copy units only). `int64_units` (DeviceInfo::int64_units) picks the
+// 64-bit-component modules for 16- and 8-byte units; the self-checking ones have none.
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false);
+// True for the nine row-gather kernels.
 bool isRowGatherKernel(Kernel kernel);
+// The ScatterND row-write kernel for `unit_bytes` units (16, 8 or 4), with `int64_units` as above.
+Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units);
+// The unit a ScatterND row-write kernel moves (16, 8 or 4 bytes), or 0 for any other kernel.
+uint32_t scatterNDRowsUnitBytes(Kernel kernel);
+// The out-of-place scatters' copy of data for `unit_bytes` (16: the aligned bulk, with `int64_units`
+// as above; 4: words, with a partial last one).
+Kernel copyWordsKernel(uint32_t unit_bytes, bool int64_units);
+// The unit a copy-words kernel moves (16 or 4 bytes), or 0 for any other kernel.
+uint32_t copyWordsUnitBytes(Kernel kernel);
 // The GatherElements kernel for `unit_bytes` units (16, 8, 4; 2 and 1: kGatherElementBytes).
 Kernel elementGatherKernel(uint32_t unit_bytes);
 // True for the four GatherElements kernels.

@@ -86,7 +86,7 @@ struct PassBuilder {
         p.extents[c] = static_cast<uint32_t>(gather.check.extents[c]);
       }
       Step pass;
-      pass.kernel = rowGatherKernel(shape.unit_bytes);
+      pass.kernel = rowGatherKernel(shape.unit_bytes, false, device.int64_units);
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};

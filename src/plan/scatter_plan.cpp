@@ -430,7 +430,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
     write.groups = groupsForItems(tuples * shape.slice_elements, layout.workgroup);
     return write;
   }
-  write.kernel = unit == 16 ? Kernel::kScatterNDRows : unit == 8 ? Kernel::kScatterNDRows8 : Kernel::kScatterNDRows4;
+  write.kernel = scatterNDRowsKernel(unit, device.int64_units);
   const uint64_t slice_units = slice_bytes / unit;
   const SegmentLayout segments = segmentLayout(device, layout.workgroup, slice_units);
   write.spec[kSpecItems] = segments.items;
@@ -574,12 +574,13 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
       bulk = bytes / 16 * 16;
       const uint64_t units = bulk / 16;
       const SegmentLayout layout = segmentLayout(device, workgroup, units);
-      addCopy(Kernel::kCopyWords16, 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
+      addCopy(copyWordsKernel(16, device.int64_units), 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
               layout.groupsFor(layout.segmentsOf(units), workgroup));
     }
     if (bulk < bytes) {
       const uint64_t words = alignUp(bytes - bulk, 4) / 4;
-      addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, groupsForItems(words, workgroup));
+      addCopy(copyWordsKernel(4, device.int64_units), bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0},
+              groupsForItems(words, workgroup));
     }
   }
 }

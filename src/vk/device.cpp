@@ -144,6 +144,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   const bool cpu = info.type == "cpu";
   info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
   info.row_items = cpu ? 256u : info.items_per_invocation;
+  info.int64_units = cpu && info.shader_int64;  // Device::create enables the feature; see DeviceInfo
   // Measured with `vkindex bench --sweep` (its regions column, three runs): SwiftShader's copy regions
   // beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps each),
   // so since rows share segments its kernel is 2x faster at 256 and 512 bytes, level at 1 KiB and
@@ -224,6 +225,12 @@ StatusOr<std::unique_ptr<Device>> Device::create(const Instance& instance, uint3
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
+  // shaderInt64 where the device has it: the 64-bit-component kernels (DeviceInfo::int64_units) need it.
+  VkPhysicalDeviceFeatures supported{};
+  vkGetPhysicalDeviceFeatures(physical, &supported);
+  VkPhysicalDeviceFeatures enabled{};
+  enabled.shaderInt64 = supported.shaderInt64;
+  info.pEnabledFeatures = &enabled;
 
   std::unique_ptr<Device> device(new Device());
   device->owned_ = true;
@@ -260,6 +267,7 @@ StatusOr<std::unique_ptr<Device>> Device::adopt(const Instance& instance, VkPhys
   volkLoadDeviceTable(&device->table_, handle);
   VKINDEX_RETURN_IF_ERROR(device->finishSetup(physical_device, static_cast<uint32_t>(found - devices.begin())));
   device->info_.timestamps = device->info_.timestamps && families[queue_family].timestampValidBits > 0;
+  device->info_.int64_units = false;  // the application may not have enabled shaderInt64
   return device;
 }
 

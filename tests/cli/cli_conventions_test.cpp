@@ -132,6 +132,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "items_per_invocation",
                             "row_lanes",
                             "row_items",
+                            "int64_units",
                             "min_copy_region_bytes",
                             "min_walk_lines"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();

@@ -33,6 +33,8 @@ Placement placed(uint64_t offset, uint64_t bytes) { return {offset, bytes}; }
 // Plans of every planner over shapes that produce every kernel and several windows.
 std::vector<OpPlan> samplePlans() {
   const DeviceInfo device = smallDevice();
+  DeviceInfo int64_device = device;  // its row gathers and writes move 64-bit components
+  int64_device.int64_units = true;
   std::vector<OpPlan> plans;
   const auto addPlan = [&plans](const StatusOr<OpPlan>& plan) {
     EXPECT_TRUE(plan.ok()) << plan.status().toString();
@@ -47,6 +49,10 @@ std::vector<OpPlan> samplePlans() {
                                                     placed(0, 500 * 8), placed(8, 500 * 7 * e), device);
     EXPECT_TRUE(gather_plan.ok()) << gather_plan.status().toString();
     if (gather_plan.ok()) plans.push_back(*gather_plan);
+    // The same at offset 0 on a device whose row gathers move 64-bit components (int64's 8-byte and
+    // complex128's 16-byte units).
+    addPlan(plan::planGather(*gather, DataType::kInt64, placed(0, 600 * 7 * e), placed(0, 500 * 8),
+                             placed(0, 500 * 7 * e), int64_device));
     // Small enough for one self-checking pass (copy units: all but uint8's 3-byte rows).
     DeviceInfo roomy = device;
     roomy.max_storage_buffer_range = 1 << 20;
@@ -108,6 +114,9 @@ std::vector<OpPlan> samplePlans() {
         narrow.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, narrow));
+        // The row writes in 64-bit components (int64's 8-byte and complex128's 16-byte units).
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                  placed(0, 12 * 5 * e), true, int64_device));
       }
       // One tuple walks whatever the reduction (none: the move-only walk, self-checking in place).
       StatusOr<plan::ScatterShape> one_row =
@@ -128,6 +137,9 @@ std::vector<OpPlan> samplePlans() {
                                                                  {2}, DataType::kUInt8, Reduction::kNone);
   EXPECT_TRUE(large.ok());
   if (large.ok()) {
+    addPlan(
+        plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
+    roomy.int64_units = true;  // the bulk in 64-bit components
     addPlan(
         plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
   }
@@ -173,6 +185,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kGatherRowsChecked,
                         Kernel::kGatherRowsChecked8,
                         Kernel::kGatherRowsChecked4,
+                        Kernel::kGatherRowsInt64,
+                        Kernel::kGatherRowsInt64_8,
                         Kernel::kGatherElements,
                         Kernel::kGatherElements8,
                         Kernel::kGatherElements4,
@@ -199,6 +213,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDRows,
                         Kernel::kScatterNDRows8,
                         Kernel::kScatterNDRows4,
+                        Kernel::kScatterNDRowsInt64,
+                        Kernel::kScatterNDRowsInt64_8,
                         Kernel::kScatterElementsLocate,
                         Kernel::kScatterNDLocate,
                         Kernel::kBucketCount,
@@ -216,6 +232,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterFoldOrder32,
                         Kernel::kCopyWords,
                         Kernel::kCopyWords16,
+                        Kernel::kCopyWordsInt64,
                         Kernel::kClearWords}) {
     EXPECT_TRUE(seen[static_cast<size_t>(kernel)]) << shaderInfo(kernel).name << " was never planned";
   }

@@ -266,6 +266,34 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
   }
 }
 
+TEST(PlanGatherTest, Int64UnitsPickTheWideModulesForSixteenAndEightByteUnits) {
+  // DeviceInfo::int64_units: copy passes of 16- and 8-byte units run the 64-bit-component modules;
+  // 4-byte and sub-word units, and the small self-checking pass, keep theirs.
+  DeviceInfo device = fakeDevice(1 << 20, 16);
+  device.int64_units = true;
+  struct Case {
+    DataType type;
+    int64_t row_elements;
+    const char* copy_kernel;
+  };
+  for (const Case& c :
+       {Case{DataType::kFloat32, 8, "gather_rows_int64"}, Case{DataType::kInt64, 3, "gather_rows_int64_8"},
+        Case{DataType::kFloat32, 3, "gather_rows_4"}, Case{DataType::kUInt8, 3, "gather_row_bytes"}}) {
+    SCOPED_TRACE(std::string(c.copy_kernel));
+    StatusOr<OpPlan> plan = planFor({10, c.row_elements}, c.type, {200}, DataType::kInt32, 0, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, " + std::string(c.copy_kernel) + " x1");
+  }
+  StatusOr<OpPlan> small = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, device);
+  ASSERT_TRUE(small.ok()) << small.status().toString();
+  EXPECT_EQ(kernels(*small), "gather_rows_checked x1");
+  // Without the feature the same 16-byte rows take the uvec4 module.
+  device.int64_units = false;
+  StatusOr<OpPlan> narrow = planFor({10, 8}, DataType::kFloat32, {200}, DataType::kInt32, 0, device);
+  ASSERT_TRUE(narrow.ok()) << narrow.status().toString();
+  EXPECT_EQ(kernels(*narrow), "check_indices x1, report_index x1, gather_rows x1");
+}
+
 TEST(PlanGatherTest, CpuDevicesStreamWholeSegmentsPerInvocation) {
   // src/vk/device.cpp's choice for CPU drivers: one lane per segment of 256 units.
   DeviceInfo device = fakeDevice(1 << 20, 16, 256, 4);

@@ -41,6 +41,8 @@ class Machine {
         case Kernel::kGatherRows:
         case Kernel::kGatherRows8:
         case Kernel::kGatherRows4:
+        case Kernel::kGatherRowsInt64:
+        case Kernel::kGatherRowsInt64_8:
         case Kernel::kGatherRowBytes: gatherRows(step); break;
         case Kernel::kGatherRowsChecked:
         case Kernel::kGatherRowsChecked8:

@@ -182,7 +182,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
   const std::vector<RowsStep> passes = rowSteps(plan);
   const bool fused = passes.size() == 1 && largest >= 4 && passes[0].step.kernel == rowGatherKernel(largest, true);
-  checkStepBasics(plan, rowGatherKernel(largest, fused));
+  checkStepBasics(plan, rowGatherKernel(largest, fused, device.int64_units));
   // A small operation (a check, a report and one copy of copy units over every tuple from the first,
   // with at most 16 index components, and 256 components x workgroups) runs as one self-checking
   // copy, and any other does not.

@@ -116,6 +116,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
     case Kernel::kScatterNDRows4:
+    case Kernel::kScatterNDRowsInt64:
+    case Kernel::kScatterNDRowsInt64_8:
     case Kernel::kScatterNDLocate: return sizeof(abi::ScatterNDParams);
     case Kernel::kBucketCount:
     case Kernel::kBucketAlloc:
@@ -131,7 +133,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterFoldFloat32Add:
     case Kernel::kScatterFoldOrder32: return sizeof(abi::BucketParams);
     case Kernel::kCopyWords:
-    case Kernel::kCopyWords16: return sizeof(abi::CopyWordsParams);
+    case Kernel::kCopyWords16:
+    case Kernel::kCopyWordsInt64: return sizeof(abi::CopyWordsParams);
     case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
     default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
   }
@@ -148,6 +151,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherRowsChecked: return "gather_rows_checked";
     case Kernel::kGatherRowsChecked8: return "gather_rows_checked_8";
     case Kernel::kGatherRowsChecked4: return "gather_rows_checked_4";
+    case Kernel::kGatherRowsInt64: return "gather_rows_int64";
+    case Kernel::kGatherRowsInt64_8: return "gather_rows_int64_8";
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kGatherElements8: return "gather_elements_8";
     case Kernel::kGatherElements4: return "gather_elements_4";
@@ -174,6 +179,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDRows: return "scatter_nd_rows";
     case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
     case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
+    case Kernel::kScatterNDRowsInt64: return "scatter_nd_rows_int64";
+    case Kernel::kScatterNDRowsInt64_8: return "scatter_nd_rows_int64_8";
     case Kernel::kScatterElementsLocate: return "scatter_elements_locate";
     case Kernel::kScatterNDLocate: return "scatter_nd_locate";
     case Kernel::kBucketCount: return "bucket_count";
@@ -191,8 +198,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";
     case Kernel::kCopyWords: return "copy_words";
     case Kernel::kCopyWords16: return "copy_words_16";
+    case Kernel::kCopyWordsInt64: return "copy_words_int64";
     case Kernel::kClearWords: return "clear_words";
     case Kernel::kCopy: return "copy";
+    case Kernel::kCopyInt64: return "copy_int64";
     default: return "(no kernel)";
   }
 }

@@ -335,17 +335,22 @@ TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
     uint32_t lanes, items;
     const char* kernel;
     uint64_t groups;
+    bool int64_units;  // DeviceInfo::int64_units: 16- and 8-byte units in 64-bit components
   };
   // 256-wide workgroups: 256 segments per group of 1 lane, 8 of 32 lanes.
-  const Case cases[] = {{0, 1, 256, "scatter_nd_rows", 65},     // 64 units: 1 segment per slice
-                        {8, 1, 256, "scatter_nd_rows_8", 65},   // 128 units: still 1 segment
-                        {4, 32, 4, "scatter_nd_rows_4", 4097},  // 256 units: 2 segments of 128 per slice
-                        {0, 32, 4, "scatter_nd_rows", 2049}};   // 64 units: 1 (partial) segment per slice
+  const Case cases[] = {{0, 1, 256, "scatter_nd_rows", 65, false},       // 64 units: 1 segment per slice
+                        {8, 1, 256, "scatter_nd_rows_8", 65, false},     // 128 units: still 1 segment
+                        {4, 32, 4, "scatter_nd_rows_4", 4097, false},    // 256 units: 2 segments of 128 per slice
+                        {0, 32, 4, "scatter_nd_rows", 2049, false},      // 64 units: 1 (partial) segment per slice
+                        {0, 1, 256, "scatter_nd_rows_int64", 65, true},  // the same units, 64-bit components
+                        {8, 1, 256, "scatter_nd_rows_int64_8", 65, true},
+                        {4, 1, 256, "scatter_nd_rows_4", 65, true}};  // 4-byte units have no 64-bit module
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.kernel) + " at offset " + std::to_string(c.updates_offset));
     DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 256, 4);
     device.row_lanes = c.lanes;
     device.row_items = c.items;
+    device.int64_units = c.int64_units;
     const int64_t tuples = 16385;
     StatusOr<ScatterShape> rows = inferScatterNDShape({20000, 256}, DataType::kFloat32, {tuples, 1}, DataType::kInt32,
                                                       {tuples, 256}, DataType::kFloat32, Reduction::kNone);
@@ -428,6 +433,13 @@ TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
   StatusOr<OpPlan> small = plan(0, 65535);
   ASSERT_TRUE(small.ok());
   EXPECT_EQ(kernels(*small).substr(0, 48), "check_indices x1, report_index x1, copy_words x1");
+  // With DeviceInfo::int64_units the bulk moves 64-bit components; the tail stays word by word.
+  device.int64_units = true;
+  StatusOr<OpPlan> wide = plan(0, 65539);
+  ASSERT_TRUE(wide.ok()) << wide.status().toString();
+  EXPECT_EQ(kernels(*wide).substr(0, 81),
+            "check_indices x1, report_index x1, copy_words_int64 x1, copy_words x1, scatter_nd");
+  EXPECT_EQ(str(wide->steps[2]), str(aligned->steps[2]).replace(0, 13, "copy_words_int64"));
 }
 
 TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {

@@ -29,7 +29,7 @@ bool isWinnerKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsClearClaims ||
          kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterNDClaim ||
          kernel == Kernel::kScatterNDClearClaims || kernel == Kernel::kScatterNDWrite ||
-         kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 || kernel == Kernel::kScatterNDRows4;
+         scatterNDRowsUnitBytes(kernel) != 0;
 }
 
 bool isFoldKernel(Kernel kernel) {
@@ -61,8 +61,7 @@ bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel
 
 bool writesOutput(Kernel kernel) {
   return isWalk(kernel) || isFoldKernel(kernel) || kernel == Kernel::kScatterElementsWrite ||
-         kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDRows || kernel == Kernel::kScatterNDRows8 ||
-         kernel == Kernel::kScatterNDRows4 || kernel == Kernel::kCopyWords || kernel == Kernel::kCopyWords16;
+         kernel == Kernel::kScatterNDWrite || scatterNDRowsUnitBytes(kernel) != 0 || copyWordsUnitBytes(kernel) != 0;
 }
 
 // One simulated scatter: its tensors' placements, the indices and status slot, and what every data
@@ -93,7 +92,7 @@ class Simulation {
     bool output_written = false;
     for (size_t i = 0; i < plan.steps.size() && ok_; ++i) {
       const Step& step = plan.steps[i];
-      const bool copies = step.kernel == Kernel::kCopyWords || step.kernel == Kernel::kCopyWords16;
+      const bool copies = copyWordsUnitBytes(step.kernel) != 0;
       if (writesOutput(step.kernel) && !copies) {
         const Window* output = windowOf(step, Role::kOutput);
         const bool waits = std::any_of(step.wait_for.begin(), step.wait_for.end(), [&](const Binding& b) {
@@ -151,8 +150,7 @@ class Simulation {
         claim(step);
       } else if (step.kernel == Kernel::kScatterNDWrite) {
         writeWinners(step);
-      } else if (step.kernel == Kernel::kScatterNDRows || step.kernel == Kernel::kScatterNDRows8 ||
-                 step.kernel == Kernel::kScatterNDRows4) {
+      } else if (scatterNDRowsUnitBytes(step.kernel) != 0) {
         writeWinnerRows(step);
       } else if (isElementsWalk(step.kernel)) {
         walkElements(step);
@@ -730,7 +728,7 @@ class Simulation {
   void writeWinnerRows(const Step& step) {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
-    const uint32_t unit = step.kernel == Kernel::kScatterNDRows ? 16 : step.kernel == Kernel::kScatterNDRows8 ? 8 : 4;
+    const uint32_t unit = scatterNDRowsUnitBytes(step.kernel);
     const uint32_t bytes = static_cast<uint32_t>(shape_.element_bytes), words_per_unit = unit / 4;
     const uint32_t slice_units = p.slice_elements * bytes / unit;
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
@@ -758,7 +756,7 @@ class Simulation {
     const abi::CopyWordsParams p = pushOf<abi::CopyWordsParams>(step);
     const Window& source = *windowOf(step, Role::kData);
     const Window& target = *windowOf(step, Role::kOutput);
-    const bool units = step.kernel == Kernel::kCopyWords16;
+    const bool units = copyWordsUnitBytes(step.kernel) == 16;
     const uint32_t size = units ? 16 : 4, count = units ? p.byte_count / 16 : (p.byte_count + 3) / 4;
     const uint32_t source_first = units ? p.source_word_offset / 4 * 16 : p.source_word_offset * 4;
     const uint32_t target_first = units ? p.target_word_offset / 4 * 16 : p.target_word_offset * 4;

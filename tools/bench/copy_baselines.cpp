@@ -36,6 +36,10 @@ std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info) {
     });
     if (!seen) layouts.push_back(layout);
   }
+  if (info.int64_units) {
+    const size_t narrow = layouts.size();
+    for (size_t i = 0; i < narrow; ++i) layouts.push_back({layouts[i].lanes, layouts[i].items, true});
+  }
   return layouts;
 }
 
@@ -54,9 +58,9 @@ StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCo
     VkDeviceSize size = std::min(chunk, total - offset);
     uint32_t quad_count = static_cast<uint32_t>(size / kQuadBytes);
     auto [groups_x, groups_y] = kernels::groupGrid((quad_count + quads_per_group - 1) / quads_per_group, info);
-    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(kernels::ShaderId::kCopy, spec,
-                                              {{source, offset, size}, {target, offset, size}}, &quad_count,
-                                              sizeof(quad_count), groups_x, groups_y));
+    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(
+        layout.int64_components ? kernels::ShaderId::kCopyInt64 : kernels::ShaderId::kCopy, spec,
+        {{source, offset, size}, {target, offset, size}}, &quad_count, sizeof(quad_count), groups_x, groups_y));
   }
   return pool;
 }

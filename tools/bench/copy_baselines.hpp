@@ -1,5 +1,5 @@
 // The two yardsticks every operator row is compared with, recorded over exactly the operator's output
-// bytes: vkCmdCopyBuffer (what the driver's transfer path reaches) and vkindex's own uvec4 compute copy
+// bytes: vkCmdCopyBuffer (what the driver's transfer path reaches) and vkindex's own compute copy
 // shader (the ceiling for any compute shader that moves the same bytes).
 #pragma once
 
@@ -15,20 +15,22 @@ void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer so
                       VkDeviceSize bytes);
 
 // How the compute copy spreads quads over invocations (copy.comp): `lanes` invocations per segment
-// of lanes x items quads.
+// of lanes x items quads, each moved as a uvec4 or, with `int64_components`, a u64vec2 (copy_int64).
 struct CopyLayout {
   uint32_t lanes = 1;
   uint32_t items = 1;
+  bool int64_components = false;
 };
 
 // The layouts the benchmark times, the fastest being the ceiling: the device's workgroup as one
 // coalesced segment of its items per invocation (GPU style), the row gathers' own segments
-// (DeviceInfo::row_lanes x row_items), and 2 lanes x 128 quads (the best measured on lavapipe).
+// (DeviceInfo::row_lanes x row_items), and 2 lanes x 128 quads (the best measured on lavapipe); where
+// the row gathers move 64-bit components (DeviceInfo::int64_units), each of them that way too.
 std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info);
 
-// ShaderId::kCopy in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are allocated in
-// 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the
-// device can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed.
+// ShaderId::kCopy (or kCopyInt64) in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are
+// allocated in 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the device
+// can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed.
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
                                                     VkBuffer target, VkDeviceSize bytes, CopyLayout layout);
 

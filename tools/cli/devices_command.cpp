@@ -37,8 +37,9 @@ void printText(const DeviceInfo& d, bool is_default) {
               static_cast<unsigned long long>(d.device_local_heap_size));
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
-  std::printf("     segments of %u lanes x %u units; host-index copy regions from %llu bytes on average\n", d.row_lanes,
-              d.row_items, static_cast<unsigned long long>(d.min_copy_region_bytes));
+  std::printf("     segments of %u lanes x %u units%s; host-index copy regions from %llu bytes on average\n",
+              d.row_lanes, d.row_items, d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "",
+              static_cast<unsigned long long>(d.min_copy_region_bytes));
   std::printf("     ScatterElements none walks from %llu lines, below that through a winner table\n",
               static_cast<unsigned long long>(d.min_walk_lines));
 }
@@ -71,6 +72,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["items_per_invocation"] = d.items_per_invocation;
   device["row_lanes"] = d.row_lanes;
   device["row_items"] = d.row_items;
+  device["int64_units"] = d.int64_units;
   device["min_copy_region_bytes"] = d.min_copy_region_bytes;
   device["min_walk_lines"] = d.min_walk_lines;
   return device;
