@@ -145,12 +145,13 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
   info.row_items = cpu ? 256u : info.items_per_invocation;
   info.int64_units = cpu && info.shader_int64;  // Device::create enables the feature; see DeviceInfo
-  // Measured with `vkindex bench --sweep` (its regions column, three runs): SwiftShader's copy regions
-  // beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps each),
-  // so since rows share segments its kernel is 2x faster at 256 and 512 bytes, level at 1 KiB and
-  // slower from 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
+  // Measured with `vkindex bench --sweep` (its regions column, three runs each): SwiftShader's copy
+  // regions beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps
+  // each). Against its 64-bit-component kernel (int64_units; 2026-11-26) lavapipe's regions were
+  // 1.4-2.1x slower at 256 bytes, level to 1.3x slower at 512, 1.1-1.5x faster at 1 KiB and 2.0-2.4x
+  // at 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
   const bool swiftshader = info.driver_name.find("SwiftShader") != std::string::npos;
-  info.min_copy_region_bytes = swiftshader ? 1u : 2048u;
+  info.min_copy_region_bytes = swiftshader ? 1u : 1024u;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
   // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's
