@@ -18,7 +18,18 @@ layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 1;
 // Invocations sharing a segment (a power of two dividing the workgroup size).
 layout(constant_id = 4) const uint ROW_LANES = 1;
 
+#ifndef VKINDEX_INT64_INDICES
+#define VKINDEX_INT64_INDICES 0
+#endif
+#if VKINDEX_INT64_INDICES
+// check_indices_int64: int64 indices at an 8-byte offset (the planner's choice), one 64-bit component
+// each, where the device has shaderInt64 (DeviceInfo::int64_units): lavapipe loads each component of
+// a storage access lane by lane, so this halves the check's loads (common/indices.glsl).
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+layout(binding = 0, std430) readonly buffer Indices { uint64_t indices_pairs[]; };
+#else
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
+#endif
 layout(binding = 1, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"

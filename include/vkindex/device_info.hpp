@@ -62,9 +62,10 @@ struct DeviceInfo {
   // needs shaderInt64 enabled: vkindex enables it on the devices it creates, where supported. Only
   // CPU drivers, measured: lavapipe loads and stores each component of a storage access lane by lane,
   // so half as many components ran its row gathers 1.6-1.9x faster (`vkindex bench`, alternating
-  // builds: embedding 40-45 -> 25-27 ms, gathernd-rows 23 -> 12-14 ms). Also ScatterND's row writes
-  // and the scatters' data copy. GPUs move 16 bytes per lane in one access either way (unmeasured).
-  // False on an adopted device (Context::adopt), whose enabled features vkindex cannot see.
+  // builds: embedding 40-45 -> 25-27 ms, gathernd-rows 23 -> 12-14 ms). Also ScatterND's row writes,
+  // the scatters' data copy and the check of int64 indices. GPUs move 16 bytes per lane in one access
+  // either way (unmeasured). False on an adopted device (Context::adopt), whose enabled features
+  // vkindex cannot see.
   bool int64_units = false;
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions
   // average at least this many bytes, the kernel otherwise: the crossover measured per driver.

@@ -6,6 +6,14 @@
 // INDEX_WORDS: 1 for int32 indices, 2 for int64 (little-endian lo, hi).
 layout(constant_id = 1) const uint INDEX_WORDS = 1;
 
+#ifndef VKINDEX_INT64_INDICES
+#define VKINDEX_INT64_INDICES 0
+#endif
+
+#if VKINDEX_INT64_INDICES
+// The int64 index starting at (even) word `word` of a binding of 64-bit components (`indices_pairs`).
+uvec2 loadIndexAt(uint word) { return unpackUint2x32(indices_pairs[word >> 1u]); }
+#else
 // The index starting at word `word` of the indices binding (`indices_words`).
 uvec2 loadIndexAt(uint word) {
   if (INDEX_WORDS == 2) {
@@ -14,6 +22,7 @@ uvec2 loadIndexAt(uint word) {
   uint lo = indices_words[word];
   return uvec2(lo, (lo >> 31) != 0 ? 0xFFFFFFFFu : 0u);
 }
+#endif
 
 // Index element `position` of a binding whose first element starts at word `first_word`.
 uvec2 loadIndex(uint first_word, uint position) { return loadIndexAt(first_word + position * INDEX_WORDS); }
@@ -39,10 +48,12 @@ uint normalizeIndex(uvec2 value, uint s) {
 // pass accepted every value. For s <= 2^31 the low word alone decides: a valid negative value's low
 // word is 2^32 - k >= 2^31 >= s, a valid non-negative one's is below s. So int64 indices cost one
 // load instead of two. Clamped like normalizeIndex: no value can address outside [0, s-1].
+#if !VKINDEX_INT64_INDICES
 uint loadCheckedIndex(uint first_word, uint position, uint s) {
   if (INDEX_WORDS == 1u || s > 0x80000000u) return normalizeIndex(loadIndex(first_word, position), s);
   uint lo = indices_words[first_word + position * 2u];
   return min(lo < s ? lo : lo + s, max(s, 1u) - 1u);
 }
+#endif
 
 #endif

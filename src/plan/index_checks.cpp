@@ -50,7 +50,9 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
     // Positions in the row gathers' segments (see check_indices.comp).
     const SegmentLayout layout = segmentLayout(device, device.workgroup_size, params.index_count);
     Step step;
-    step.kernel = Kernel::kCheckIndices;
+    // int64 indices on an 8-byte boundary: one 64-bit component each where the device has them.
+    const bool pairs = device.int64_units && check.index_type == DataType::kInt64 && lead % 8 == 0;
+    step.kernel = pairs ? Kernel::kCheckIndicesInt64 : Kernel::kCheckIndices;
     step.spec = {
         device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, layout.items, layout.lanes, 0};
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
@@ -73,8 +75,7 @@ void waitForChecks(Step& step) { step.wait_for.push_back({Role::kStatus, {}}); }
 bool fuseSmallChecks(OpPlan& plan, const IndexCheck& check, Kernel self_checking) {
   // The redundant reads stay small: each invocation reads every component.
   constexpr uint64_t kMaxComponents = 16, kMaxWork = 256;
-  if (plan.steps.size() != 3 || plan.steps[0].kernel != Kernel::kCheckIndices ||
-      plan.steps[1].kernel != Kernel::kReportIndex) {
+  if (plan.steps.size() != 3 || !isCheckKernel(plan.steps[0].kernel) || plan.steps[1].kernel != Kernel::kReportIndex) {
     return false;
   }
   const abi::CheckParams p = pushOf<abi::CheckParams>(plan.steps[0]);

@@ -27,6 +27,8 @@ bool isRowGatherKernel(Kernel kernel) {
   }
 }
 
+bool isCheckKernel(Kernel kernel) { return kernel == Kernel::kCheckIndices || kernel == Kernel::kCheckIndicesInt64; }
+
 Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units) {
   switch (unit_bytes) {
     case 16: return int64_units ? Kernel::kScatterNDRowsInt64 : Kernel::kScatterNDRows;

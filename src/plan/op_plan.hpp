@@ -20,7 +20,10 @@ namespace vkindex::plan {
 // The compute kernels (one per shaders/*.comp that operators dispatch).
 enum class Kernel : uint32_t {
   kCheckIndices,  // check_indices.comp: first out-of-range index (or tuple component) into the status slot
-  kReportIndex,   // report_index.comp: copies the first bad index's value next to its position
+  // The same reading each int64 index as one 64-bit component (DeviceInfo::int64_units; int64
+  // indices at 8-byte offsets).
+  kCheckIndicesInt64,
+  kReportIndex,  // report_index.comp: copies the first bad index's value next to its position
   // Gather and GatherND, rows addressed by k-component index tuples: gather_rows.comp in 16-, 8- and
   // 4-byte units (one module per width), gather_row_bytes.comp for rows that are not whole words.
   kGatherRows,
@@ -111,6 +114,8 @@ enum class Kernel : uint32_t {
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false);
 // True for the nine row-gather kernels.
 bool isRowGatherKernel(Kernel kernel);
+// True for the two index-check kernels.
+bool isCheckKernel(Kernel kernel);
 // The ScatterND row-write kernel for `unit_bytes` units (16, 8 or 4), with `int64_units` as above.
 Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units);
 // The unit a ScatterND row-write kernel moves (16, 8 or 4 bytes), or 0 for any other kernel.

@@ -177,6 +177,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
     }
   }
   for (Kernel kernel : {Kernel::kCheckIndices,
+                        Kernel::kCheckIndicesInt64,
                         Kernel::kReportIndex,
                         Kernel::kGatherRows,
                         Kernel::kGatherRows8,

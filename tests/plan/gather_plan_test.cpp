@@ -284,9 +284,18 @@ TEST(PlanGatherTest, Int64UnitsPickTheWideModulesForSixteenAndEightByteUnits) {
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, " + std::string(c.copy_kernel) + " x1");
   }
-  StatusOr<OpPlan> small = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt32, 0, device);
+  StatusOr<OpPlan> small = planFor({10, 8}, DataType::kFloat32, {5}, DataType::kInt64, 0, device);
   ASSERT_TRUE(small.ok()) << small.status().toString();
   EXPECT_EQ(kernels(*small), "gather_rows_checked x1");
+  // int64 indices at an 8-byte offset are checked one 64-bit component each; at offset 4, or int32
+  // indices, word by word.
+  for (uint64_t offset : {0u, 8u, 4u}) {
+    StatusOr<OpPlan> int64 = planFor({10, 8}, DataType::kFloat32, {200}, DataType::kInt64, 0, device, 0, offset, 0);
+    ASSERT_TRUE(int64.ok()) << int64.status().toString();
+    EXPECT_EQ(kernels(*int64), std::string(offset % 8 == 0 ? "check_indices_int64" : "check_indices") +
+                                   " x1, report_index x1, gather_rows_int64 x1")
+        << "indices at offset " << offset;
+  }
   // Without the feature the same 16-byte rows take the uvec4 module.
   device.int64_units = false;
   StatusOr<OpPlan> narrow = planFor({10, 8}, DataType::kFloat32, {200}, DataType::kInt32, 0, device);

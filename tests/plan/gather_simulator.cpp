@@ -36,7 +36,8 @@ class Machine {
       const Step& step = plan.steps[i];
       SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
       switch (step.kernel) {
-        case Kernel::kCheckIndices: index_.checkIndices(step); break;
+        case Kernel::kCheckIndices:
+        case Kernel::kCheckIndicesInt64: index_.checkIndices(step); break;
         case Kernel::kReportIndex: index_.reportIndex(step, i); break;
         case Kernel::kGatherRows:
         case Kernel::kGatherRows8:

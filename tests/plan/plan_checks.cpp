@@ -70,7 +70,7 @@ bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, cons
 
 void checkStepBasics(const OpPlan& plan, Kernel writer) {
   const auto rank = [writer](Kernel kernel) {
-    if (kernel == Kernel::kCheckIndices) return 0;
+    if (isCheckKernel(kernel)) return 0;
     if (kernel == Kernel::kReportIndex) return 1;
     return kernel == writer ? 2 : -1;
   };

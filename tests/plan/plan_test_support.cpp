@@ -92,6 +92,7 @@ uint32_t pushBytesOf(Kernel kernel) {
   if (isElementGatherKernel(kernel)) return sizeof(abi::GatherElementsParams);
   switch (kernel) {
     case Kernel::kCheckIndices:
+    case Kernel::kCheckIndicesInt64:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
@@ -143,6 +144,7 @@ uint32_t pushBytesOf(Kernel kernel) {
 const char* kernelName(Kernel kernel) {
   switch (kernel) {
     case Kernel::kCheckIndices: return "check_indices";
+    case Kernel::kCheckIndicesInt64: return "check_indices_int64";
     case Kernel::kReportIndex: return "report_index";
     case Kernel::kGatherRows: return "gather_rows";
     case Kernel::kGatherRows8: return "gather_rows_8";
@@ -233,7 +235,7 @@ std::vector<Decoded<Params>> stepsOf(const OpPlan& plan, Kernel kernel) {
 
 }  // namespace
 
-std::vector<CheckStep> checkSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kCheckIndices); }
+std::vector<CheckStep> checkSteps(const OpPlan& plan) { return stepsWhere<abi::CheckParams>(plan, isCheckKernel); }
 std::vector<CheckStep> reportSteps(const OpPlan& plan) { return stepsOf<abi::CheckParams>(plan, Kernel::kReportIndex); }
 std::vector<RowsStep> rowSteps(const OpPlan& plan) {
   return stepsWhere<abi::GatherRowsParams>(plan, isRowGatherKernel);

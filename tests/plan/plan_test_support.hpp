@@ -80,7 +80,7 @@ using CheckStep = Decoded<abi::CheckParams>;              // kCheckIndices and k
 using RowsStep = Decoded<abi::GatherRowsParams>;          // kGatherRows
 using ElementsStep = Decoded<abi::GatherElementsParams>;  // kGatherElements
 
-std::vector<CheckStep> checkSteps(const OpPlan& plan);       // kCheckIndices, in plan order
+std::vector<CheckStep> checkSteps(const OpPlan& plan);       // both check kernels, in plan order
 std::vector<CheckStep> reportSteps(const OpPlan& plan);      // kReportIndex
 std::vector<RowsStep> rowSteps(const OpPlan& plan);          // kGatherRows: the copy passes
 std::vector<ElementsStep> elementSteps(const OpPlan& plan);  // kGatherElements: the element passes

@@ -102,7 +102,7 @@ class Simulation {
         if (output_written && !waits) fail("step " + std::to_string(i) + " writes the output without a barrier");
       }
       output_written = output_written || writesOutput(step.kernel);
-      if (step.kernel == Kernel::kCheckIndices) {
+      if (isCheckKernel(step.kernel)) {
         index_sim_.checkIndices(step);
       } else if (step.kernel == Kernel::kReportIndex) {
         index_sim_.reportIndex(step, i);

@@ -129,6 +129,11 @@ void IndexSimulator::checkIndices(const Step& step) {
   const uint32_t W = step.spec[kSpecIndexWords];
   BufferBinding indices(buffer_, boundWindow(step, Role::kIndices), "check indices", ok_);
   BufferBinding status = statusBinding();
+  if (step.kernel == Kernel::kCheckIndicesInt64 && (W != 2 || p.indices_word_offset % 2 != 0)) {
+    ADD_FAILURE() << "check_indices_int64 needs int64 indices at an 8-byte offset (index words " << W
+                  << ", word offset " << p.indices_word_offset << ")";
+    ok_ = false;
+  }
   for (uint32_t position = 0; position < p.index_count && ok_; ++position) {
     const uint32_t extent = p.tuple_length == 1u ? p.extents[0] : p.extents[position % p.tuple_length];
     const IndexValue value = loadIndex(indices, p.indices_word_offset, position, W);
