@@ -3,10 +3,11 @@
 namespace vkindex::plan {
 
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check, bool int64_units) {
-  const bool wide = int64_units && !self_check;
   switch (unit_bytes) {
-    case 16: return self_check ? Kernel::kGatherRowsChecked : wide ? Kernel::kGatherRowsInt64 : Kernel::kGatherRows;
-    case 8: return self_check ? Kernel::kGatherRowsChecked8 : wide ? Kernel::kGatherRowsInt64_8 : Kernel::kGatherRows8;
+    case 16:
+      return self_check ? Kernel::kGatherRowsChecked : int64_units ? Kernel::kGatherRowsInt64 : Kernel::kGatherRows;
+    case 8:
+      return self_check ? Kernel::kGatherRowsChecked8 : int64_units ? Kernel::kGatherRowsInt64_8 : Kernel::kGatherRows8;
     case 4: return self_check ? Kernel::kGatherRowsChecked4 : Kernel::kGatherRows4;
     default: return Kernel::kGatherRowBytes;
   }
@@ -48,10 +49,7 @@ uint32_t scatterNDRowsUnitBytes(Kernel kernel) {
   }
 }
 
-Kernel copyWordsKernel(uint32_t unit_bytes, bool int64_units) {
-  if (unit_bytes != 16) return Kernel::kCopyWords;
-  return int64_units ? Kernel::kCopyWordsInt64 : Kernel::kCopyWords16;
-}
+Kernel bulkCopyKernel(bool int64_units) { return int64_units ? Kernel::kCopyWordsInt64 : Kernel::kCopyWords16; }
 
 uint32_t copyWordsUnitBytes(Kernel kernel) {
   switch (kernel) {

@@ -120,9 +120,9 @@ bool isCheckKernel(Kernel kernel);
 Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units);
 // The unit a ScatterND row-write kernel moves (16, 8 or 4 bytes), or 0 for any other kernel.
 uint32_t scatterNDRowsUnitBytes(Kernel kernel);
-// The out-of-place scatters' copy of data for `unit_bytes` (16: the aligned bulk, with `int64_units`
-// as above; 4: words, with a partial last one).
-Kernel copyWordsKernel(uint32_t unit_bytes, bool int64_units);
+// The out-of-place scatters' copy of the 16-byte-aligned bulk of data, with `int64_units` as above
+// (the tail is kCopyWords).
+Kernel bulkCopyKernel(bool int64_units);
 // The unit a copy-words kernel moves (16 or 4 bytes), or 0 for any other kernel.
 uint32_t copyWordsUnitBytes(Kernel kernel);
 // The GatherElements kernel for `unit_bytes` units (16, 8, 4; 2 and 1: kGatherElementBytes).

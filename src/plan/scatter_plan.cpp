@@ -574,13 +574,12 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
       bulk = bytes / 16 * 16;
       const uint64_t units = bulk / 16;
       const SegmentLayout layout = segmentLayout(device, workgroup, units);
-      addCopy(copyWordsKernel(16, device.int64_units), 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
+      addCopy(bulkCopyKernel(device.int64_units), 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
               layout.groupsFor(layout.segmentsOf(units), workgroup));
     }
     if (bulk < bytes) {
       const uint64_t words = alignUp(bytes - bulk, 4) / 4;
-      addCopy(copyWordsKernel(4, device.int64_units), bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0},
-              groupsForItems(words, workgroup));
+      addCopy(Kernel::kCopyWords, bulk, bytes - bulk, {workgroup, 0, 0, 0, 0, 0}, groupsForItems(words, workgroup));
     }
   }
 }
