@@ -22,7 +22,7 @@ echo "cross: POSIX-only headers only in src/platform/"
 "$root/scripts/setup-cross-arm64.sh"
 lavapipe_icd=/usr/share/vulkan/icd.d/lvp_icd.aarch64.json
 cmake -S "$root" -B "$work" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/cmake/toolchains/aarch64-linux-gnu.cmake" \
-  -DCMAKE_BUILD_TYPE=Release -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_TOOLS=OFF -DVKINDEX_BUILD_TESTS=ON \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_TOOLS=OFF -DVKINDEX_BUILD_TESTS=ON \
   -DVKINDEX_VOLK_DIR=/usr/include -DVKINDEX_PREBUILT_SPIRV_DIR="$host_spirv" \
   -DVKINDEX_LAVAPIPE_ICD=$lavapipe_icd >/dev/null
 cmake --build "$work" --target vkindex plan_test c_api_test

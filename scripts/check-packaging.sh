@@ -7,7 +7,8 @@
 # Also checks that the libraries expose no symbol but vkindex's own (volk's globals are renamed).
 # Usage: scripts/check-packaging.sh [work folder]   (default: a fresh temporary folder)
 # VKINDEX_STATIC_BUILD=<build folder>: install the static library from that existing (static) build
-# instead of building one. The libraries here are built without optimization: only linking matters.
+# instead of building one. The libraries here are built without optimization and as unity builds: only
+# linking matters.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d)}
@@ -15,7 +16,8 @@ mkdir -p "$work"
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
 export VKINDEX_PIPELINE_CACHE_DIR=$work/pipeline_cache
 consumer=$root/tests/packaging/consumer
-library_options=(-G Ninja -DCMAKE_BUILD_TYPE= -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_TESTS=OFF -DVKINDEX_BUILD_TOOLS=OFF)
+library_options=(-G Ninja -DCMAKE_BUILD_TYPE= -DCMAKE_UNITY_BUILD=ON -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_TESTS=OFF
+  -DVKINDEX_BUILD_TOOLS=OFF)
 
 step() { printf '\n== packaging: %s\n' "$*"; }
 
@@ -90,7 +92,7 @@ for kind in static shared; do
 done
 
 step "consumers through add_subdirectory"
-cmake -S "$consumer" -B "$work/subdirectory" -G Ninja -DVKINDEX_CONSUMER_SOURCE_DIR="$root" >/dev/null
+cmake -S "$consumer" -B "$work/subdirectory" -G Ninja -DCMAKE_UNITY_BUILD=ON -DVKINDEX_CONSUMER_SOURCE_DIR="$root" >/dev/null
 cmake --build "$work/subdirectory"
 run_consumers "$work/subdirectory"
 echo "packaging: all checks passed"

@@ -15,8 +15,8 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DVKINDEX_WERROR=ON \
-  -DVKINDEX_BUILD_FUZZERS=ON -DVKINDEX_BUILD_TOOLS=ON -DVKINDEX_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
+  -DVKINDEX_WERROR=ON -DVKINDEX_BUILD_FUZZERS=ON -DVKINDEX_BUILD_TOOLS=ON -DVKINDEX_BUILD_TESTS=OFF "${launcher[@]}" >/dev/null
 cmake --build "$build" -j "${VKINDEX_JOBS:-$(nproc)}" --target "${targets[@]/#/fuzz_}"
 
 # UndefinedBehaviorSanitizer's reports with the stack that led there.

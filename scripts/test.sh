@@ -32,7 +32,10 @@ stage_done cross-arm64
 # AddressSanitizer + UndefinedBehaviorSanitizer: the host-only tests with leak detection, then the
 # library's host code through the lavapipe GPU tests and the CLI. Leak detection is off there: the
 # Vulkan loader, driver and layer keep allocations past exit by design, and they are not ours.
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVKINDEX_WERROR=ON -DVKINDEX_SANITIZE=ON >/dev/null
+# Like every build here but build/ (whose compile commands clang-tidy reads), a unity build: half the
+# compile time of one source per compiler run on 2 cores (measured: 201 s against 392 s).
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DVKINDEX_WERROR=ON -DVKINDEX_SANITIZE=ON \
+  -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build build-asan -j "$(nproc)"
 stage_done asan-build
 # Left out of both sets, to keep CI short (each runs in the plain build above): tests whose time goes into

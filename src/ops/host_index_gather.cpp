@@ -47,12 +47,14 @@ StatusOr<HostRowGather> inferGatherND(const Tensor& data, const HostIndices& ind
   return HostRowGather{plan::gatherNDRows(shape, indices.type), shape.output_shape};
 }
 
-constexpr HostIndexOp kGather{"Gather", inferGather,
-                              [](Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
-                                 Tensor& output) { return gather(context, data, indices, axis, output); }};
-constexpr HostIndexOp kGatherND{"GatherND", inferGatherND,
-                                [](Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
-                                   Tensor& output) { return gatherND(context, data, indices, batch_dims, output); }};
+constexpr HostIndexOp kHostGather{"Gather", inferGather,
+                                  [](Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                     Tensor& output) { return gather(context, data, indices, axis, output); }};
+constexpr HostIndexOp kHostGatherND{
+    "GatherND", inferGatherND,
+    [](Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims, Tensor& output) {
+      return gatherND(context, data, indices, batch_dims, output);
+    }};
 
 uint64_t hostIndexBytes(const RowGather& rows) {
   return rows.check.tuple_count * rows.check.extents.size() * elementSize(rows.check.index_type);
@@ -201,46 +203,46 @@ namespace internal {
 
 Status gatherWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
                              Tensor& output, ForcedPath path) {
-  return run(context, kGather, data, indices, axis, output, path);
+  return run(context, kHostGather, data, indices, axis, output, path);
 }
 
 Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
                                Tensor& output, ForcedPath path) {
-  return run(context, kGatherND, data, indices, batch_dims, output, path);
+  return run(context, kHostGatherND, data, indices, batch_dims, output, path);
 }
 
 StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                  const HostIndices& indices, int64_t axis, Tensor& output,
                                                  ForcedPath path) {
-  return recordForm(context, kGather, command_buffer, data, indices, axis, output, path);
+  return recordForm(context, kHostGather, command_buffer, data, indices, axis, output, path);
 }
 
 }  // namespace internal
 
 StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis) {
-  return runWithNewOutput(context, kGather, data, indices, axis);
+  return runWithNewOutput(context, kHostGather, data, indices, axis);
 }
 
 Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis, Tensor& output) {
-  return run(context, kGather, data, indices, axis, output, std::nullopt);
+  return run(context, kHostGather, data, indices, axis, output, std::nullopt);
 }
 
 StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                   const HostIndices& indices, int64_t axis, Tensor& output) {
-  return recordForm(context, kGather, command_buffer, data, indices, axis, output, std::nullopt);
+  return recordForm(context, kHostGather, command_buffer, data, indices, axis, output, std::nullopt);
 }
 
 StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims) {
-  return runWithNewOutput(context, kGatherND, data, indices, batch_dims);
+  return runWithNewOutput(context, kHostGatherND, data, indices, batch_dims);
 }
 
 Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims, Tensor& output) {
-  return run(context, kGatherND, data, indices, batch_dims, output, std::nullopt);
+  return run(context, kHostGatherND, data, indices, batch_dims, output, std::nullopt);
 }
 
 StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                     const HostIndices& indices, int64_t batch_dims, Tensor& output) {
-  return recordForm(context, kGatherND, command_buffer, data, indices, batch_dims, output, std::nullopt);
+  return recordForm(context, kHostGatherND, command_buffer, data, indices, batch_dims, output, std::nullopt);
 }
 
 }  // namespace vkindex

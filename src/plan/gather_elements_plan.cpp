@@ -7,13 +7,6 @@
 #include "plan/segments.hpp"
 
 namespace vkindex::plan {
-namespace {
-
-constexpr uint64_t kMax32 = 0xFFFFFFFFull;
-
-std::string str(int64_t value) { return std::to_string(value); }
-
-}  // namespace
 
 Status checkElementRanksAndAxis(const std::string& op, const Shape& data_shape, const Shape& indices_shape,
                                 DataType index_type, int64_t axis) {

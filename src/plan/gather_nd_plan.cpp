@@ -7,8 +7,6 @@
 namespace vkindex::plan {
 namespace {
 
-std::string str(int64_t value) { return std::to_string(value); }
-
 Status checkRanks(const Shape& data_shape, const Shape& indices_shape, DataType index_type, int64_t batch_dims) {
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
     return invalidArgument(std::string("GatherND: input 'indices' has type ") + dataTypeName(index_type) +

@@ -9,8 +9,6 @@
 namespace vkindex::plan {
 namespace {
 
-constexpr uint64_t kMax32 = 0xFFFFFFFFull;
-
 // How the copy passes move rows: unit width and workgroup shape.
 struct PassShape {
   uint32_t unit_bytes = 0;  // 16/8/4 copy units, 2/1 sub-word assembly

@@ -13,13 +13,9 @@
 namespace vkindex::plan {
 namespace {
 
-std::string str(int64_t value) { return std::to_string(value); }
-
 // The largest winner table (one word per data row) ScatterND's last-wins passes use; beyond it (rows
 // of a few elements in a huge tensor) the walk in index order needs no scratch memory.
 constexpr uint64_t kMaxWinnerTableBytes = uint64_t(64) << 20;
-
-constexpr uint64_t kMax32 = 0xFFFFFFFFull;
 
 // scatter_combine.glsl's ELEMENT_KIND codes.
 enum ElementKind : uint32_t {

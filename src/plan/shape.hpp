@@ -12,6 +12,12 @@ namespace vkindex::plan {
 
 using Shape = std::vector<int64_t>;
 
+// The largest value a 32-bit push constant or shader word holds.
+inline constexpr uint64_t kMax32 = 0xFFFFFFFFull;
+
+// A dim, index or attribute value as the planners' messages print it.
+inline std::string str(int64_t value) { return std::to_string(value); }
+
 // Product of dims[begin, end), or nullopt if a dim is negative or the product overflows 63 bits.
 std::optional<uint64_t> productOf(const Shape& dims, size_t begin, size_t end);
 inline std::optional<uint64_t> elementCount(const Shape& dims) { return productOf(dims, 0, dims.size()); }

@@ -30,7 +30,7 @@ constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 // 1040 - 32 = 1008 bytes hold 126 int64 indices: sub-word output chunks then split words.
 const std::vector<uint64_t> kRanges = {1024, 1040, 4096};
 const std::vector<uint64_t> kAlignments = {16, 64, 256};
-const std::vector<uint64_t> kOffsets = {0, 4, 24, 36};  // multiples of 4, none of 16 but 0
+const std::vector<uint64_t> kElementsOffsets = {0, 4, 24, 36};  // multiples of 4, none of 16 but 0
 
 struct SweepTally {
   uint64_t cases = 0, masked_stores = 0, unit_bytes_seen = 0;  // unit_bytes_seen: a bit per unit size
@@ -41,7 +41,7 @@ struct SweepTally {
 // each need several windows; that is checked, so a sweep cannot silently stop covering it.
 void sweep(const Shape& data_shape, DataType type, int64_t axis, const Shape& indices_shape, uint32_t seed,
            SweepTally& tally) {
-  forEachSweepPoint(kRanges, kAlignments, kOffsets, [&](const SweepPoint& at) {
+  forEachSweepPoint(kRanges, kAlignments, kElementsOffsets, [&](const SweepPoint& at) {
     const ElementsCase c{
         data_shape,  type, indices_shape, at.index_type, axis, at.data_offset, at.indices_offset, at.output_offset,
         at.device(), {}};
@@ -241,7 +241,7 @@ TEST(GatherElementsSimulationTest, BadIndicesAreFoundAndReportedInEveryWindow) {
   EXPECT_GT(found, 200);
 }
 
-ElementsCase randomCase(std::mt19937& rng) {
+ElementsCase randomElementsCase(std::mt19937& rng) {
   const auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   const auto pick = [&](const auto& list) { return list[static_cast<size_t>(uniform(0, std::size(list) - 1))]; };
   const DataType types[] = {DataType::kBool,      DataType::kInt8,      DataType::kUInt16, DataType::kFloat16,
@@ -272,9 +272,9 @@ ElementsCase randomCase(std::mt19937& rng) {
     }
     c.axis = uniform(0, 1) == 0 ? axis : axis - rank;
     c.index_type = uniform(0, 1) == 0 ? DataType::kInt32 : DataType::kInt64;
-    c.data_offset = pick(kOffsets);
-    c.indices_offset = pick(kOffsets);
-    c.output_offset = pick(kOffsets);
+    c.data_offset = pick(kElementsOffsets);
+    c.indices_offset = pick(kElementsOffsets);
+    c.output_offset = pick(kElementsOffsets);
     c.device = fakeDevice(pick(ranges), pick(alignments), pick(workgroups), pick(items));
     const int64_t A = c.data_shape[static_cast<size_t>(axis)];
     const uint64_t N = *elementCount(c.indices_shape), D = *elementCount(c.data_shape);
@@ -295,7 +295,7 @@ TEST(GatherElementsSimulationTest, RandomShapesTypesOffsetsAndDevices) {
   int several_index_windows = 0, several_data_windows = 0, sub_word = 0, masked = 0, empty = 0, with_bad = 0;
   int found = 0, high_rank = 0;
   for (uint32_t i = 0; i < 4000; ++i) {
-    const ElementsCase c = randomCase(rng);
+    const ElementsCase c = randomElementsCase(rng);
     std::optional<ElementsRun> run = simulate(c, i);
     if (HasFailure()) return;
     ASSERT_TRUE(run) << describe(c);

@@ -15,8 +15,6 @@
 namespace vkindex::plan::test {
 namespace {
 
-constexpr uint32_t kNotBound = 0xFFFFFFFFu;  // gather_elements.comp's kNotBound
-
 uint64_t indexBytes(DataType index_type) { return index_type == DataType::kInt64 ? 8 : 4; }
 
 // The data element coalesced output position `position` reads with axis coordinate `a`, in 64 bits.
@@ -46,9 +44,9 @@ std::pair<uint64_t, uint64_t> reachable(const GatherElementsShape& shape, uint64
 }
 
 // The tensors, the status slot and the record of what the steps did to them.
-class Machine {
+class ElementsMachine {
  public:
-  Machine(const ElementsCase& c, const GatherElementsShape& shape, const ElementsPlacements& at, uint32_t seed)
+  ElementsMachine(const ElementsCase& c, const GatherElementsShape& shape, const ElementsPlacements& at, uint32_t seed)
       : case_(c),
         shape_(shape),
         at_(at),
@@ -412,7 +410,7 @@ ElementsRun runElementsPlan(OpPlan plan, const ElementsCase& c, uint32_t seed) {
   EXPECT_TRUE(shape.ok()) << shape.status().toString();
   if (!shape.ok()) return run;
   const ElementsPlacements at = placementsOf(*shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
-  Machine machine(c, *shape, at, seed);
+  ElementsMachine machine(c, *shape, at, seed);
   if (machine.run(run.plan, run)) run.bad_found = machine.expectResult(run.plan);
   return run;
 }

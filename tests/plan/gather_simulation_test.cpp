@@ -22,13 +22,13 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 const std::vector<uint64_t> kRanges = {1024, 4096, 8192};
 const std::vector<uint64_t> kAlignments = {16, 64, 256};
-const std::vector<uint64_t> kOffsets = {0, 4, 12, 36};
+const std::vector<uint64_t> kGatherOffsets = {0, 4, 12, 36};
 
 // Simulates one problem on every tiny device, at every combination of tensor offsets, with both index
 // widths. Problems are sized so that on the 1024-byte device the data, the indices and the output
 // each need several windows; that is checked, so a sweep cannot silently stop covering it.
 void sweep(const Shape& data_shape, DataType type, int64_t axis, const Shape& indices_shape, uint32_t seed) {
-  forEachSweepPoint(kRanges, kAlignments, kOffsets, [&](const SweepPoint& at) {
+  forEachSweepPoint(kRanges, kAlignments, kGatherOffsets, [&](const SweepPoint& at) {
     const SimCase c{
         data_shape,  type, indices_shape, at.index_type, axis, at.data_offset, at.indices_offset, at.output_offset,
         at.device(), {}};
@@ -129,7 +129,7 @@ TEST(GatherSimulationTest, BadIndicesAreFoundAndReportedInEveryWindow) {
   }
 }
 
-SimCase randomCase(std::mt19937& rng) {
+SimCase randomSimCase(std::mt19937& rng) {
   const auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   const auto pick = [&](const auto& list) { return list[static_cast<size_t>(uniform(0, std::size(list) - 1))]; };
   const DataType types[] = {DataType::kBool,      DataType::kInt8,      DataType::kUInt16, DataType::kFloat16,
@@ -150,9 +150,9 @@ SimCase randomCase(std::mt19937& rng) {
     if (kind == 3) c.indices_shape = {uniform(1, 8), uniform(1, 8), uniform(1, 8)};
     if (!c.indices_shape.empty() && uniform(0, 14) == 0) c.indices_shape.back() = 0;
     c.index_type = uniform(0, 1) == 0 ? DataType::kInt32 : DataType::kInt64;
-    c.data_offset = pick(kOffsets);
-    c.indices_offset = pick(kOffsets);
-    c.output_offset = pick(kOffsets);
+    c.data_offset = pick(kGatherOffsets);
+    c.indices_offset = pick(kGatherOffsets);
+    c.output_offset = pick(kGatherOffsets);
     c.device = fakeDevice(pick(kRanges), pick(alignments), pick(workgroups), pick(items));
     const int64_t A = c.data_shape[static_cast<size_t>(axis)];
     const uint64_t N = *elementCount(c.indices_shape);
@@ -177,7 +177,7 @@ TEST(GatherSimulationTest, RandomShapesTypesOffsetsAndDevices) {
   std::mt19937 rng(20240611);
   int several_index_windows = 0, sub_word = 0, empty = 0, with_bad = 0, unsupported = 0;
   for (uint32_t i = 0; i < 3000; ++i) {
-    const SimCase c = randomCase(rng);
+    const SimCase c = randomSimCase(rng);
     std::optional<OpPlan> plan = simulate(c, i);
     if (HasFailure()) return;
     if (!plan) {

@@ -14,13 +14,11 @@
 namespace vkindex::plan::test {
 namespace {
 
-constexpr uint32_t kNotBound = 0xFFFFFFFFu;  // gather_rows.comp's kNotBound
-
 // The tensors, the status slot and the record of what the steps did to them.
-class Machine {
+class RowGatherMachine {
  public:
-  Machine(const RowGather& gather, const Placement& data, const Placement& indices, const Placement& output,
-          const BadIndices& bad, uint32_t seed)
+  RowGatherMachine(const RowGather& gather, const Placement& data, const Placement& indices, const Placement& output,
+                   const BadIndices& bad, uint32_t seed)
       : gather_(gather),
         data_(data),
         output_(output),
@@ -320,7 +318,7 @@ std::string describe(const RowGatherCase& c) {
 bool runRowGather(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
                   const Placement& output, const DeviceInfo& device, const BadIndices& bad, uint32_t seed) {
   if (!checkStructure(plan, gather, data, indices, output, device)) return false;
-  Machine machine(gather, data, indices, output, bad, seed);
+  RowGatherMachine machine(gather, data, indices, output, bad, seed);
   if (!machine.run(plan)) return false;
   machine.expectResult(plan);
   return !::testing::Test::HasFailure();

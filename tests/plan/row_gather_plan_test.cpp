@@ -243,7 +243,7 @@ TEST(PlanRowGatherTest, BatchedTuplesOverAGigabyteOfIndices) {
 // ---------------------------------------------------------------------------------------------
 // Simulations
 
-constexpr uint64_t kOffsets[] = {0, 4, 12, 36};
+constexpr uint64_t kRowGatherOffsets[] = {0, 4, 12, 36};
 
 // Simulates one row gather on tiny devices, at every combination of tensor offsets, with both index
 // widths. Problems are sized so that on the 1024-byte device the tuples, the data and the output each
@@ -253,9 +253,9 @@ void sweep(uint64_t outer, uint64_t count, uint64_t row_bytes, const std::vector
   for (uint64_t range : {1024u, 4096u}) {
     for (uint64_t alignment : {16u, 256u}) {
       for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
-        for (uint64_t data_offset : kOffsets) {
-          for (uint64_t indices_offset : kOffsets) {
-            for (uint64_t output_offset : kOffsets) {
+        for (uint64_t data_offset : kRowGatherOffsets) {
+          for (uint64_t indices_offset : kRowGatherOffsets) {
+            for (uint64_t output_offset : kRowGatherOffsets) {
               const RowGatherCase c{rowGather(outer, count, row_bytes, extents, index_type, batched),
                                     data_offset,
                                     indices_offset,
@@ -329,7 +329,7 @@ TEST(RowGatherSimulationTest, BadTupleComponentsAreFoundAndReportedInEveryWindow
   }
 }
 
-RowGatherCase randomCase(std::mt19937& rng) {
+RowGatherCase randomRowGatherCase(std::mt19937& rng) {
   const auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   const auto pick = [&](const auto& list) { return list[static_cast<size_t>(uniform(0, std::size(list) - 1))]; };
   const uint64_t ranges[] = {1024, 4096, 8192}, alignments[] = {4, 16, 64, 256};
@@ -344,9 +344,9 @@ RowGatherCase randomCase(std::mt19937& rng) {
   const DataType index_type = uniform(0, 1) == 0 ? DataType::kInt32 : DataType::kInt64;
   c.gather =
       rowGather(outer, count, uniform(0, 20) == 0 ? 0 : pick(row_bytes), extents, index_type, uniform(0, 1) == 1);
-  c.data_offset = pick(kOffsets);
-  c.indices_offset = pick(kOffsets);
-  c.output_offset = pick(kOffsets);
+  c.data_offset = pick(kRowGatherOffsets);
+  c.indices_offset = pick(kRowGatherOffsets);
+  c.output_offset = pick(kRowGatherOffsets);
   c.device = fakeDevice(pick(ranges), pick(alignments), pick(workgroups), pick(items));
   const uint64_t elements = c.gather.check.tuple_count * extents.size();
   if (elements > 0 && uniform(0, 2) == 0) {
@@ -369,7 +369,7 @@ TEST(RowGatherSimulationTest, RandomTuplesStridesOffsetsAndDevices) {
   std::mt19937 rng(20240612);
   int several_index_windows = 0, batched_several = 0, tuples = 0, sub_word = 0, empty = 0, with_bad = 0;
   for (uint32_t i = 0; i < 2000; ++i) {
-    const RowGatherCase c = randomCase(rng);
+    const RowGatherCase c = randomRowGatherCase(rng);
     std::optional<OpPlan> planned = simulate(c, i);
     if (HasFailure()) return;
     ASSERT_TRUE(planned) << describe(c);  // rows of at most 128 bytes always fit

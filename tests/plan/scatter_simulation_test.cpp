@@ -33,7 +33,7 @@ Shape randomShape(std::mt19937& rng, size_t rank, uint64_t max_elements) {
 }
 
 // A random case on a device whose windows hold a few dozen elements at most.
-ScatterCase randomCase(std::mt19937& rng, bool nd) {
+ScatterCase randomScatterCase(std::mt19937& rng, bool nd) {
   ScatterCase c;
   c.nd = nd;
   c.data_type = kTypes[rng() % std::size(kTypes)];
@@ -70,7 +70,7 @@ void simulateRandomCases(bool nd, uint32_t seed) {
   std::mt19937 rng(seed);
   int planned = 0;
   for (int round = 0; round < 400; ++round) {
-    const ScatterCase c = randomCase(rng, nd);
+    const ScatterCase c = randomScatterCase(rng, nd);
     SCOPED_TRACE(describe(c));
     const Status status = simulateScatter(c, static_cast<uint32_t>(rng()));
     if (status.ok()) {

@@ -22,6 +22,7 @@ using BadIndices = std::vector<std::pair<uint64_t, int64_t>>;
 
 constexpr uint32_t kNoError = 0xFFFFFFFFu;    // VKINDEX_NO_ERROR
 constexpr uint32_t kUntouched = 0xDEADBEEFu;  // status words 1-3 before any step runs
+constexpr uint32_t kNotBound = 0xFFFFFFFFu;   // the gather kernels' kNotBound: a source outside the bound window
 
 // A storage-buffer binding as a kernel sees it: byte i of the binding is byte window.offset + i of the
 // buffer, and an access past window.size fails the test (once, through `ok`) instead of touching memory.

@@ -14,7 +14,6 @@
 namespace vkindex::test {
 namespace {
 
-uint32_t bitsOf(float value) { return bitCast<uint32_t>(value); }
 float floatOf(uint32_t bits) { return bitCast<float>(bits); }
 
 // For every positive finite pattern i < last of a 16-bit format and its successor (for `last`, the

@@ -31,9 +31,6 @@ uint32_t f32(DataType dtype, Reduction reduction, uint32_t current, uint32_t upd
   return combine<uint32_t>(dtype, reduction, current, update);
 }
 
-uint32_t bitsOf(float value) { return bitCast<uint32_t>(value); }
-uint64_t bitsOf(double value) { return bitCast<uint64_t>(value); }
-
 constexpr Reduction kAdd = Reduction::kAdd, kMul = Reduction::kMul, kMax = Reduction::kMax, kMin = Reduction::kMin;
 
 TEST(ReductionReferenceTest, NarrowIntegersWrapAndCompareBySignedness) {

@@ -2,6 +2,7 @@
 // in the references and their tests).
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -14,5 +15,9 @@ To bitCast(const From& from) {
   std::memcpy(&to, &from, sizeof(To));
   return to;
 }
+
+// A float's or double's bit pattern, as the tests print and compare it.
+inline uint32_t bitsOf(float value) { return bitCast<uint32_t>(value); }
+inline uint64_t bitsOf(double value) { return bitCast<uint64_t>(value); }
 
 }  // namespace vkindex::test

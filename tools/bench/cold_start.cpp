@@ -26,9 +26,9 @@ namespace {
 
 // The child's Gather: a small embedding lookup (float32 [1024, 256] x int64 [64]). Its size hardly
 // matters: a cold start is dominated by driver and pipeline setup, not by moving 64 KiB.
-constexpr int64_t kVocab = 1024;
-constexpr int64_t kHidden = 256;
-constexpr int64_t kTokens = 64;
+constexpr int64_t kChildVocab = 1024;
+constexpr int64_t kChildHidden = 256;
+constexpr int64_t kChildTokens = 64;
 
 // What one child reported, and what the parent measured around it.
 struct ChildRun {
@@ -184,13 +184,13 @@ Status runColdStartChild(const BenchOptions& options, std::ostream& out) {
   const double context_ms = tools::millisecondsSince(start);
 
   const auto gather_start = std::chrono::steady_clock::now();
-  const Shape table_shape = {kVocab, kHidden};
-  const std::vector<uint8_t> table = randomBytes(uint64_t(kVocab * kHidden) * 4, 41);
-  const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kTokens, kVocab, 42);
+  const Shape table_shape = {kChildVocab, kChildHidden};
+  const std::vector<uint8_t> table = randomBytes(uint64_t(kChildVocab * kChildHidden) * 4, 41);
+  const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kChildTokens, kChildVocab, 42);
   VKINDEX_ASSIGN_OR_RETURN(Tensor data,
                            Tensor::fromHost(*context, DataType::kFloat32, table_shape, table.data(), table.size()));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor index,
-                           Tensor::fromHost(*context, DataType::kInt64, {kTokens}, indices.data(), indices.size()));
+  VKINDEX_ASSIGN_OR_RETURN(
+      Tensor index, Tensor::fromHost(*context, DataType::kInt64, {kChildTokens}, indices.data(), indices.size()));
   VKINDEX_ASSIGN_OR_RETURN(Tensor output, gather(*context, data, index, 0));
   VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> result, output.toHost());
   const double gather_ms = tools::millisecondsSince(gather_start);
@@ -238,8 +238,8 @@ Status runColdStart(const BenchOptions& options, std::ostream& out) {
     out << "vkindex bench --cold-start: process start to the first Gather result\n"
         << "device:  " << cold.front().device << "\n"
         << "date:    " << utcTime("%Y-%m-%d") << " (UTC)\n"
-        << "child:   a new vkindex process: Context::create, upload float[" << kVocab << "," << kHidden
-        << "] and int64[" << kTokens << "], gather, download, check; VKINDEX_PIPELINE_CACHE_DIR in a temporary"
+        << "child:   a new vkindex process: Context::create, upload float[" << kChildVocab << "," << kChildHidden
+        << "] and int64[" << kChildTokens << "], gather, download, check; VKINDEX_PIPELINE_CACHE_DIR in a temporary"
         << " directory, MESA_SHADER_CACHE_DISABLE=true\n"
         << "note:    medians of " << runs << " processes each; ms = host milliseconds; none = empty cache"
         << " directory, warm = the file a previous process saved\n"

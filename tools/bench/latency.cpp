@@ -242,10 +242,10 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
 
 double rounded1(double value) { return std::round(value * 10.0) / 10.0; }
 
-constexpr int kNameWidth = -16;
-constexpr int kWidths[] = {10, 10, 13, 19, 19, 9};
-const char* const kHeadings[] = {"record us",          "device us",          "sync call us",
-                                 "x100: record us/op", "x100: device us/op", "runs"};
+constexpr int kLatencyNameWidth = -16;
+constexpr int kLatencyWidths[] = {10, 10, 13, 19, 19, 9};
+const char* const kLatencyHeadings[] = {"record us",          "device us",          "sync call us",
+                                        "x100: record us/op", "x100: device us/op", "runs"};
 
 void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCase>>& rows, bool quick) {
   out << "\nlatency: one small operation at a time; medians of " << singleRuns(quick) << " runs (" << batchRuns(quick)
@@ -257,9 +257,9 @@ void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCa
       << "         x100 = " << kBatchOps << " such operations (distinct outputs) recorded into one command buffer,"
       << " per operation\n";
   for (const auto& row : rows)
-    out << "  " << cell(row->name, kNameWidth) << " " << row->op << " " << row->shapes << "\n";
-  out << "\n" << cell("latency", kNameWidth);
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(kHeadings[i], kWidths[i]);
+    out << "  " << cell(row->name, kLatencyNameWidth) << " " << row->op << " " << row->shapes << "\n";
+  out << "\n" << cell("latency", kLatencyNameWidth);
+  for (size_t i = 0; i < std::size(kLatencyWidths); ++i) out << " " << cell(kLatencyHeadings[i], kLatencyWidths[i]);
   out << "\n";
 }
 
@@ -286,8 +286,8 @@ void printLatency(std::ostream& out, const RunInfo& info, const LatencyCase& row
       formatNumber("%.1f", result.record_us),       formatNumber("%.1f", result.device_us),
       formatNumber("%.1f", result.call_us),         formatNumber("%.1f", result.batch_record_us),
       formatNumber("%.1f", result.batch_device_us), std::to_string(result.runs)};
-  out << cell(row.name, kNameWidth);
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
+  out << cell(row.name, kLatencyNameWidth);
+  for (size_t i = 0; i < std::size(kLatencyWidths); ++i) out << " " << cell(cells[i], kLatencyWidths[i]);
   out << "\n";
 }
 
@@ -298,7 +298,7 @@ void printLatencyFailure(std::ostream& out, const RunInfo& info, const std::stri
         out, {{"section", "latency"}, {"device", info.device}, {"workload", name}, {"error", status.toString()}});
     return;
   }
-  out << cell(name, kNameWidth) << " FAILED: " << status.toString() << "\n";
+  out << cell(name, kLatencyNameWidth) << " FAILED: " << status.toString() << "\n";
 }
 
 }  // namespace

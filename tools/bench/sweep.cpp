@@ -66,20 +66,20 @@ double rounded(double value, int decimals) {
   return std::round(value * scale) / scale;
 }
 
-constexpr int kWidths[] = {10, 8, 9, 8, 12, 13, 16, 18, 18, 5};
-const char* const kHeadings[] = {"row bytes",
-                                 "type",
-                                 "rows",
-                                 "out MiB",
-                                 "gather GB/s",
-                                 "regions GB/s",
-                                 "copyBuffer GB/s",
-                                 "compute-copy GB/s",
-                                 "gather/copyBuffer",
-                                 "runs"};
+constexpr int kSweepWidths[] = {10, 8, 9, 8, 12, 13, 16, 18, 18, 5};
+const char* const kSweepHeadings[] = {"row bytes",
+                                      "type",
+                                      "rows",
+                                      "out MiB",
+                                      "gather GB/s",
+                                      "regions GB/s",
+                                      "copyBuffer GB/s",
+                                      "compute-copy GB/s",
+                                      "gather/copyBuffer",
+                                      "runs"};
 
-void printCells(std::ostream& out, const std::string (&cells)[std::size(kWidths)]) {
-  for (size_t i = 0; i < std::size(kWidths); ++i) out << (i ? " " : "") << cell(cells[i], kWidths[i]);
+void printCells(std::ostream& out, const std::string (&cells)[std::size(kSweepWidths)]) {
+  for (size_t i = 0; i < std::size(kSweepWidths); ++i) out << (i ? " " : "") << cell(cells[i], kSweepWidths[i]);
   out << "\n";
 }
 
@@ -100,8 +100,8 @@ void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_byt
       << "timed up to " << max_timed_regions << " rows)\n"
       << "note:    GB/s = 2 x output bytes / median time (1 GB = 1e9 B); index reads are not counted, so small "
       << "rows understate the bytes Gather moves\n\n";
-  std::string headings[std::size(kWidths)];
-  for (size_t i = 0; i < std::size(kWidths); ++i) headings[i] = kHeadings[i];
+  std::string headings[std::size(kSweepWidths)];
+  for (size_t i = 0; i < std::size(kSweepWidths); ++i) headings[i] = kSweepHeadings[i];
   printCells(out, headings);
 }
 
@@ -154,7 +154,7 @@ void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint&
         {{"device", info.device}, {"date", day(info)}, {"row_bytes", point.row_bytes}, {"error", status.toString()}});
     return;
   }
-  out << cell(std::to_string(point.row_bytes), kWidths[0]) << " FAILED: " << status.toString() << "\n";
+  out << cell(std::to_string(point.row_bytes), kSweepWidths[0]) << " FAILED: " << status.toString() << "\n";
 }
 
 }  // namespace
