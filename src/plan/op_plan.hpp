@@ -57,6 +57,9 @@ enum class Kernel : uint32_t {
   // The same two with max and min of int32, uint32 and float32 only (SwiftShader 4.5x faster).
   kScatterElementsOrder32,
   kScatterNDOrder32,
+  // The same two with add and mul of int32 and uint32 only (SwiftShader 15x faster).
+  kScatterElementsInt32,
+  kScatterNDInt32,
   // The same two with reduction none only, which SwiftShader runs 4-7x faster than the plain ones.
   kScatterElementsMove,
   kScatterNDMove,
@@ -93,12 +96,13 @@ enum class Kernel : uint32_t {
   kHeavySortScatter,       // heavy_sort_scatter.comp
   kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
-  // float64, float32 add alone, 4-byte max and min alone).
+  // float64, float32 add alone, 4-byte max and min alone, 32-bit integer add and mul alone).
   kScatterFold,
   kScatterFoldFloat32,
   kScatterFoldFloat64,
   kScatterFoldFloat32Add,
   kScatterFoldOrder32,
+  kScatterFoldInt32,
   kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
   kCopyWords16,     // the same in 16-byte units and row segments, for the aligned bulk of a large copy
   kCopyWordsInt64,  // the same 16-byte units as 64-bit components (DeviceInfo::int64_units)

@@ -294,28 +294,30 @@ SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t d
 
 // One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
 struct WalkKernels {
-  Kernel move, plain, float32, float64, float32_add, order32;
+  Kernel move, plain, float32, float64, float32_add, order32, int32;
 };
 
 constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove,       Kernel::kScatterElements,
                                        Kernel::kScatterElementsFloat32,    Kernel::kScatterElementsFloat64,
-                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsOrder32};
+                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsOrder32,
+                                       Kernel::kScatterElementsInt32};
 constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,    Kernel::kScatterND,           Kernel::kScatterNDFloat32,
-                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDOrder32};
+                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDOrder32,
+                                 Kernel::kScatterNDInt32};
 
 // The walk kernel variant with the arithmetic this call needs and no more: none without a reduction,
-// float32 add alone for float and complex64 add, max and min alone for 4-byte elements, soft float
-// only for float add and mul.
+// float32 add alone for float and complex64 add, max and min alone for 4-byte elements, add and mul
+// alone for 32-bit integers, soft float only for float add and mul.
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
     return kernels.float32_add;
   }
+  const bool int32 = shape.element_kind == kInt32 || shape.element_kind == kUInt32;
   if (shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin) {
-    const bool four_bytes =
-        shape.element_kind == kInt32 || shape.element_kind == kUInt32 || shape.element_kind == kFloat32;
-    return four_bytes ? kernels.order32 : kernels.plain;
+    return int32 || shape.element_kind == kFloat32 ? kernels.order32 : kernels.plain;
   }
+  if (int32) return kernels.int32;  // add and mul
   switch (shape.element_kind) {
     case kFloat32:
     case kFloat16:
@@ -492,9 +494,9 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
 }
 
-constexpr WalkKernels kFold = {Kernel::kScatterFold,           Kernel::kScatterFold,
-                               Kernel::kScatterFoldFloat32,    Kernel::kScatterFoldFloat64,
-                               Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldOrder32};
+constexpr WalkKernels kFold = {Kernel::kScatterFold,        Kernel::kScatterFold,           Kernel::kScatterFoldFloat32,
+                               Kernel::kScatterFoldFloat64, Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldOrder32,
+                               Kernel::kScatterFoldInt32};
 
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
 // serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines

@@ -208,6 +208,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   };
   const Case cases[] = {{DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
                         {DataType::kFloat32, Reduction::kMax, "scatter_fold_order32"},
+                        {DataType::kInt32, Reduction::kAdd, "scatter_fold_int32"},
                         {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
                         {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
                         {DataType::kInt64, Reduction::kMin, "scatter_fold"}};
@@ -236,7 +237,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold x1");
+            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold_int32 x1");
   for (const Step& step : plan->steps) EXPECT_LE(step.groups, 2u) << str(step);
   // One tuple cannot collide: it walks.
   StatusOr<ScatterShape> one =
@@ -244,7 +245,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(one.ok());
   plan = planScatter(*one, placed(0, 160), placed(512, 8), placed(768, 4), placed(0, 160), true, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_int32 x1");
   // Tensors larger than one binding walk, a window at a time.
   device.min_walk_lines = 6;
   device.max_storage_buffer_range = 112;
@@ -270,7 +271,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
             "bucket_fill x1, heavy_plan x1, heavy_scan x1, heavy_sort_count x1, heavy_scan x1, "
             "heavy_sort_scatter x1, heavy_sort_count x1, heavy_scan x1, heavy_sort_scatter x1, heavy_sort_count x1, "
-            "heavy_scan x1, heavy_sort_scatter x1, bucket_sort x1, scatter_fold x3");
+            "heavy_scan x1, heavy_sort_scatter x1, bucket_sort x1, scatter_fold_int32 x3");
   const std::vector<Step>& steps = plan->steps;
   const abi::BucketParams p = pushOf<abi::BucketParams>(steps[6]);
   EXPECT_EQ(p.digit_passes, 3u);
@@ -324,7 +325,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
-            "bucket_fill x1, bucket_sort x1, scatter_fold x1");
+            "bucket_fill x1, bucket_sort x1, scatter_fold_int32 x1");
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
@@ -384,8 +385,10 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kUInt32, Reduction::kMax), "scatter_elements_order32");
   EXPECT_EQ(walk(DataType::kFloat16, Reduction::kMin), "scatter_elements");
   EXPECT_EQ(walk(DataType::kInt64, Reduction::kMax), "scatter_elements");
-  EXPECT_EQ(walk(DataType::kInt32, Reduction::kAdd), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt32, Reduction::kAdd), "scatter_elements_int32") << "32-bit integer arithmetic alone";
+  EXPECT_EQ(walk(DataType::kUInt32, Reduction::kMul), "scatter_elements_int32");
   EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt16, Reduction::kAdd), "scatter_elements");
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements_move");
   EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
   EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");

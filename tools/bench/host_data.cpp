@@ -37,19 +37,36 @@ void storeIndex(DataType type, int64_t value, uint8_t* target) {
   std::memcpy(target, &value, sizeof(value));
 }
 
-// Combines one element of updates into its target: replaced, or as float32 added or kept if larger
-// (smallFloats values: no NaN, and no -0 for max's +0 == -0 rule to matter).
-void combine(uint8_t* target, const uint8_t* update, size_t element_size, Reduction reduction) {
+// `current` combined with `value`: added or kept if larger.
+template <typename T>
+T combined(T current, T value, Reduction reduction) {
+  return reduction == Reduction::kAdd ? current + value : (value > current ? value : current);
+}
+
+// Combines one element of updates into its target: replaced, or added or kept if larger as float32
+// (smallFloats values: no NaN, and no -0 for max's +0 == -0 rule to matter) or int32 (the add wrapping,
+// as ONNX's integer add does: done on uint32, where wrapping is defined).
+void combine(uint8_t* target, const uint8_t* update, DataType type, Reduction reduction) {
   if (reduction == Reduction::kNone) {
-    std::memcpy(target, update, element_size);
+    std::memcpy(target, update, elementSize(type));
     return;
   }
-  assert((reduction == Reduction::kAdd || reduction == Reduction::kMax) && element_size == sizeof(float));
-  float current, value;
-  std::memcpy(&current, target, sizeof(float));
-  std::memcpy(&value, update, sizeof(float));
-  current = reduction == Reduction::kAdd ? current + value : (value > current ? value : current);
-  std::memcpy(target, &current, sizeof(float));
+  assert((reduction == Reduction::kAdd || reduction == Reduction::kMax) &&
+         (type == DataType::kFloat32 || type == DataType::kInt32));
+  if (type == DataType::kFloat32) {
+    float current, value;
+    std::memcpy(&current, target, sizeof(float));
+    std::memcpy(&value, update, sizeof(float));
+    current = combined(current, value, reduction);
+    std::memcpy(target, &current, sizeof(float));
+    return;
+  }
+  int32_t current, value;
+  std::memcpy(&current, target, sizeof(current));
+  std::memcpy(&value, update, sizeof(value));
+  const auto sum = static_cast<uint32_t>(current) + static_cast<uint32_t>(value);
+  current = reduction == Reduction::kAdd ? static_cast<int32_t>(sum) : combined(current, value, reduction);
+  std::memcpy(target, &current, sizeof(current));
 }
 
 }  // namespace
@@ -200,9 +217,10 @@ std::vector<int64_t> randomPermutation(int64_t n, uint64_t seed) {
   return values;
 }
 
-std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, DataType type,
                                         const std::vector<int64_t>& indices, const Shape& indices_shape,
                                         const std::vector<uint8_t>& updates, int64_t axis, Reduction reduction) {
+  const size_t element_size = elementSize(type);
   const size_t rank = data_shape.size();
   const auto axis_dim = static_cast<size_t>(axis);
   std::vector<uint64_t> data_strides(rank, 1);
@@ -216,7 +234,7 @@ std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const 
     for (size_t d = 0; d < rank; ++d) {
       target += static_cast<uint64_t>(d == axis_dim ? index : coordinate[d]) * data_strides[d];
     }
-    combine(output.data() + target * element_size, updates.data() + i * element_size, element_size, reduction);
+    combine(output.data() + target * element_size, updates.data() + i * element_size, type, reduction);
     for (size_t d = rank; d-- > 0;) {
       if (++coordinate[d] < indices_shape[d]) break;
       coordinate[d] = 0;
@@ -225,9 +243,10 @@ std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const 
   return output;
 }
 
-std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, DataType type,
                                   const std::vector<int64_t>& indices, const Shape& indices_shape,
                                   const std::vector<uint8_t>& updates, Reduction reduction) {
+  const size_t element_size = elementSize(type);
   const auto k = static_cast<size_t>(indices_shape.back());
   const uint64_t tuples = indices.size() / k;
   const uint64_t slice = elementCount(Shape(data_shape.begin() + static_cast<std::ptrdiff_t>(k), data_shape.end()));
@@ -242,8 +261,8 @@ std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape&
       target += static_cast<uint64_t>(index) * tuple_strides[c];
     }
     for (uint64_t e = 0; e < slice; ++e) {
-      combine(output.data() + (target + e) * element_size, updates.data() + (t * slice + e) * element_size,
-              element_size, reduction);
+      combine(output.data() + (target + e) * element_size, updates.data() + (t * slice + e) * element_size, type,
+              reduction);
     }
   }
   return output;

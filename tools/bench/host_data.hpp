@@ -54,13 +54,14 @@ std::vector<uint8_t> smallFloats(uint64_t count, uint64_t seed);
 std::vector<int64_t> randomPermutation(int64_t n, uint64_t seed);
 
 // ONNX ScatterElements and ScatterND on the host, by bytes: output = data, then each update in index
-// order (row-major position in indices) replaces its target (kNone), is added to it (kAdd, float32
-// only) or replaces it when larger (kMax, float32 without NaN or -0 only). Indices are int64 (the
-// benchmark's scatters use no other); negative values count from the back. `axis` is non-negative.
-std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+// order (row-major position in indices) replaces its target (kNone), is added to it (kAdd) or replaces
+// it when larger (kMax). Reductions take float32 (without NaN or -0 for kMax) or int32 (wrapping add);
+// kNone any type. Indices are int64 (the benchmark's scatters use no other); negative values count from
+// the back. `axis` is non-negative.
+std::vector<uint8_t> cpuScatterElements(const std::vector<uint8_t>& data, const Shape& data_shape, DataType type,
                                         const std::vector<int64_t>& indices, const Shape& indices_shape,
                                         const std::vector<uint8_t>& updates, int64_t axis, Reduction reduction);
-std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, size_t element_size,
+std::vector<uint8_t> cpuScatterND(const std::vector<uint8_t>& data, const Shape& data_shape, DataType type,
                                   const std::vector<int64_t>& indices, const Shape& indices_shape,
                                   const std::vector<uint8_t>& updates, Reduction reduction);
 

@@ -1,5 +1,5 @@
-// The benchmark's scatter rows: ScatterElements and ScatterND on float32 data with int64 indices, out of
-// place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
+// The benchmark's scatter rows: ScatterElements and ScatterND on float32 (one row int32) data with int64
+// indices, out of place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
 // in place (only the updated bytes are written: the baselines copy that many bytes).
 #include <random>
 #include <utility>
@@ -20,6 +20,7 @@ struct ScatterSpec {
   bool in_place;
   // The index values, row-major in indices' shape (valid for data's shape).
   std::vector<int64_t> (*indices)(const ScatterSpec& spec, uint64_t seed);
+  DataType type = DataType::kFloat32;  // of data and updates: float32, or int32 (see cpuScatterElements)
 };
 
 // indices.shape for ScatterElements; indices.shape[:-1] + data.shape[k:] for ScatterND.
@@ -90,34 +91,34 @@ std::vector<int64_t> eightPerTargetRow(const ScatterSpec& spec, uint64_t) {
 }
 
 StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec, uint64_t seed) {
-  constexpr DataType kType = DataType::kFloat32;
-  const size_t element_size = elementSize(kType);
+  const DataType type = spec.type;
+  const size_t element_size = elementSize(type);
   const Shape updates_shape = updatesShape(spec);
-  // Reductions get exact small floats; plain scatters move bytes, so any bits do.
-  const bool reduces = spec.reduction != Reduction::kNone;
-  std::vector<uint8_t> data = reduces ? smallFloats(elementCount(spec.data_shape), seed)
-                                      : randomBytes(elementCount(spec.data_shape) * element_size, seed);
-  std::vector<uint8_t> updates = reduces ? smallFloats(elementCount(updates_shape), seed + 1)
-                                         : randomBytes(elementCount(updates_shape) * element_size, seed + 1);
+  // Float reductions get exact small floats; integer ones and plain scatters take any bits.
+  const bool small_floats = spec.reduction != Reduction::kNone && type == DataType::kFloat32;
+  std::vector<uint8_t> data = small_floats ? smallFloats(elementCount(spec.data_shape), seed)
+                                           : randomBytes(elementCount(spec.data_shape) * element_size, seed);
+  std::vector<uint8_t> updates = small_floats ? smallFloats(elementCount(updates_shape), seed + 1)
+                                              : randomBytes(elementCount(updates_shape) * element_size, seed + 1);
   std::vector<int64_t> indices = spec.indices(spec, seed + 2);
 
   PreparedCase prepared;
   prepared.expected =
-      spec.nd ? cpuScatterND(data, spec.data_shape, element_size, indices, spec.indices_shape, updates, spec.reduction)
-              : cpuScatterElements(data, spec.data_shape, element_size, indices, spec.indices_shape, updates, spec.axis,
+      spec.nd ? cpuScatterND(data, spec.data_shape, type, indices, spec.indices_shape, updates, spec.reduction)
+              : cpuScatterElements(data, spec.data_shape, type, indices, spec.indices_shape, updates, spec.axis,
                                    spec.reduction);
   VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
-                           Tensor::fromHost(context, kType, spec.data_shape, data.data(), data.size()));
+                           Tensor::fromHost(context, type, spec.data_shape, data.data(), data.size()));
   VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, DataType::kInt64, spec.indices_shape,
                                                                  indices.data(), indices.size() * sizeof(int64_t)));
   VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor,
-                           Tensor::fromHost(context, kType, updates_shape, updates.data(), updates.size()));
+                           Tensor::fromHost(context, type, updates_shape, updates.data(), updates.size()));
   if (spec.in_place) {
     // data is the output; the baselines copy only as many bytes as the updates write.
     prepared.output = std::move(data_tensor);
     prepared.baseline_bytes = updates.size();
   } else {
-    VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, kType, spec.data_shape));
+    VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, type, spec.data_shape));
     prepared.inputs.push_back(std::move(data_tensor));
   }
   prepared.inputs.push_back(std::move(index_tensor));
@@ -138,10 +139,10 @@ Workload scatterWorkload(std::string name, const ScatterSpec& spec, uint64_t see
   Workload workload;
   workload.name = std::move(name);
   workload.op = spec.nd ? "ScatterND" : "ScatterElements";
-  workload.shapes =
-      shapeText(DataType::kFloat32, spec.data_shape) + " x " + shapeText(DataType::kInt64, spec.indices_shape) + " x " +
-      shapeText(DataType::kFloat32, updatesShape(spec)) + (spec.nd ? "" : ", axis " + std::to_string(spec.axis)) +
-      ", reduction " + reductionName(spec.reduction) + (spec.in_place ? ", in place" : "");
+  workload.shapes = shapeText(spec.type, spec.data_shape) + " x " + shapeText(DataType::kInt64, spec.indices_shape) +
+                    " x " + shapeText(spec.type, updatesShape(spec)) +
+                    (spec.nd ? "" : ", axis " + std::to_string(spec.axis)) + ", reduction " +
+                    reductionName(spec.reduction) + (spec.in_place ? ", in place" : "");
   workload.prepare = [spec, seed](Context& context) { return prepareScatter(context, spec, seed); };
   return workload;
 }
@@ -186,6 +187,10 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // when larger.
       scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
       scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
+      // The same add on int32: integer adds give the same bits in any order, so nothing forces the
+      // index-order walk that float adds need.
+      scatterWorkload("scatter-1d-add-hot-i32",
+                      {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets, DataType::kInt32}, 18),
       // Forty updates per target on average (the same updates onto side * side / 40 elements): most
       // targets heavy, a tenth light.
       scatterWorkload("scatter-1d-add-dup40",
