@@ -187,9 +187,9 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // when larger.
       scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
       scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
-      // The same add on int32: integer adds give the same bits in any order, so nothing forces the
-      // index-order walk that float adds need.
-      scatterWorkload("scatter-1d-add-hot-i32",
+      // The same add on int32 (the *_int32 modules). Integer adds give the same bits in any order, so
+      // this is the row where a fold in parallel, which float adds cannot have, would show.
+      scatterWorkload("scatter-1d-i32-add-hot",
                       {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets, DataType::kInt32}, 18),
       // Forty updates per target on average (the same updates onto side * side / 40 elements): most
       // targets heavy, a tenth light.
