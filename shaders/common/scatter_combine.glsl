@@ -13,11 +13,19 @@
 // through one call site, softCombine below, which applyElement (common/scatter_apply.glsl) calls once
 // for every element width. Spelled out per kind and width, complex128 mul alone took four copies of
 // f64Mul, and SwiftShader took 5.7 s to compile the float64 fold (2.5 s for the walk).
+//
+// VKINDEX_SCATTER_INTEGERS (the *_integers modules): variant 0 without its float compares, for the
+// integer reductions of every width but the *_int32 and *_order32 modules' (2^20 int64, int16 or
+// uint8 adds onto 16 targets: SwiftShader 1270-1390 -> 590-645 ms against the plain module, lavapipe
+// the same). The plain module keeps float16, bfloat16 and float64 max and min.
 #ifndef VKINDEX_SCATTER_COMBINE_GLSL
 #define VKINDEX_SCATTER_COMBINE_GLSL
 
 #ifndef VKINDEX_SCATTER_FLOATS
 #define VKINDEX_SCATTER_FLOATS 0
+#endif
+#ifndef VKINDEX_SCATTER_INTEGERS
+#define VKINDEX_SCATTER_INTEGERS 0
 #endif
 #include "half_widening.glsl"
 #if VKINDEX_SCATTER_FLOATS > 0
@@ -114,9 +122,11 @@ uint smallBits() { return ELEMENT_KIND == kKindInt8 || ELEMENT_KIND == kKindUInt
 uint toFloat32(uint small) { return ELEMENT_KIND == kKindFloat16 ? f16ToF32(small) : bf16ToF32(small); }
 
 bool smallGreater(uint a, uint b) {
+#if !VKINDEX_SCATTER_INTEGERS
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {
     return float32Greater(toFloat32(a), toFloat32(b));  // the widening is exact
   }
+#endif
   if (ELEMENT_KIND == kKindInt8 || ELEMENT_KIND == kKindInt16) {
     return bitfieldExtract(int(a), 0, int(smallBits())) > bitfieldExtract(int(b), 0, int(smallBits()));
   }
@@ -140,7 +150,9 @@ uint combineSmall(uint current, uint update) {
 // --- One-word elements: int32, uint32, float32 ---------------------------------------------------
 
 bool greater32(uint a, uint b) {
+#if !VKINDEX_SCATTER_INTEGERS
   if (ELEMENT_KIND == kKindFloat32) return float32Greater(a, b);
+#endif
   if (ELEMENT_KIND == kKindInt32) return int(a) > int(b);
   return a > b;
 }
@@ -166,7 +178,10 @@ uvec2 wrappingMul64(uvec2 a, uvec2 b) {  // the low 64 bits of the product, sign
 }
 
 bool greater2(uvec2 a, uvec2 b) {
-  return ELEMENT_KIND == kKindFloat64 ? float64Greater(a, b) : greater64(a, b, ELEMENT_KIND == kKindInt64);
+#if !VKINDEX_SCATTER_INTEGERS
+  if (ELEMENT_KIND == kKindFloat64) return float64Greater(a, b);
+#endif
+  return greater64(a, b, ELEMENT_KIND == kKindInt64);
 }
 
 uvec2 combine2(uvec2 current, uvec2 update) {

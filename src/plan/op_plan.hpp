@@ -60,6 +60,10 @@ enum class Kernel : uint32_t {
   // The same two with add and mul of int32 and uint32 only (SwiftShader 15x faster).
   kScatterElementsInt32,
   kScatterNDInt32,
+  // The same two with the other integers' reductions only: no float compares (SwiftShader 1.5-2.2x
+  // faster).
+  kScatterElementsIntegers,
+  kScatterNDIntegers,
   // The same two with reduction none only, which SwiftShader runs 4-7x faster than the plain ones.
   kScatterElementsMove,
   kScatterNDMove,
@@ -96,13 +100,15 @@ enum class Kernel : uint32_t {
   kHeavySortScatter,       // heavy_sort_scatter.comp
   kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
-  // float64, float32 add alone, 4-byte max and min alone, 32-bit integer add and mul alone).
+  // float64, float32 add alone, 4-byte max and min alone, 32-bit integer add and mul alone, the other
+  // integers alone).
   kScatterFold,
   kScatterFoldFloat32,
   kScatterFoldFloat64,
   kScatterFoldFloat32Add,
   kScatterFoldOrder32,
   kScatterFoldInt32,
+  kScatterFoldIntegers,
   kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
   kCopyWords16,     // the same in 16-byte units and row segments, for the aligned bulk of a large copy
   kCopyWordsInt64,  // the same 16-byte units as 64-bit components (DeviceInfo::int64_units)

@@ -294,38 +294,49 @@ SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t d
 
 // One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
 struct WalkKernels {
-  Kernel move, plain, float32, float64, float32_add, order32, int32;
+  Kernel move, plain, float32, float64, float32_add, order32, int32, integers;
 };
 
 constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove,       Kernel::kScatterElements,
                                        Kernel::kScatterElementsFloat32,    Kernel::kScatterElementsFloat64,
                                        Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsOrder32,
-                                       Kernel::kScatterElementsInt32};
+                                       Kernel::kScatterElementsInt32,      Kernel::kScatterElementsIntegers};
 constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,    Kernel::kScatterND,           Kernel::kScatterNDFloat32,
                                  Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDOrder32,
-                                 Kernel::kScatterNDInt32};
+                                 Kernel::kScatterNDInt32,   Kernel::kScatterNDIntegers};
 
-// The walk kernel variant with the arithmetic this call needs and no more: none without a reduction,
-// float32 add alone for float and complex64 add, max and min alone for 4-byte elements, add and mul
-// alone for 32-bit integers, soft float only for float add and mul.
+// The walk kernel variant with the arithmetic this call needs and no more: none without a reduction;
+// for integers, add and mul alone for 32-bit ones, max and min alone for 4-byte elements, and the
+// integer arithmetic without float compares for the others; float32 add alone for float and complex64
+// add, and soft float only for float add and mul.
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
     return kernels.float32_add;
   }
   const bool int32 = shape.element_kind == kInt32 || shape.element_kind == kUInt32;
-  if (shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin) {
-    return int32 || shape.element_kind == kFloat32 ? kernels.order32 : kernels.plain;
+  switch (shape.element_kind) {
+    case kFloat32:
+    case kFloat16:
+    case kBFloat16:
+    case kComplex64:
+    case kFloat64:
+    case kComplex128: break;
+    default:  // integers
+      if (int32)
+        return shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin ? kernels.order32
+                                                                                        : kernels.int32;
+      return kernels.integers;
   }
-  if (int32) return kernels.int32;  // add and mul
+  if (shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin) {
+    return shape.element_kind == kFloat32 ? kernels.order32 : kernels.plain;
+  }
   switch (shape.element_kind) {
     case kFloat32:
     case kFloat16:
     case kBFloat16:
     case kComplex64: return kernels.float32;
-    case kFloat64:
-    case kComplex128: return kernels.float64;
-    default: return kernels.plain;
+    default: return kernels.float64;  // float64 and complex128
   }
 }
 
@@ -496,7 +507,7 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
 
 constexpr WalkKernels kFold = {Kernel::kScatterFold,        Kernel::kScatterFold,           Kernel::kScatterFoldFloat32,
                                Kernel::kScatterFoldFloat64, Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldOrder32,
-                               Kernel::kScatterFoldInt32};
+                               Kernel::kScatterFoldInt32,   Kernel::kScatterFoldIntegers};
 
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
 // serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines

@@ -41,8 +41,8 @@ std::vector<OpPlan> samplePlans() {
     if (plan.ok()) plans.push_back(*plan);
   };
   // Row units: uint8 rows are sub-word, float32 4-byte, int64 GatherND rows 8-byte, complex128 16-byte.
-  for (DataType type :
-       {DataType::kUInt8, DataType::kFloat32, DataType::kInt32, DataType::kInt64, DataType::kComplex128}) {
+  for (DataType type : {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kInt32, DataType::kInt64,
+                        DataType::kComplex128}) {
     const uint64_t e = elementSize(type);
     StatusOr<plan::GatherShape> gather = plan::inferGatherShape({600, 7}, type, {500}, DataType::kInt64, 0);
     EXPECT_TRUE(gather.ok());
@@ -78,9 +78,9 @@ std::vector<OpPlan> samplePlans() {
                                        placed(output_offset, 50 * 20 * e), device));
     }
     // none, add, mul and max: winner tables for ScatterND none (and ScatterElements none of few lines), the move-only
-    // walks, the float32-add, 4-byte max and int32 add and mul walks, the plain walks (uint8 and int64 arithmetic,
-    // int64 max) and the soft-float walks for float32 mul and complex128; below the walk threshold, the fold by owner's
-    // passes with the same arithmetic variants.
+    // walks, the float32-add, 4-byte max and int32 add and mul walks, the integer walks (uint8 and int64), the plain
+    // walks (float16 max) and the soft-float walks for float16 add, float32 mul and complex128; below the walk
+    // threshold, the fold by owner's passes with the same arithmetic variants.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax}) {
       if (reduction == Reduction::kMax && type == DataType::kComplex128) continue;  // complex has no order
       StatusOr<plan::ScatterShape> scatter =
@@ -204,6 +204,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDOrder32,
                         Kernel::kScatterElementsInt32,
                         Kernel::kScatterNDInt32,
+                        Kernel::kScatterElementsIntegers,
+                        Kernel::kScatterNDIntegers,
                         Kernel::kScatterNDFloat64,
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,
@@ -235,6 +237,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterFoldFloat32Add,
                         Kernel::kScatterFoldOrder32,
                         Kernel::kScatterFoldInt32,
+                        Kernel::kScatterFoldIntegers,
                         Kernel::kCopyWords,
                         Kernel::kCopyWords16,
                         Kernel::kCopyWordsInt64,

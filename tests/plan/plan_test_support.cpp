@@ -100,6 +100,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsFloat32Add:
     case Kernel::kScatterElementsOrder32:
     case Kernel::kScatterElementsInt32:
+    case Kernel::kScatterElementsIntegers:
     case Kernel::kScatterElementsMove:
     case Kernel::kScatterElementsClaim:
     case Kernel::kScatterElementsClearClaims:
@@ -111,6 +112,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDFloat32Add:
     case Kernel::kScatterNDOrder32:
     case Kernel::kScatterNDInt32:
+    case Kernel::kScatterNDIntegers:
     case Kernel::kScatterNDMove:
     case Kernel::kScatterNDMoveChecked:
     case Kernel::kScatterNDClaim:
@@ -135,7 +137,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterFoldFloat64:
     case Kernel::kScatterFoldFloat32Add:
     case Kernel::kScatterFoldOrder32:
-    case Kernel::kScatterFoldInt32: return sizeof(abi::BucketParams);
+    case Kernel::kScatterFoldInt32:
+    case Kernel::kScatterFoldIntegers: return sizeof(abi::BucketParams);
     case Kernel::kCopyWords:
     case Kernel::kCopyWords16:
     case Kernel::kCopyWordsInt64: return sizeof(abi::CopyWordsParams);
@@ -174,6 +177,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDOrder32: return "scatter_nd_order32";
     case Kernel::kScatterElementsInt32: return "scatter_elements_int32";
     case Kernel::kScatterNDInt32: return "scatter_nd_int32";
+    case Kernel::kScatterElementsIntegers: return "scatter_elements_integers";
+    case Kernel::kScatterNDIntegers: return "scatter_nd_integers";
     case Kernel::kScatterElementsMove: return "scatter_elements_move";
     case Kernel::kScatterNDMove: return "scatter_nd_move";
     case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";
@@ -204,6 +209,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterFoldFloat32Add: return "scatter_fold_float32_add";
     case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";
     case Kernel::kScatterFoldInt32: return "scatter_fold_int32";
+    case Kernel::kScatterFoldIntegers: return "scatter_fold_integers";
     case Kernel::kCopyWords: return "copy_words";
     case Kernel::kCopyWords16: return "copy_words_16";
     case Kernel::kCopyWordsInt64: return "copy_words_int64";

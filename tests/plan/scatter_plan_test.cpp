@@ -47,7 +47,7 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
   StatusOr<OpPlan> plan =
       planScatter(*shape, placed(0, 24), placed(32, 8), placed(64, 6), placed(0, 24), true, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_integers x1");
   EXPECT_EQ(str(plan->steps.back().wait_for), "status");
   EXPECT_EQ(plan->steps.back().spec[kSpecUnitBytes], 1u) << "sub-word elements, masked stores";
   EXPECT_EQ(plan->steps.back().spec[kSpecDims], 1u) << "tuple length";
@@ -116,7 +116,8 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   plan =
       planScatter(*many, placed(0, 80), placed(128, 136), placed(512, 34), placed(0, 80), true, fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd x1") << "a reduction: not move-only";
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_integers x1")
+      << "a reduction: not move-only";
 }
 
 TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
@@ -151,7 +152,7 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
                      placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_integers x1");
   // A table larger than one binding (120 bytes here) walks too, a window at a time.
   device.max_storage_buffer_range = 112;
   plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
@@ -171,7 +172,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
-            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold x1");
+            "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold_integers x1");
   // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
@@ -211,7 +212,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
                         {DataType::kInt32, Reduction::kAdd, "scatter_fold_int32"},
                         {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
                         {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
-                        {DataType::kInt64, Reduction::kMin, "scatter_fold"}};
+                        {DataType::kInt64, Reduction::kMin, "scatter_fold_integers"}};
   device.min_walk_lines = 2;
   for (const Case& c : cases) {
     SCOPED_TRACE(dataTypeName(c.type));
@@ -252,7 +253,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
                      placed(512, 30), false, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements x2");
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_integers x2");
 }
 
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
@@ -384,11 +385,13 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kInt32, Reduction::kMin), "scatter_elements_order32");
   EXPECT_EQ(walk(DataType::kUInt32, Reduction::kMax), "scatter_elements_order32");
   EXPECT_EQ(walk(DataType::kFloat16, Reduction::kMin), "scatter_elements");
-  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMax), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMax), "scatter_elements_integers") << "no float compares";
   EXPECT_EQ(walk(DataType::kInt32, Reduction::kAdd), "scatter_elements_int32") << "32-bit integer arithmetic alone";
   EXPECT_EQ(walk(DataType::kUInt32, Reduction::kMul), "scatter_elements_int32");
-  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements");
-  EXPECT_EQ(walk(DataType::kInt16, Reduction::kAdd), "scatter_elements");
+  EXPECT_EQ(walk(DataType::kInt64, Reduction::kMul), "scatter_elements_integers");
+  EXPECT_EQ(walk(DataType::kInt16, Reduction::kAdd), "scatter_elements_integers");
+  EXPECT_EQ(walk(DataType::kUInt8, Reduction::kMin), "scatter_elements_integers");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kMax), "scatter_elements") << "float compares: the plain module";
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements_move");
   EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
   EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");
