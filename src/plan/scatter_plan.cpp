@@ -314,29 +314,17 @@ Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
     return kernels.float32_add;
   }
-  const bool int32 = shape.element_kind == kInt32 || shape.element_kind == kUInt32;
+  const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
   switch (shape.element_kind) {
-    case kFloat32:
+    case kInt32:
+    case kUInt32: return ordered ? kernels.order32 : kernels.int32;
+    case kFloat32: return ordered ? kernels.order32 : kernels.float32;  // mul (add is above)
     case kFloat16:
     case kBFloat16:
-    case kComplex64:
+    case kComplex64: return ordered ? kernels.plain : kernels.float32;
     case kFloat64:
-    case kComplex128: break;
-    default:  // integers
-      if (int32)
-        return shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin ? kernels.order32
-                                                                                        : kernels.int32;
-      return kernels.integers;
-  }
-  if (shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin) {
-    return shape.element_kind == kFloat32 ? kernels.order32 : kernels.plain;
-  }
-  switch (shape.element_kind) {
-    case kFloat32:
-    case kFloat16:
-    case kBFloat16:
-    case kComplex64: return kernels.float32;
-    default: return kernels.float64;  // float64 and complex128
+    case kComplex128: return ordered ? kernels.plain : kernels.float64;
+    default: return kernels.integers;  // 8-, 16- and 64-bit integers
   }
 }
 
