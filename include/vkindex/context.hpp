@@ -56,7 +56,8 @@ struct ContextOptions {
   // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
   // items_per_invocation also sets DeviceInfo::row_items. min_walk_lines sets DeviceInfo::min_walk_lines
-  // (UINT64_MAX: every ScatterElements none through the winner table; 1: every one walked).
+  // and min_soft_float_walk_lines (UINT64_MAX: every ScatterElements none through the winner table
+  // and every reduction folded by owner, but where each line has one target; 1: every one walked).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
   uint64_t min_walk_lines = 0;

@@ -73,8 +73,14 @@ struct DeviceInfo {
   // ScatterElements with reduction none walks each line (every coordinate but the axis) in one
   // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
   // vector is one) leave most of the device idle through the walk, so their updates all go at once
-  // through a winner table instead. Measured per driver (see src/vk/device.cpp).
+  // through a winner table instead. Measured per driver (see src/vk/device.cpp). Scatter reductions
+  // with fewer walkers (lines; ScatterND: slice elements) fold by owner instead of walking.
   uint64_t min_walk_lines = 0;
+  // The same threshold for the reductions whose arithmetic is long in soft float (float16, bfloat16
+  // and float64 add, mul, max and min; float32 and complex64 mul): they walk from the larger of the
+  // two, since a walk's steps run one after another and each costs as much as the arithmetic.
+  // Measured per driver (see src/vk/device.cpp).
+  uint64_t min_soft_float_walk_lines = 0;
 };
 
 // "1.3.230" from a packed API version.

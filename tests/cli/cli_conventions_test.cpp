@@ -134,7 +134,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "row_items",
                             "int64_units",
                             "min_copy_region_bytes",
-                            "min_walk_lines"}) {
+                            "min_walk_lines",
+                            "min_soft_float_walk_lines"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

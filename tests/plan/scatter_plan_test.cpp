@@ -256,6 +256,63 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_integers x2");
 }
 
+TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
+  // SwiftShader's tuning: every line walked (min_walk_lines 1) but a single line of soft-float
+  // arithmetic folded by owner (min_soft_float_walk_lines 2), where the walk's steps each cost a
+  // soft-float operation one after another.
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  device.min_walk_lines = 1;
+  device.min_soft_float_walk_lines = 2;
+  struct Case {
+    DataType type;
+    Reduction reduction;
+    const char* last_kernel;
+  };
+  const Case cases[] = {{DataType::kFloat16, Reduction::kAdd, "scatter_fold_float32"},
+                        {DataType::kBFloat16, Reduction::kMax, "scatter_fold"},
+                        {DataType::kFloat32, Reduction::kMul, "scatter_fold_float32"},
+                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
+                        {DataType::kComplex128, Reduction::kMul, "scatter_fold_float64"},
+                        {DataType::kFloat32, Reduction::kAdd, "scatter_elements_float32_add"},
+                        {DataType::kComplex64, Reduction::kAdd, "scatter_elements_float32_add"},
+                        {DataType::kFloat32, Reduction::kMin, "scatter_elements_order32"},
+                        {DataType::kInt32, Reduction::kAdd, "scatter_elements_int32"},
+                        {DataType::kInt64, Reduction::kMul, "scatter_elements_integers"},
+                        {DataType::kFloat16, Reduction::kNone, "scatter_elements_move"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(dataTypeName(c.type)) + " " + reductionName(c.reduction));
+    StatusOr<ScatterShape> vector =
+        inferScatterElementsShape({40}, c.type, {64}, DataType::kInt64, {64}, c.type, 0, c.reduction);
+    ASSERT_TRUE(vector.ok());
+    const uint64_t bytes = elementSize(c.type);
+    StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
+                                        placed(0, 40 * bytes), true, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_STREQ(kernelName(plan->steps.back().kernel), c.last_kernel) << kernels(*plan);
+  }
+  // One target per line leaves the fold nothing to share out: a one-element vector walks.
+  StatusOr<ScatterShape> one_target = inferScatterElementsShape({1}, DataType::kFloat64, {64}, DataType::kInt64, {64},
+                                                                DataType::kFloat64, 0, Reduction::kAdd);
+  ASSERT_TRUE(one_target.ok());
+  StatusOr<OpPlan> walked =
+      planScatter(*one_target, placed(0, 8), placed(1024, 512), placed(2048, 512), placed(0, 8), true, device);
+  ASSERT_TRUE(walked.ok()) << walked.status().toString();
+  EXPECT_EQ(kernels(*walked), "check_indices x1, report_index x1, scatter_elements_float64 x1");
+  // Two lines of soft-float arithmetic walk, as every other reduction does from min_walk_lines.
+  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({20, 2}, DataType::kFloat16, {32, 2}, DataType::kInt64,
+                                                               {32, 2}, DataType::kFloat16, 0, Reduction::kAdd);
+  ASSERT_TRUE(two_lines.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_float32 x1");
+  // The larger threshold counts: a device that folds below 8 lines folds soft float there too.
+  device.min_walk_lines = 8;
+  plan = planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldFloat32) << kernels(*plan);
+}
+
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // 20000 int32 additions into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
   // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two

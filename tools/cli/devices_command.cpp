@@ -1,4 +1,5 @@
 // `vkindex devices`: the Vulkan devices, the capabilities vkindex uses, and which one is the default.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -40,8 +41,11 @@ void printText(const DeviceInfo& d, bool is_default) {
   std::printf("     segments of %u lanes x %u units%s; host-index copy regions from %llu bytes on average\n",
               d.row_lanes, d.row_items, d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "",
               static_cast<unsigned long long>(d.min_copy_region_bytes));
-  std::printf("     ScatterElements none walks from %llu lines, below that through a winner table\n",
-              static_cast<unsigned long long>(d.min_walk_lines));
+  std::printf(
+      "     ScatterElements none walks from %llu lines, below that through a winner table; reductions\n"
+      "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner\n",
+      static_cast<unsigned long long>(d.min_walk_lines), static_cast<unsigned long long>(d.min_walk_lines),
+      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)));
 }
 
 // Every field printText shows, under the names DeviceInfo gives them.
@@ -75,6 +79,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["int64_units"] = d.int64_units;
   device["min_copy_region_bytes"] = d.min_copy_region_bytes;
   device["min_walk_lines"] = d.min_walk_lines;
+  device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
   return device;
 }
 
