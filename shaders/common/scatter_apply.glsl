@@ -20,6 +20,9 @@
 //   2^22 updates onto 1 or 4096 targets: SwiftShader 4450-4750 -> 300-320 ms against the plain
 //   module; lavapipe the same). Not in the order32 modules: their max ran 5-10% slower on SwiftShader
 //   with the add and mul compiled in.
+//   VKINDEX_SCATTER_SOFT_ADD (with VKINDEX_SCATTER_FLOATS 1, the *_half_add modules: float16 and
+//   bfloat16 add; with 2, the *_float64_add modules: float64 and complex128 add): the combining
+//   applyElement below with only that add and that element width compiled in.
 #ifndef VKINDEX_SCATTER_APPLY_GLSL
 #define VKINDEX_SCATTER_APPLY_GLSL
 
@@ -35,6 +38,13 @@
 #ifndef VKINDEX_SCATTER_INT32
 #define VKINDEX_SCATTER_INT32 0
 #endif
+#ifndef VKINDEX_SCATTER_SOFT_ADD
+#define VKINDEX_SCATTER_SOFT_ADD 0
+#endif
+// The element widths the combining applyElement below compiles: the soft-add modules hold one, words
+// (float64, complex128) or sub-words (float16, bfloat16).
+#define VKINDEX_APPLY_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 2)
+#define VKINDEX_APPLY_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
 #if VKINDEX_SCATTER_FLOAT32_ADD
 #include "soft_float.glsl"
 #elif !VKINDEX_SCATTER_MOVE_ONLY
@@ -100,10 +110,13 @@ void applyElement(uint target, uint source) {
 #else
 // Combines update element `source` into target element `target` with REDUCTION.
 void applyElement(uint target, uint source) {
+#if !VKINDEX_SCATTER_SOFT_ADD
   if (REDUCTION == kReduceNone) {
     moveElement(target, source);
     return;
   }
+#endif
+#if VKINDEX_APPLY_WORDS
   if (ELEMENT_BYTES >= 4u) {
     // One call of the arithmetic for every width (common/scatter_combine.glsl says why).
     const uint words = ELEMENT_BYTES / 4u;
@@ -118,6 +131,8 @@ void applyElement(uint target, uint source) {
     for (uint w = 0u; w < words; ++w) out_words[t + w] = result[w];
     return;
   }
+#endif
+#if VKINDEX_APPLY_SUB_WORDS
   // Sub-word elements: the swap below retries only after another owner's write landed, so it always
   // ends.
   uint value = subWordUpdate(source);
@@ -131,6 +146,7 @@ void applyElement(uint target, uint source) {
     if (seen == expected) break;
     expected = seen;
   }
+#endif
 }
 #endif
 

@@ -14,6 +14,10 @@
 // for every element width. Spelled out per kind and width, complex128 mul alone took four copies of
 // f64Mul, and SwiftShader took 5.7 s to compile the float64 fold (2.5 s for the walk).
 //
+// VKINDEX_SCATTER_SOFT_ADD (the *_half_add and *_float64_add modules): variants 1 and 2 with add
+// alone, for float16 and bfloat16 add (1) and float64 and complex128 add (2); common/scatter_apply.glsl
+// gives the numbers.
+//
 // VKINDEX_SCATTER_INTEGERS (the *_integers modules): variant 0 without its float compares, for the
 // integer reductions of every width but the *_int32 and *_order32 modules' (2^20 int64, int16 or
 // uint8 adds onto 16 targets: SwiftShader 1270-1390 -> 590-645 ms against the plain module, lavapipe
@@ -26,6 +30,9 @@
 #endif
 #ifndef VKINDEX_SCATTER_INTEGERS
 #define VKINDEX_SCATTER_INTEGERS 0
+#endif
+#ifndef VKINDEX_SCATTER_SOFT_ADD
+#define VKINDEX_SCATTER_SOFT_ADD 0
 #endif
 #include "half_widening.glsl"
 #if VKINDEX_SCATTER_FLOATS > 0
@@ -51,6 +58,7 @@ const uint kKindBFloat16 = 11u, kKindFloat64 = 12u, kKindComplex64 = 13u, kKindC
 // float32 parts: part i is word i.
 uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
   uvec4 left = current, right = update;
+#if !VKINDEX_SCATTER_SOFT_ADD
   if (REDUCTION == kReduceMul) {
     // ac, bd, ad, bc: part i & 1 of current times part (i & 1) ^ (i >> 1) of update (ac alone for reals).
     uint products[4];
@@ -60,6 +68,7 @@ uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
     left = uvec4(products[0], products[2], 0u, 0u);
     right = uvec4(f32Negated(products[1]), products[3], 0u, 0u);
   }
+#endif
   uvec4 sums = uvec4(0u);
   for (uint i = 0u; i < parts; ++i) sums[i] = f32Add(left[i], right[i]);
   return sums;
@@ -70,6 +79,7 @@ uvec2 f64Part(uvec4 value, uint i) { return i == 0u ? value.xy : value.zw; }
 
 uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
   uvec2 left[2] = uvec2[2](current.xy, current.zw), right[2] = uvec2[2](update.xy, update.zw);
+#if !VKINDEX_SCATTER_SOFT_ADD
   if (REDUCTION == kReduceMul) {
     uvec2 products[4];  // as for float32
     for (uint i = 0u; i < parts * parts; ++i) {
@@ -79,6 +89,7 @@ uvec4 softCombine(uvec4 current, uvec4 update, uint parts) {
     left = uvec2[2](products[0], products[2]);
     right = uvec2[2](f64Negated(products[1]), products[3]);
   }
+#endif
   uvec2 sums[2] = uvec2[2](uvec2(0u), uvec2(0u));
   for (uint i = 0u; i < parts; ++i) sums[i] = f64Add(left[i], right[i]);
   return uvec4(sums[0], sums[1]);
@@ -134,8 +145,10 @@ bool smallGreater(uint a, uint b) {
 }
 
 uint combineSmall(uint current, uint update) {
+#if !VKINDEX_SCATTER_SOFT_ADD
   if (REDUCTION == kReduceMax) return smallGreater(update, current) ? update : current;
   if (REDUCTION == kReduceMin) return smallGreater(current, update) ? update : current;
+#endif
 #if VKINDEX_SCATTER_FLOATS == 1
   if (ELEMENT_KIND == kKindFloat16 || ELEMENT_KIND == kKindBFloat16) {
     // One float32 operation, rounded once to the type: correctly rounded (24 >= 2p + 2 bits).

@@ -294,36 +294,37 @@ SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t d
 
 // One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
 struct WalkKernels {
-  Kernel move, plain, float32, float64, float32_add, order32, int32, integers;
+  Kernel move, plain, float32, float64, float32_add, half_add, float64_add, order32, int32, integers;
 };
 
 constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove,       Kernel::kScatterElements,
                                        Kernel::kScatterElementsFloat32,    Kernel::kScatterElementsFloat64,
-                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsOrder32,
+                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsHalfAdd,
+                                       Kernel::kScatterElementsFloat64Add, Kernel::kScatterElementsOrder32,
                                        Kernel::kScatterElementsInt32,      Kernel::kScatterElementsIntegers};
-constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,    Kernel::kScatterND,           Kernel::kScatterNDFloat32,
-                                 Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDOrder32,
-                                 Kernel::kScatterNDInt32,   Kernel::kScatterNDIntegers};
+constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,       Kernel::kScatterND,           Kernel::kScatterNDFloat32,
+                                 Kernel::kScatterNDFloat64,    Kernel::kScatterNDFloat32Add, Kernel::kScatterNDHalfAdd,
+                                 Kernel::kScatterNDFloat64Add, Kernel::kScatterNDOrder32,    Kernel::kScatterNDInt32,
+                                 Kernel::kScatterNDIntegers};
 
 // The walk kernel variant with the arithmetic this call needs and no more: none without a reduction;
 // for integers, add and mul alone for 32-bit ones, max and min alone for 4-byte elements, and the
-// integer arithmetic without float compares for the others; float32 add alone for float and complex64
-// add, and soft float only for float add and mul.
+// integer arithmetic without float compares for the others; for floats, each width's add alone
+// (float32 and complex64, float16 and bfloat16, float64 and complex128), max and min alone for
+// float32, and the whole soft float of the width for mul. Complex numbers have no max or min.
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
-  if (shape.reduction == Reduction::kAdd && (shape.element_kind == kFloat32 || shape.element_kind == kComplex64)) {
-    return kernels.float32_add;
-  }
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
+  const bool add = shape.reduction == Reduction::kAdd;
   switch (shape.element_kind) {
     case kInt32:
     case kUInt32: return ordered ? kernels.order32 : kernels.int32;
-    case kFloat32: return ordered ? kernels.order32 : kernels.float32;  // mul (add is above)
+    case kFloat32: return ordered ? kernels.order32 : add ? kernels.float32_add : kernels.float32;
+    case kComplex64: return add ? kernels.float32_add : kernels.float32;
     case kFloat16:
-    case kBFloat16:
-    case kComplex64: return ordered ? kernels.plain : kernels.float32;
-    case kFloat64:
-    case kComplex128: return ordered ? kernels.plain : kernels.float64;
+    case kBFloat16: return ordered ? kernels.plain : add ? kernels.half_add : kernels.float32;
+    case kFloat64: return ordered ? kernels.plain : add ? kernels.float64_add : kernels.float64;
+    case kComplex128: return add ? kernels.float64_add : kernels.float64;
     default: return kernels.integers;  // 8-, 16- and 64-bit integers
   }
 }
@@ -493,15 +494,19 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
 }
 
-constexpr WalkKernels kFold = {Kernel::kScatterFold,        Kernel::kScatterFold,           Kernel::kScatterFoldFloat32,
-                               Kernel::kScatterFoldFloat64, Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldOrder32,
-                               Kernel::kScatterFoldInt32,   Kernel::kScatterFoldIntegers};
+constexpr WalkKernels kFold = {Kernel::kScatterFold,           Kernel::kScatterFold,
+                               Kernel::kScatterFoldFloat32,    Kernel::kScatterFoldFloat64,
+                               Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldHalfAdd,
+                               Kernel::kScatterFoldFloat64Add, Kernel::kScatterFoldOrder32,
+                               Kernel::kScatterFoldInt32,      Kernel::kScatterFoldIntegers};
 
 // Whether the reduction's walk runs soft-float arithmetic beyond float32 add (DeviceInfo::
-// min_soft_float_walk_lines): the modules that carry f32Mul, float64 or the widened float compares.
+// min_soft_float_walk_lines): the modules that carry f32Mul, float64, the widening and narrowing of
+// half floats, or their compares.
 bool softFloatWalk(const ScatterShape& shape) {
   const Kernel kernel = walkKernel(shape, kElementsWalk);
-  return kernel == kElementsWalk.plain || kernel == kElementsWalk.float32 || kernel == kElementsWalk.float64;
+  return kernel == kElementsWalk.plain || kernel == kElementsWalk.float32 || kernel == kElementsWalk.float64 ||
+         kernel == kElementsWalk.half_add || kernel == kElementsWalk.float64_add;
 }
 
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It

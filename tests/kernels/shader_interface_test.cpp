@@ -79,8 +79,9 @@ std::vector<OpPlan> samplePlans() {
     }
     // none, add, mul and max: winner tables for ScatterND none (and ScatterElements none of few lines), the move-only
     // walks, the float32-add, 4-byte max and int32 add and mul walks, the integer walks (uint8 and int64), the plain
-    // walks (float16 max) and the soft-float walks for float16 add, float32 mul and complex128; below the walk
-    // threshold, the fold by owner's passes with the same arithmetic variants.
+    // walks (float16 max), the half-add and float64-add walks (float16 and complex128 add) and the soft-float
+    // walks for float16 mul, float32 mul and complex128 mul; below the walk threshold, the fold by owner's passes
+    // with the same arithmetic variants.
     for (Reduction reduction : {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax}) {
       if (reduction == Reduction::kMax && type == DataType::kComplex128) continue;  // complex has no order
       StatusOr<plan::ScatterShape> scatter =
@@ -200,6 +201,10 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDFloat32,
                         Kernel::kScatterElementsFloat32Add,
                         Kernel::kScatterNDFloat32Add,
+                        Kernel::kScatterElementsHalfAdd,
+                        Kernel::kScatterNDHalfAdd,
+                        Kernel::kScatterElementsFloat64Add,
+                        Kernel::kScatterNDFloat64Add,
                         Kernel::kScatterElementsOrder32,
                         Kernel::kScatterNDOrder32,
                         Kernel::kScatterElementsInt32,
@@ -235,6 +240,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterFoldFloat32,
                         Kernel::kScatterFoldFloat64,
                         Kernel::kScatterFoldFloat32Add,
+                        Kernel::kScatterFoldHalfAdd,
+                        Kernel::kScatterFoldFloat64Add,
                         Kernel::kScatterFoldOrder32,
                         Kernel::kScatterFoldInt32,
                         Kernel::kScatterFoldIntegers,

@@ -98,6 +98,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsFloat32:
     case Kernel::kScatterElementsFloat64:
     case Kernel::kScatterElementsFloat32Add:
+    case Kernel::kScatterElementsHalfAdd:
+    case Kernel::kScatterElementsFloat64Add:
     case Kernel::kScatterElementsOrder32:
     case Kernel::kScatterElementsInt32:
     case Kernel::kScatterElementsIntegers:
@@ -110,6 +112,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDFloat32Add:
+    case Kernel::kScatterNDHalfAdd:
+    case Kernel::kScatterNDFloat64Add:
     case Kernel::kScatterNDOrder32:
     case Kernel::kScatterNDInt32:
     case Kernel::kScatterNDIntegers:
@@ -136,6 +140,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterFoldFloat32:
     case Kernel::kScatterFoldFloat64:
     case Kernel::kScatterFoldFloat32Add:
+    case Kernel::kScatterFoldHalfAdd:
+    case Kernel::kScatterFoldFloat64Add:
     case Kernel::kScatterFoldOrder32:
     case Kernel::kScatterFoldInt32:
     case Kernel::kScatterFoldIntegers: return sizeof(abi::BucketParams);
@@ -173,6 +179,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
     case Kernel::kScatterElementsFloat32Add: return "scatter_elements_float32_add";
     case Kernel::kScatterNDFloat32Add: return "scatter_nd_float32_add";
+    case Kernel::kScatterElementsHalfAdd: return "scatter_elements_half_add";
+    case Kernel::kScatterNDHalfAdd: return "scatter_nd_half_add";
+    case Kernel::kScatterElementsFloat64Add: return "scatter_elements_float64_add";
+    case Kernel::kScatterNDFloat64Add: return "scatter_nd_float64_add";
     case Kernel::kScatterElementsOrder32: return "scatter_elements_order32";
     case Kernel::kScatterNDOrder32: return "scatter_nd_order32";
     case Kernel::kScatterElementsInt32: return "scatter_elements_int32";
@@ -207,6 +217,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
     case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";
     case Kernel::kScatterFoldFloat32Add: return "scatter_fold_float32_add";
+    case Kernel::kScatterFoldHalfAdd: return "scatter_fold_half_add";
+    case Kernel::kScatterFoldFloat64Add: return "scatter_fold_float64_add";
     case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";
     case Kernel::kScatterFoldInt32: return "scatter_fold_int32";
     case Kernel::kScatterFoldIntegers: return "scatter_fold_integers";

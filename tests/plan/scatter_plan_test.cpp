@@ -211,7 +211,9 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
                         {DataType::kFloat32, Reduction::kMax, "scatter_fold_order32"},
                         {DataType::kInt32, Reduction::kAdd, "scatter_fold_int32"},
                         {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
-                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
+                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64_add"},
+                        {DataType::kBFloat16, Reduction::kAdd, "scatter_fold_half_add"},
+                        {DataType::kComplex128, Reduction::kMul, "scatter_fold_float64"},
                         {DataType::kInt64, Reduction::kMin, "scatter_fold_integers"}};
   device.min_walk_lines = 2;
   for (const Case& c : cases) {
@@ -268,10 +270,12 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
     Reduction reduction;
     const char* last_kernel;
   };
-  const Case cases[] = {{DataType::kFloat16, Reduction::kAdd, "scatter_fold_float32"},
+  const Case cases[] = {{DataType::kFloat16, Reduction::kAdd, "scatter_fold_half_add"},
+                        {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
                         {DataType::kBFloat16, Reduction::kMax, "scatter_fold"},
                         {DataType::kFloat32, Reduction::kMul, "scatter_fold_float32"},
-                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64"},
+                        {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64_add"},
+                        {DataType::kComplex128, Reduction::kAdd, "scatter_fold_float64_add"},
                         {DataType::kComplex128, Reduction::kMul, "scatter_fold_float64"},
                         {DataType::kFloat32, Reduction::kAdd, "scatter_elements_float32_add"},
                         {DataType::kComplex64, Reduction::kAdd, "scatter_elements_float32_add"},
@@ -297,7 +301,7 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   StatusOr<OpPlan> walked =
       planScatter(*one_target, placed(0, 8), placed(1024, 512), placed(2048, 512), placed(0, 8), true, device);
   ASSERT_TRUE(walked.ok()) << walked.status().toString();
-  EXPECT_EQ(kernels(*walked), "check_indices x1, report_index x1, scatter_elements_float64 x1");
+  EXPECT_EQ(kernels(*walked), "check_indices x1, report_index x1, scatter_elements_float64_add x1");
   // Two lines of soft-float arithmetic walk, as every other reduction does from min_walk_lines.
   StatusOr<ScatterShape> two_lines = inferScatterElementsShape({20, 2}, DataType::kFloat16, {32, 2}, DataType::kInt64,
                                                                {32, 2}, DataType::kFloat16, 0, Reduction::kAdd);
@@ -305,12 +309,12 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   StatusOr<OpPlan> plan =
       planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_float32 x1");
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_half_add x1");
   // The larger threshold counts: a device that folds below 8 lines folds soft float there too.
   device.min_walk_lines = 8;
   plan = planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldFloat32) << kernels(*plan);
+  EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldHalfAdd) << kernels(*plan);
 }
 
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
@@ -451,12 +455,16 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kMax), "scatter_elements") << "float compares: the plain module";
   EXPECT_EQ(walk(DataType::kFloat64, Reduction::kNone), "scatter_elements_move");
   EXPECT_EQ(walk(DataType::kInt8, Reduction::kNone), "scatter_elements_move") << "sub-word elements too";
-  EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_float32");
+  EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kAdd), "scatter_elements_half_add") << "half-float add alone";
+  EXPECT_EQ(walk(DataType::kFloat16, Reduction::kAdd), "scatter_elements_half_add");
+  EXPECT_EQ(walk(DataType::kBFloat16, Reduction::kMul), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kComplex64, Reduction::kMul), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kFloat32, Reduction::kMul), "scatter_elements_float32");
   EXPECT_EQ(walk(DataType::kFloat32, Reduction::kAdd), "scatter_elements_float32_add") << "float32 add alone";
   EXPECT_EQ(walk(DataType::kComplex64, Reduction::kAdd), "scatter_elements_float32_add");
-  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kAdd), "scatter_elements_float64_add") << "float64 add alone";
+  EXPECT_EQ(walk(DataType::kComplex128, Reduction::kAdd), "scatter_elements_float64_add");
+  EXPECT_EQ(walk(DataType::kFloat64, Reduction::kMul), "scatter_elements_float64");
   EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
 }
 

@@ -35,6 +35,7 @@ bool isWinnerKernel(Kernel kernel) {
 bool isFoldKernel(Kernel kernel) {
   return kernel == Kernel::kScatterFold || kernel == Kernel::kScatterFoldFloat32 ||
          kernel == Kernel::kScatterFoldFloat64 || kernel == Kernel::kScatterFoldFloat32Add ||
+         kernel == Kernel::kScatterFoldHalfAdd || kernel == Kernel::kScatterFoldFloat64Add ||
          kernel == Kernel::kScatterFoldOrder32 || kernel == Kernel::kScatterFoldInt32 ||
          kernel == Kernel::kScatterFoldIntegers;
 }
