@@ -6,8 +6,15 @@
 // targets of its output window (common/scatter_nd_params.h).
 #include "common/scatter_nd_params.h"
 
-// Only reduction none comes here: the reductions' code stays out (see common/scatter_apply.glsl).
+// Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer
+// reduction that gives the same bits in any order, applied by every update at once with atomics and
+// no winner table: the other reductions' code stays out (see common/scatter_apply.glsl).
+#ifndef VKINDEX_SCATTER_ATOMIC
+#define VKINDEX_SCATTER_ATOMIC 0
+#endif
+#if !VKINDEX_SCATTER_ATOMIC
 #define VKINDEX_SCATTER_MOVE_ONLY 1
+#endif
 
 layout(local_size_x_id = 0) in;
 #include "common/grid.glsl"
@@ -16,8 +23,13 @@ layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 2, std430) buffer Out { uint out_words[]; };
+#if VKINDEX_SCATTER_ATOMIC
+layout(binding = 2, std430) buffer OutInts { int out_ints[]; };
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+#else
 layout(binding = 3, std430) readonly buffer Winners { uint winners[]; };
 layout(binding = 4, std430) buffer Status { uint status_words[]; };
+#endif
 
 #include "common/indices.glsl"
 #include "common/index_tuples.glsl"
@@ -35,6 +47,10 @@ void main() {
     uint row = tupleRow(n);
     uint target = row * pc.slice_elements + element;
     bool in_window = target >= pc.target_begin && target < pc.target_end;
+#if VKINDEX_SCATTER_ATOMIC
+    if (in_window) applyElement(target, n * pc.slice_elements + element);
+#else
     if (in_window && winners[row] == n + 1u) applyElement(target, n * pc.slice_elements + element);
+#endif
   }
 }

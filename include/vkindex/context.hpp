@@ -57,7 +57,8 @@ struct ContextOptions {
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
   // items_per_invocation also sets DeviceInfo::row_items. min_walk_lines sets DeviceInfo::min_walk_lines
   // and min_soft_float_walk_lines (UINT64_MAX: every ScatterElements none through the winner table
-  // and every reduction folded by owner, but where each line has one target; 1: every one walked).
+  // and every reduction folded by owner or applied with atomics, but where a line has one target and
+  // the fold would not serve; 1: every one walked).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
   uint64_t min_walk_lines = 0;

@@ -74,7 +74,8 @@ struct DeviceInfo {
   // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
   // vector is one) leave most of the device idle through the walk, so their updates all go at once
   // through a winner table instead. Measured per driver (see src/vk/device.cpp). Scatter reductions
-  // with fewer walkers (lines; ScatterND: slice elements) fold by owner instead of walking.
+  // with fewer walkers (lines; ScatterND: slice elements) fold by owner instead of walking, or, for
+  // the integer ones whose bits do not depend on the order, apply every update at once with atomics.
   uint64_t min_walk_lines = 0;
   // The same threshold for the reductions whose arithmetic is long in soft float (float16, bfloat16
   // and float64 add, mul, max and min; float32 and complex64 mul): they walk from the larger of the

@@ -20,6 +20,9 @@
 //   2^22 updates onto 1 or 4096 targets: SwiftShader 4450-4750 -> 300-320 ms against the plain
 //   module; lavapipe the same). Not in the order32 modules: their max ran 5-10% slower on SwiftShader
 //   with the add and mul compiled in.
+//   VKINDEX_SCATTER_ATOMIC (scatter_elements_write.comp and scatter_nd_write.comp's *_atomic
+//   modules): integer add, max and min of 4-byte elements and add of 8-byte ones, one atomic per
+//   word; the including shader also declares `out_ints`, the output as int.
 //   VKINDEX_SCATTER_SOFT_ADD (with VKINDEX_SCATTER_FLOATS 1, the *_half_add modules: float16 and
 //   bfloat16 add; with 2, the *_float64_add modules: float64 and complex128 add): the combining
 //   applyElement below with only that add and that element width compiled in.
@@ -41,12 +44,20 @@
 #ifndef VKINDEX_SCATTER_SOFT_ADD
 #define VKINDEX_SCATTER_SOFT_ADD 0
 #endif
+#ifndef VKINDEX_SCATTER_ATOMIC
+#define VKINDEX_SCATTER_ATOMIC 0
+#endif
 // The element widths the combining applyElement below compiles: the soft-add modules hold one, words
 // (float64, complex128) or sub-words (float16, bfloat16).
 #define VKINDEX_APPLY_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 2)
 #define VKINDEX_APPLY_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
 #if VKINDEX_SCATTER_FLOAT32_ADD
 #include "soft_float.glsl"
+#elif VKINDEX_SCATTER_ATOMIC
+// REDUCTION and ELEMENT_KIND, as common/scatter_combine.glsl numbers them.
+layout(constant_id = 3) const uint REDUCTION = 1;
+layout(constant_id = 4) const uint ELEMENT_KIND = 0;
+const uint kReduceAdd = 1u, kReduceMax = 3u, kKindInt32 = 1u;
 #elif !VKINDEX_SCATTER_MOVE_ONLY
 #include "scatter_combine.glsl"
 #endif
@@ -82,6 +93,37 @@ void moveElement(uint target, uint source) {
 
 #if VKINDEX_SCATTER_MOVE_ONLY
 void applyElement(uint target, uint source) { moveElement(target, source); }
+#elif VKINDEX_SCATTER_ATOMIC
+// Combines update element `source` into target element `target` with one atomic operation per word,
+// for the integer reductions whose result is the same in any order (DESIGN: order-independent folds
+// may use atomics): 4-byte add, max and min (int32 compares signed, uint32 unsigned), and 8-byte add
+// as two 32-bit adds, the low word's carry added into the high word (the sum modulo 2^64 is the
+// same whichever update's carry lands first).
+void applyElement(uint target, uint source) {
+  if (ELEMENT_BYTES == 8u) {
+    uint t = pc.out_word_offset + target * 2u;
+    uint s = pc.updates_word_offset + source * 2u;
+    uint low = updates_words[s];
+    uint before = atomicAdd(out_words[t], low);
+    atomicAdd(out_words[t + 1u], updates_words[s + 1u] + (before + low < before ? 1u : 0u));
+    return;
+  }
+  uint t = pc.out_word_offset + target;
+  uint update = updates_words[pc.updates_word_offset + source];
+  if (REDUCTION == kReduceAdd) {
+    atomicAdd(out_words[t], update);
+  } else if (ELEMENT_KIND == kKindInt32) {
+    if (REDUCTION == kReduceMax) {
+      atomicMax(out_ints[t], int(update));
+    } else {
+      atomicMin(out_ints[t], int(update));
+    }
+  } else if (REDUCTION == kReduceMax) {
+    atomicMax(out_words[t], update);
+  } else {
+    atomicMin(out_words[t], update);
+  }
+}
 #elif VKINDEX_SCATTER_ORDER32
 // Keeps the larger (max) or smaller (min) of update element `source` and target element `target`:
 // 4-byte elements only, so glslang leaves every other width's arithmetic out.

@@ -83,6 +83,10 @@ enum class Kernel : uint32_t {
   kScatterElementsClearClaims,
   kScatterNDClearClaims,
   kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  // The write passes again with no table, applying an order-independent integer reduction (4-byte
+  // add, max and min, 8-byte add) with atomics, every update at once, where a walk would idle the device.
+  kScatterElementsAtomic,
+  kScatterNDAtomic,
   // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.
   kScatterNDRows,
   kScatterNDRows8,

@@ -509,6 +509,46 @@ bool softFloatWalk(const ScatterShape& shape) {
          kernel == kElementsWalk.half_add || kernel == kElementsWalk.float64_add;
 }
 
+// The invocations a walk keeps busy: ScatterElements' lines, ScatterND's slice elements.
+uint64_t walkersOf(const ScatterShape& shape) {
+  return shape.op == "ScatterElements" ? shape.lines : shape.slice_elements;
+}
+
+// Integer reductions that give the same bits in any order and one 32-bit atomic per word applies
+// (DESIGN.md: order-independent folds may use atomics): int32 and uint32 add, max and min, and int64
+// and uint64 add. Below DeviceInfo::min_walk_lines walkers they go through atomics instead of the
+// fold by owner, which sorts what needs no order.
+bool atomicReduction(const ScatterShape& shape) {
+  switch (shape.element_kind) {
+    case kInt32:
+    case kUInt32: return shape.reduction != Reduction::kNone && shape.reduction != Reduction::kMul;
+    case kInt64:
+    case kUInt64: return shape.reduction == Reduction::kAdd;
+    default: return false;
+  }
+}
+
+// Every update applied at once with atomics (scatter_elements_write.comp and scatter_nd_write.comp's
+// *_atomic modules), one pass per run of updates and window of the output.
+void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_checks, bool output_written,
+                        const DeviceInfo& device) {
+  const ScatterShape& shape = layout.shape;
+  for (const SourceRun& run : layout.runs) {
+    for (const TargetRange& target : layout.targets) {
+      Step pass;
+      pass.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsAtomic : Kernel::kScatterNDAtomic;
+      setWinnerPass(pass, layout, run, target);
+      pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
+                                           indicesBinding(shape, run),
+                                           {Role::kOutput, target.output.window},
+                                           {Role::kStatus, {}}};
+      pass.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+      orderPass(pass, target.output.window, wait_for_checks, output_written);
+      plan.steps.push_back(pass);
+    }
+  }
+}
+
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
 // serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines
 // (lines for ScatterElements, slice elements for ScatterND; min_soft_float_walk_lines where that is
@@ -519,7 +559,7 @@ std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const Pas
   if (shape.reduction == Reduction::kNone) return std::nullopt;
   // One update, or one tuple, cannot collide: the walk is a single short dispatch.
   if (shape.check.tuple_count <= 1) return std::nullopt;
-  const uint64_t walkers = shape.op == "ScatterElements" ? shape.lines : shape.slice_elements;
+  const uint64_t walkers = walkersOf(shape);
   const uint64_t min_walkers =
       softFloatWalk(shape) ? std::max(device.min_walk_lines, device.min_soft_float_walk_lines) : device.min_walk_lines;
   if (walkers >= min_walkers) return std::nullopt;
@@ -729,6 +769,8 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   const uint64_t entries = winnerTableEntries(shape, device);
   if (entries > 0) {
     appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
+  } else if (atomicReduction(shape) && shape.check.tuple_count > 1 && walkersOf(shape) < device.min_walk_lines) {
+    appendAtomicPasses(plan, layout, wait_for_checks, output_written, device);
   } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
     appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
   } else {

@@ -221,6 +221,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsClearClaims,
                         Kernel::kScatterNDClearClaims,
                         Kernel::kScatterNDWrite,
+                        Kernel::kScatterElementsAtomic,
+                        Kernel::kScatterNDAtomic,
                         Kernel::kScatterNDRows,
                         Kernel::kScatterNDRows8,
                         Kernel::kScatterNDRows4,

@@ -107,6 +107,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsClaim:
     case Kernel::kScatterElementsClearClaims:
     case Kernel::kScatterElementsWrite:
+    case Kernel::kScatterElementsAtomic:
     case Kernel::kScatterElementsLocate: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
     case Kernel::kScatterNDFloat32:
@@ -122,6 +123,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDClearClaims:
     case Kernel::kScatterNDWrite:
+    case Kernel::kScatterNDAtomic:
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
     case Kernel::kScatterNDRows4:
@@ -198,6 +200,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
     case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
+    case Kernel::kScatterElementsAtomic: return "scatter_elements_atomic";
+    case Kernel::kScatterNDAtomic: return "scatter_nd_atomic";
     case Kernel::kScatterNDRows: return "scatter_nd_rows";
     case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
     case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";

@@ -209,7 +209,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   };
   const Case cases[] = {{DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
                         {DataType::kFloat32, Reduction::kMax, "scatter_fold_order32"},
-                        {DataType::kInt32, Reduction::kAdd, "scatter_fold_int32"},
+                        {DataType::kInt32, Reduction::kMul, "scatter_fold_int32"},
                         {DataType::kFloat16, Reduction::kMul, "scatter_fold_float32"},
                         {DataType::kFloat64, Reduction::kAdd, "scatter_fold_float64_add"},
                         {DataType::kBFloat16, Reduction::kAdd, "scatter_fold_half_add"},
@@ -231,7 +231,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // A few updates into a large vector (1M elements, 20 updates) cost what the updates do: no pass of
   // the fold runs over the data.
   StatusOr<ScatterShape> few = inferScatterElementsShape({1 << 20}, DataType::kInt32, {20}, DataType::kInt32, {20},
-                                                         DataType::kInt32, 0, Reduction::kAdd);
+                                                         DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(few.ok());
   DeviceInfo large = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   large.min_walk_lines = 2;
@@ -317,12 +317,73 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldHalfAdd) << kernels(*plan);
 }
 
+TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
+  // Below min_walk_lines, the integer reductions whose bits do not depend on the order (4-byte add,
+  // max and min; 8-byte add) apply every update at once with atomics, one pass per window pair; the
+  // others fold by owner.
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  device.min_walk_lines = 2;
+  struct Case {
+    DataType type;
+    Reduction reduction;
+    const char* last_kernel;
+  };
+  const Case cases[] = {{DataType::kInt32, Reduction::kAdd, "scatter_elements_atomic"},
+                        {DataType::kUInt32, Reduction::kMax, "scatter_elements_atomic"},
+                        {DataType::kInt32, Reduction::kMin, "scatter_elements_atomic"},
+                        {DataType::kInt64, Reduction::kAdd, "scatter_elements_atomic"},
+                        {DataType::kUInt64, Reduction::kAdd, "scatter_elements_atomic"},
+                        {DataType::kInt32, Reduction::kMul, "scatter_fold_int32"},
+                        {DataType::kInt64, Reduction::kMax, "scatter_fold_integers"},
+                        {DataType::kInt16, Reduction::kAdd, "scatter_fold_integers"},
+                        {DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
+                        {DataType::kInt32, Reduction::kNone, "scatter_elements_write"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(dataTypeName(c.type)) + " " + reductionName(c.reduction));
+    StatusOr<ScatterShape> vector =
+        inferScatterElementsShape({40}, c.type, {64}, DataType::kInt64, {64}, c.type, 0, c.reduction);
+    ASSERT_TRUE(vector.ok());
+    const uint64_t bytes = elementSize(c.type);
+    StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
+                                        placed(4096, 40 * bytes), false, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_STREQ(kernelName(plan->steps.back().kernel), c.last_kernel) << kernels(*plan);
+  }
+  // Out of place: the copy of data, then one atomic pass over the 64 updates that waits for it; its
+  // push block is the walk's over the whole axis, its bindings the walk's.
+  StatusOr<ScatterShape> vector = inferScatterElementsShape({40}, DataType::kInt32, {64}, DataType::kInt64, {64},
+                                                            DataType::kInt32, 0, Reduction::kAdd);
+  ASSERT_TRUE(vector.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*vector, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(4096, 160), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_atomic x1");
+  const Step& atomic = plan->steps.back();
+  EXPECT_EQ(str(atomic.bindings), "updates {2048, 256}, indices {1024, 512}, output {4096, 160}, status");
+  EXPECT_EQ(str(atomic.wait_for), "output {4096, 160}") << "after the copy of data";
+  const auto p = pushOf<abi::ScatterElementsParams>(atomic);
+  EXPECT_EQ(p.axis_end - p.axis_begin, 64u);
+  EXPECT_EQ(atomic.spec[kSpecReduction], static_cast<uint32_t>(Reduction::kAdd));
+  // ScatterND: [N, 1] tuples into a vector (slices of one element).
+  StatusOr<ScatterShape> nd =
+      inferScatterNDShape({40}, DataType::kUInt32, {17, 1}, DataType::kInt64, {17}, DataType::kUInt32, Reduction::kMin);
+  ASSERT_TRUE(nd.ok());
+  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_atomic x1");
+  // From min_walk_lines walkers they walk, as before.
+  device.min_walk_lines = 1;
+  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_order32 x1");
+}
+
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
-  // 20000 int32 additions into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
+  // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
   // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two
   // fold passes over the runs (kMaxWalk = 16384 items each).
   StatusOr<ScatterShape> shape = inferScatterElementsShape({600}, DataType::kInt32, {20000}, DataType::kInt32, {20000},
-                                                           DataType::kInt32, 0, Reduction::kAdd);
+                                                           DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(shape.ok());
   DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   device.min_walk_lines = 2;
@@ -381,7 +442,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   EXPECT_EQ(plan->steps[9].spec[kSpecWorkgroupSize], 1024u) << "the scan keeps the fold's workgroup";
   // Updates that cannot make a target heavy (32 at most on one) plan none of the heavy passes.
   StatusOr<ScatterShape> light = inferScatterElementsShape({600}, DataType::kInt32, {32}, DataType::kInt32, {32},
-                                                           DataType::kInt32, 0, Reduction::kAdd);
+                                                           DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(light.ok());
   plan = planScatter(*light, placed(0, 2400), placed(4096, 128), placed(8192, 128), placed(0, 2400), true, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();

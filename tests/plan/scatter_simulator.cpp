@@ -40,6 +40,11 @@ bool isFoldKernel(Kernel kernel) {
          kernel == Kernel::kScatterFoldIntegers;
 }
 
+// The write passes applying integer reductions with atomics: every update, in no order.
+bool isAtomicKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterElementsAtomic || kernel == Kernel::kScatterNDAtomic;
+}
+
 bool isLocateKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsLocate || kernel == Kernel::kScatterNDLocate;
 }
@@ -55,14 +60,14 @@ bool isBucketKernel(Kernel kernel) {
 // that are not walks (some push blocks have the same size).
 bool isWalkWithPush(Kernel kernel, size_t push_bytes) {
   return pushBytesOf(kernel) == push_bytes && !isWinnerKernel(kernel) && !isLocateKernel(kernel) &&
-         !isBucketKernel(kernel);
+         !isBucketKernel(kernel) && !isAtomicKernel(kernel);
 }
 bool isElementsWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterElementsParams)); }
 bool isTupleWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterNDParams)); }
 bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel); }
 
 bool writesOutput(Kernel kernel) {
-  return isWalk(kernel) || isFoldKernel(kernel) || kernel == Kernel::kScatterElementsWrite ||
+  return isWalk(kernel) || isFoldKernel(kernel) || isAtomicKernel(kernel) || kernel == Kernel::kScatterElementsWrite ||
          kernel == Kernel::kScatterNDWrite || scatterNDRowsUnitBytes(kernel) != 0 || copyWordsUnitBytes(kernel) != 0;
 }
 
@@ -150,6 +155,10 @@ class Simulation {
         writeElementWinners(step);
       } else if (step.kernel == Kernel::kScatterNDClaim) {
         claim(step);
+      } else if (step.kernel == Kernel::kScatterElementsAtomic) {
+        applyElementsAtomically(step);
+      } else if (step.kernel == Kernel::kScatterNDAtomic) {
+        applyTuplesAtomically(step);
       } else if (step.kernel == Kernel::kScatterNDWrite) {
         writeWinners(step);
       } else if (scatterNDRowsUnitBytes(step.kernel) != 0) {
@@ -312,6 +321,17 @@ class Simulation {
     });
   }
 
+  // scatter_elements_write.comp's *_atomic module: every update of the pass whose target lies in its
+  // output window, in no order that the result depends on.
+  void applyElementsAtomically(const Step& step) {
+    order_free_ = true;
+    forEachElementUpdate(step, [&](const abi::ScatterElementsParams& p, uint32_t position, uint32_t target) {
+      if (target >= p.target_begin && target < p.target_end) {
+        apply(step, p.updates_word_offset, p.out_word_offset, target, position);
+      }
+    });
+  }
+
   void walkTuples(const Step& step) {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
@@ -362,6 +382,17 @@ class Simulation {
     forEachTupleElement(step, [&](const abi::ScatterNDParams& p, uint32_t n, uint32_t row, uint32_t element) {
       const uint32_t target = row * p.slice_elements + element;
       if (target >= p.target_begin && target < p.target_end && tableEntry(step, row, "row") == n + 1) {
+        apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
+      }
+    });
+  }
+
+  // scatter_nd_write.comp's *_atomic module: the same for every element of every tuple of the pass.
+  void applyTuplesAtomically(const Step& step) {
+    order_free_ = true;
+    forEachTupleElement(step, [&](const abi::ScatterNDParams& p, uint32_t n, uint32_t row, uint32_t element) {
+      const uint32_t target = row * p.slice_elements + element;
+      if (target >= p.target_begin && target < p.target_end) {
         apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
       }
     });
@@ -824,6 +855,8 @@ class Simulation {
     }
     for (size_t t = 0; t < expected.size(); ++t) {
       if (winner_table_ && expected[t].size() > 1) expected[t].erase(expected[t].begin(), expected[t].end() - 1);
+      // Atomics apply every update once, in any order: only integer reductions whose bits do not depend on it.
+      if (order_free_) std::sort(received_[t].begin(), received_[t].end());
       if (received_[t] != expected[t]) {
         return fail("data element " + std::to_string(t) + " received " + std::to_string(received_[t].size()) +
                     " updates (first " + (received_[t].empty() ? "-" : std::to_string(received_[t][0])) +
@@ -847,6 +880,7 @@ class Simulation {
   std::unordered_map<uint32_t, uint32_t> given_heavy_ids_;
   uint32_t ignored_ = 0;  // what an access outside scratch reads and writes, after fail()
   bool winner_table_ = false;
+  bool order_free_ = false;
   std::mt19937 rng_;
 };
 
@@ -857,10 +891,11 @@ uint64_t scatterWork(const OpPlan& plan) {
   for (const Step& step : plan.steps) {
     if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
         step.kernel == Kernel::kScatterElementsClearClaims || step.kernel == Kernel::kScatterElementsWrite ||
-        step.kernel == Kernel::kScatterElementsLocate) {
+        step.kernel == Kernel::kScatterElementsLocate || step.kernel == Kernel::kScatterElementsAtomic) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
-    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDLocate) {
+    } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDLocate ||
+               step.kernel == Kernel::kScatterNDAtomic) {
       const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
       work += uint64_t(p.slice_elements) * (p.end_tuple - p.first_tuple);
     }
