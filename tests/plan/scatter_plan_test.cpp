@@ -21,6 +21,19 @@ ScatterShape elementsShape(DataType type, Reduction reduction) {
   return shape.ok() ? *shape : ScatterShape{};
 }
 
+// The kernel of the last step that `device` plans for 64 `reduction` updates scattered in place into a
+// vector of 40 `type` elements (a single line): which walk, fold or atomic pass serves it.
+std::string vectorScatterKernel(DataType type, Reduction reduction, const DeviceInfo& device) {
+  StatusOr<ScatterShape> vector =
+      inferScatterElementsShape({40}, type, {64}, DataType::kInt64, {64}, type, 0, reduction);
+  EXPECT_TRUE(vector.ok());
+  const uint64_t bytes = elementSize(type);
+  StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
+                                      placed(0, 40 * bytes), true, device);
+  EXPECT_TRUE(plan.ok()) << plan.status().toString();
+  return plan.ok() ? kernelName(plan->steps.back().kernel) : "";
+}
+
 TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kAdd);
   EXPECT_EQ(shape.lines, 5u) << "one line per column: the axis is dim 0";
@@ -284,15 +297,8 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
                         {DataType::kInt64, Reduction::kMul, "scatter_elements_integers"},
                         {DataType::kFloat16, Reduction::kNone, "scatter_elements_move"}};
   for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(dataTypeName(c.type)) + " " + reductionName(c.reduction));
-    StatusOr<ScatterShape> vector =
-        inferScatterElementsShape({40}, c.type, {64}, DataType::kInt64, {64}, c.type, 0, c.reduction);
-    ASSERT_TRUE(vector.ok());
-    const uint64_t bytes = elementSize(c.type);
-    StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
-                                        placed(0, 40 * bytes), true, device);
-    ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_STREQ(kernelName(plan->steps.back().kernel), c.last_kernel) << kernels(*plan);
+    EXPECT_EQ(vectorScatterKernel(c.type, c.reduction, device), c.last_kernel)
+        << dataTypeName(c.type) << " " << reductionName(c.reduction);
   }
   // One target per line leaves the fold nothing to share out: a one-element vector walks.
   StatusOr<ScatterShape> one_target = inferScatterElementsShape({1}, DataType::kFloat64, {64}, DataType::kInt64, {64},
@@ -339,15 +345,8 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
                         {DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
                         {DataType::kInt32, Reduction::kNone, "scatter_elements_write"}};
   for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(dataTypeName(c.type)) + " " + reductionName(c.reduction));
-    StatusOr<ScatterShape> vector =
-        inferScatterElementsShape({40}, c.type, {64}, DataType::kInt64, {64}, c.type, 0, c.reduction);
-    ASSERT_TRUE(vector.ok());
-    const uint64_t bytes = elementSize(c.type);
-    StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
-                                        placed(4096, 40 * bytes), false, device);
-    ASSERT_TRUE(plan.ok()) << plan.status().toString();
-    EXPECT_STREQ(kernelName(plan->steps.back().kernel), c.last_kernel) << kernels(*plan);
+    EXPECT_EQ(vectorScatterKernel(c.type, c.reduction, device), c.last_kernel)
+        << dataTypeName(c.type) << " " << reductionName(c.reduction);
   }
   // Out of place: the copy of data, then one atomic pass over the 64 updates that waits for it; its
   // push block is the walk's over the whole axis, its bindings the walk's.
