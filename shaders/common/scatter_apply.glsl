@@ -53,11 +53,6 @@
 #define VKINDEX_APPLY_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
 #if VKINDEX_SCATTER_FLOAT32_ADD
 #include "soft_float.glsl"
-#elif VKINDEX_SCATTER_ATOMIC
-// REDUCTION and ELEMENT_KIND, as common/scatter_combine.glsl numbers them.
-layout(constant_id = 3) const uint REDUCTION = 1;
-layout(constant_id = 4) const uint ELEMENT_KIND = 0;
-const uint kReduceAdd = 1u, kReduceMax = 3u, kKindInt32 = 1u;
 #elif !VKINDEX_SCATTER_MOVE_ONLY
 #include "scatter_combine.glsl"
 #endif

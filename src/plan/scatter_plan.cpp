@@ -514,6 +514,13 @@ uint64_t walkersOf(const ScatterShape& shape) {
   return shape.op == "ScatterElements" ? shape.lines : shape.slice_elements;
 }
 
+// Whether a reduction's walk would keep fewer than `min_walkers` invocations busy where its updates
+// can collide: then atomics or the fold by owner serve it. One update, or one tuple, cannot collide:
+// its walk is a single short dispatch.
+bool fewWalkers(const ScatterShape& shape, uint64_t min_walkers) {
+  return shape.reduction != Reduction::kNone && shape.check.tuple_count > 1 && walkersOf(shape) < min_walkers;
+}
+
 // Integer reductions that give the same bits in any order and one 32-bit atomic per word applies
 // (DESIGN.md: order-independent folds may use atomics): int32 and uint32 add, max and min, and int64
 // and uint64 add. Below DeviceInfo::min_walk_lines walkers they go through atomics instead of the
@@ -556,16 +563,12 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
 std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const PassLayout& layout,
                                             const Placement& updates, const Placement& output,
                                             const DeviceInfo& device) {
-  if (shape.reduction == Reduction::kNone) return std::nullopt;
-  // One update, or one tuple, cannot collide: the walk is a single short dispatch.
-  if (shape.check.tuple_count <= 1) return std::nullopt;
-  const uint64_t walkers = walkersOf(shape);
   const uint64_t min_walkers =
       softFloatWalk(shape) ? std::max(device.min_walk_lines, device.min_soft_float_walk_lines) : device.min_walk_lines;
-  if (walkers >= min_walkers) return std::nullopt;
+  if (!fewWalkers(shape, min_walkers)) return std::nullopt;
   // Where each walker owns one target (a one-element vector), the fold would fold the same chains
   // after a sort: SwiftShader, float64 min of 2^20 updates onto one element, 1.3 s walked, 2.3 s folded.
-  if (output.bytes / shape.element_bytes <= walkers) return std::nullopt;
+  if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;
   if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
   return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device);
 }
@@ -769,7 +772,7 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   const uint64_t entries = winnerTableEntries(shape, device);
   if (entries > 0) {
     appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
-  } else if (atomicReduction(shape) && shape.check.tuple_count > 1 && walkersOf(shape) < device.min_walk_lines) {
+  } else if (atomicReduction(shape) && fewWalkers(shape, device.min_walk_lines)) {
     appendAtomicPasses(plan, layout, wait_for_checks, output_written, device);
   } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
     appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
