@@ -21,6 +21,9 @@ layout(binding = 2, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/heavy_sort.glsl"
+// The update element at sorted item i: its position in index order (common/scatter_apply.glsl's applyRun).
+uint runSource(uint i) { return scratch[i]; }
+#define VKINDEX_APPLY_RUNS 1
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
@@ -44,11 +47,11 @@ void main() {
   if (badIndexFound()) return;
   bool light = pc.pass == VKINDEX_NO_PASS;
   uint items = bucketControl(light ? VKINDEX_OWNER_COUNT : VKINDEX_HEAVY_COUNT);
-  // Both modes share one applyElement call: each call site is a copy of the arithmetic, which
+  // Both modes share one applyRun call: each call site is a copy of the arithmetic, which
   // SwiftShader compiles whether or not it runs (common/scatter_combine.glsl).
   for (uint item = firstInvocationItem(); item < items; item += invocationStride()) {
     uint target, begin, end;
     itemRange(item, light, target, begin, end);
-    for (uint i = begin; i < end; ++i) applyElement(target, scratch[i]);
+    applyRun(target, begin, end);
   }
 }

@@ -2,6 +2,11 @@
 // and how they are written; the arithmetic is common/scatter_combine.glsl's. The including shader
 // declares `updates_words` and `out_words` (read-write) and a push block with `updates_word_offset`
 // and `out_word_offset`. Elements are numbered from those offsets.
+//   applyElement(target, source) applies one update. With VKINDEX_APPLY_RUNS (the fold by owner),
+//   the combining variants also have applyRun(target, begin, end): updates runSource(begin), ...,
+//   runSource(end - 1), a function the including shader defines, folded in that order into a
+//   target the caller owns. It reads the target once, folds in registers and writes once, where
+//   applying one update at a time would make every step wait for the previous one's store.
 //   ELEMENT_BYTES: 1, 2, 4, 8 or 16. Sub-word elements use 32-bit atomics on their word, so the
 //   kernels need no 8/16-bit storage.
 //   VKINDEX_SCATTER_MOVE_ONLY (the *_move modules, reduction none): the update replaces the target
@@ -47,10 +52,6 @@
 #ifndef VKINDEX_SCATTER_ATOMIC
 #define VKINDEX_SCATTER_ATOMIC 0
 #endif
-// The element widths the combining applyElement below compiles: the soft-add modules hold one, words
-// (float64, complex128) or sub-words (float16, bfloat16).
-#define VKINDEX_APPLY_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 2)
-#define VKINDEX_APPLY_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
 #if VKINDEX_SCATTER_FLOAT32_ADD
 #include "soft_float.glsl"
 #elif !VKINDEX_SCATTER_MOVE_ONLY
@@ -70,8 +71,26 @@ uint subWordUpdate(uint source) {
 // Sub-word elements: the byte where target element `target` starts in the output binding.
 uint subWordTargetByte(uint target) { return pc.out_word_offset * 4u + target * ELEMENT_BYTES; }
 
-// Update element `source` replaces target element `target`. Sub-word elements: other invocations
-// may own the word's other bytes, so only this element's bytes change, atomically.
+// Sub-word target element `target`, right-aligned. Only its owner changes these bits, so a plain
+// load sees them, whatever other owners do to the word's other bytes.
+uint loadSubWordTarget(uint target) {
+  uint target_byte = subWordTargetByte(target);
+  return (out_words[target_byte >> 2] >> ((target_byte & 3u) * 8u)) & kSubWordMask;
+}
+
+// Sets sub-word target element `target` to `value` (right-aligned). Other invocations may own the
+// word's other bytes, so only this element's bytes change, with two atomics that need no retry loop:
+// the owner alone writes these bits. A compare-and-swap loop here lost updates on lavapipe (Mesa
+// 22.3: int8 adds folded onto a few heavy targets sharing a word), and the pair never reads an
+// atomic's result.
+void storeSubWordTarget(uint target, uint value) {
+  uint target_byte = subWordTargetByte(target);
+  uint shift = (target_byte & 3u) * 8u;
+  atomicAnd(out_words[target_byte >> 2], ~(kSubWordMask << shift));
+  atomicOr(out_words[target_byte >> 2], value << shift);
+}
+
+// Update element `source` replaces target element `target`.
 void moveElement(uint target, uint source) {
   if (ELEMENT_BYTES >= 4u) {
     const uint words = ELEMENT_BYTES / 4u;
@@ -80,10 +99,7 @@ void moveElement(uint target, uint source) {
     for (uint w = 0u; w < words; ++w) out_words[t + w] = updates_words[s + w];
     return;
   }
-  uint target_byte = subWordTargetByte(target);
-  uint shift = (target_byte & 3u) * 8u;
-  atomicAnd(out_words[target_byte >> 2], ~(kSubWordMask << shift));
-  atomicOr(out_words[target_byte >> 2], subWordUpdate(source) << shift);
+  storeSubWordTarget(target, subWordUpdate(source));
 }
 
 #if VKINDEX_SCATTER_MOVE_ONLY
@@ -122,19 +138,48 @@ void applyElement(uint target, uint source) {
 #elif VKINDEX_SCATTER_ORDER32
 // Keeps the larger (max) or smaller (min) of update element `source` and target element `target`:
 // 4-byte elements only, so glslang leaves every other width's arithmetic out.
+bool replaces32(uint update, uint current) {
+  return REDUCTION == kReduceMax ? greater32(update, current) : greater32(current, update);
+}
+
 void applyElement(uint target, uint source) {
   uint t = pc.out_word_offset + target;
-  uint current = out_words[t], update = updates_words[pc.updates_word_offset + source];
-  if (REDUCTION == kReduceMax ? greater32(update, current) : greater32(current, update)) out_words[t] = update;
+  uint update = updates_words[pc.updates_word_offset + source];
+  if (replaces32(update, out_words[t])) out_words[t] = update;
 }
+
+#ifdef VKINDEX_APPLY_RUNS
+void applyRun(uint target, uint begin, uint end) {
+  uint t = pc.out_word_offset + target;
+  uint current = out_words[t];
+  for (uint i = begin; i < end; ++i) {
+    uint update = updates_words[pc.updates_word_offset + runSource(i)];
+    if (replaces32(update, current)) current = update;
+  }
+  out_words[t] = current;
+}
+#endif
 #elif VKINDEX_SCATTER_INT32
 // Adds or multiplies update element `source` into target element `target`: 32-bit integers, which
 // wrap the same whether signed or not.
+uint combined32(uint current, uint source) {
+  uint update = updates_words[pc.updates_word_offset + source];
+  return REDUCTION == kReduceAdd ? current + update : current * update;
+}
+
 void applyElement(uint target, uint source) {
   uint t = pc.out_word_offset + target;
-  uint current = out_words[t], update = updates_words[pc.updates_word_offset + source];
-  out_words[t] = REDUCTION == kReduceAdd ? current + update : current * update;
+  out_words[t] = combined32(out_words[t], source);
 }
+
+#ifdef VKINDEX_APPLY_RUNS
+void applyRun(uint target, uint begin, uint end) {
+  uint t = pc.out_word_offset + target;
+  uint current = out_words[t];
+  for (uint i = begin; i < end; ++i) current = combined32(current, runSource(i));
+  out_words[t] = current;
+}
+#endif
 #elif VKINDEX_SCATTER_FLOAT32_ADD
 // Adds update element `source` to target element `target` word by word: one binary32 (float32) or
 // two (complex64's real and imaginary parts, each rounded on its own).
@@ -144,7 +189,54 @@ void applyElement(uint target, uint source) {
   uint s = pc.updates_word_offset + source * words;
   for (uint w = 0u; w < words; ++w) out_words[t + w] = f32Add(out_words[t + w], updates_words[s + w]);
 }
+
+#ifdef VKINDEX_APPLY_RUNS
+// Word by word too, each summed over the whole run: the parts are independent.
+void applyRun(uint target, uint begin, uint end) {
+  const uint words = ELEMENT_BYTES / 4u;
+  uint t = pc.out_word_offset + target * words;
+  for (uint w = 0u; w < words; ++w) {
+    uint current = out_words[t + w];
+    for (uint i = begin; i < end; ++i) {
+      current = f32Add(current, updates_words[pc.updates_word_offset + runSource(i) * words + w]);
+    }
+    out_words[t + w] = current;
+  }
+}
+#endif
 #else
+// REDUCTION of any kind. The soft-add modules compile one element width (words for float64 and
+// complex128, sub-words for float16 and bfloat16), the others every width, each through one call of
+// the arithmetic: SwiftShader compiles every inlined copy (common/scatter_combine.glsl).
+#define VKINDEX_COMBINES_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 2)
+#define VKINDEX_COMBINES_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
+
+// Target element words `current` (an element of 4, 8 or 16 bytes, in its low words) with update
+// element `source` folded in.
+uvec4 combinedWords(uvec4 current, uint source) {
+  const uint words = ELEMENT_BYTES / 4u;
+  uint s = pc.updates_word_offset + source * words;
+  uvec4 update = uvec4(0u);
+  for (uint w = 0u; w < words; ++w) update[w] = updates_words[s + w];
+  return combineWords(current, update, words);
+}
+
+// The first word of target element `target` (ELEMENT_BYTES >= 4), and its words.
+uint targetWord(uint target) { return pc.out_word_offset + target * (ELEMENT_BYTES / 4u); }
+
+uvec4 loadTargetWords(uint t) {
+  uvec4 current = uvec4(0u);
+  for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) current[w] = out_words[t + w];
+  return current;
+}
+
+void storeTargetWords(uint t, uvec4 value) {
+  for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) out_words[t + w] = value[w];
+}
+
+// A 1- or 2-byte target element `current`, right-aligned, with update element `source` folded in.
+uint combinedSubWord(uint current, uint source) { return combineSmall(current, subWordUpdate(source)); }
+
 // Combines update element `source` into target element `target` with REDUCTION.
 void applyElement(uint target, uint source) {
 #if !VKINDEX_SCATTER_SOFT_ADD
@@ -153,38 +245,36 @@ void applyElement(uint target, uint source) {
     return;
   }
 #endif
-#if VKINDEX_APPLY_WORDS
+#if VKINDEX_COMBINES_WORDS
   if (ELEMENT_BYTES >= 4u) {
-    // One call of the arithmetic for every width (common/scatter_combine.glsl says why).
-    const uint words = ELEMENT_BYTES / 4u;
-    uint t = pc.out_word_offset + target * words;
-    uint s = pc.updates_word_offset + source * words;
-    uvec4 current = uvec4(0u), update = uvec4(0u);
-    for (uint w = 0u; w < words; ++w) {
-      current[w] = out_words[t + w];
-      update[w] = updates_words[s + w];
-    }
-    uvec4 result = combineWords(current, update, words);
-    for (uint w = 0u; w < words; ++w) out_words[t + w] = result[w];
+    uint t = targetWord(target);
+    storeTargetWords(t, combinedWords(loadTargetWords(t), source));
     return;
   }
 #endif
-#if VKINDEX_APPLY_SUB_WORDS
-  // Sub-word elements: the swap below retries only after another owner's write landed, so it always
-  // ends.
-  uint value = subWordUpdate(source);
-  uint target_byte = subWordTargetByte(target);
-  uint shift = (target_byte & 3u) * 8u;
-  uint word = target_byte >> 2;
-  uint expected = out_words[word];
-  for (;;) {
-    uint combined = combineSmall((expected >> shift) & kSubWordMask, value);
-    uint seen = atomicCompSwap(out_words[word], expected, (expected & ~(kSubWordMask << shift)) | (combined << shift));
-    if (seen == expected) break;
-    expected = seen;
-  }
+#if VKINDEX_COMBINES_SUB_WORDS
+  storeSubWordTarget(target, combinedSubWord(loadSubWordTarget(target), source));
 #endif
 }
+
+#ifdef VKINDEX_APPLY_RUNS
+void applyRun(uint target, uint begin, uint end) {
+#if VKINDEX_COMBINES_WORDS
+  if (ELEMENT_BYTES >= 4u) {
+    uint t = targetWord(target);
+    uvec4 current = loadTargetWords(t);
+    for (uint i = begin; i < end; ++i) current = combinedWords(current, runSource(i));
+    storeTargetWords(t, current);
+    return;
+  }
+#endif
+#if VKINDEX_COMBINES_SUB_WORDS
+  uint current = loadSubWordTarget(target);
+  for (uint i = begin; i < end; ++i) current = combinedSubWord(current, runSource(i));
+  storeSubWordTarget(target, current);
+#endif
+}
+#endif
 #endif
 
 #endif

@@ -545,9 +545,9 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
 // which a device runs below DeviceInfo::min_walk_lines lines; here on a context that never walks:
 // every defined (type, reduction) pair at random ranks 1-3 and axes, duplicate-heavy in one case of
 // two; order-sensitive float adds split between a heavy target (more than VKINDEX_MAX_BUCKET
-// updates) and light ones; light buckets of every size; 20000 updates to seven heavy targets,
-// neighbours in one word for sub-word types, so that the heavy runs fold in two passes; and many
-// heavy targets (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
+// updates) and light ones; light buckets of every size; kFewHeavyTargetUpdates updates to seven
+// heavy targets, neighbours in one word for sub-word types; and many heavy targets
+// (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
 TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
   options.min_walk_lines = UINT64_MAX;
@@ -582,13 +582,13 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
-  std::vector<int64_t> few(20000);
+  std::vector<int64_t> few(kFewHeavyTargetUpdates);
   for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);
   for (DataType dtype : {DataType::kInt8, DataType::kUInt16, DataType::kFloat32, DataType::kInt64}) {
     SCOPED_TRACE(dataTypeName(dtype));
-    ASSERT_NO_FATAL_FAILURE(
-        expectAllFormsMatchReference(*fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000}, few),
-                                             reductionValues(rng, dtype, {20000}), 0, Reduction::kAdd}));
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        *fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {kFewHeavyTargetUpdates}, few),
+                reductionValues(rng, dtype, {kFewHeavyTargetUpdates}), 0, Reduction::kAdd}));
   }
   for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, fold->device().workgroup_size)) {
     SCOPED_TRACE(h.description);

@@ -304,9 +304,9 @@ TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
 // never walks: every defined (type, reduction) pair with random ranks, tuple lengths and extra
 // dims, duplicate-heavy in one case of two; order-sensitive float adds split between a heavy row
 // (more than VKINDEX_MAX_BUCKET updates) and light ones, in slices of one and three elements; light
-// buckets of every size; 20000 tuples to seven heavy elements, neighbours in one word for sub-word
-// types, so that the heavy runs fold in two passes; and many heavy targets (manyHeavyTargetCases),
-// whose ids take two and three digit passes of the heavy sort.
+// buckets of every size; kFewHeavyTargetUpdates tuples to seven heavy elements, neighbours in one
+// word for sub-word types; and many heavy targets (manyHeavyTargetCases), whose ids take two and
+// three digit passes of the heavy sort.
 TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
   options.min_walk_lines = UINT64_MAX;
@@ -346,13 +346,13 @@ TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
-  std::vector<int64_t> few(20000);
+  std::vector<int64_t> few(kFewHeavyTargetUpdates);
   for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);
   for (DataType dtype : {DataType::kInt8, DataType::kUInt16, DataType::kFloat32, DataType::kInt64}) {
     SCOPED_TRACE(dataTypeName(dtype));
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
-        *fold,
-        makeCase(rng, randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {20000, 1}, few), Reduction::kAdd)));
+        *fold, makeCase(rng, randomTensor(rng, dtype, {7}),
+                        indexTensor(DataType::kInt32, {kFewHeavyTargetUpdates, 1}, few), Reduction::kAdd)));
   }
   for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, fold->device().workgroup_size)) {
     SCOPED_TRACE(h.description);

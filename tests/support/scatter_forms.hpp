@@ -116,6 +116,11 @@ std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targe
 // fewer than four at the end; each written as v or v - targets at random.
 std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets);
 
+// Updates sent to seven heavy targets in the fold by owner tests: 2^17, where 20000 left unseen the
+// lost updates of a sub-word compare-and-swap loop on lavapipe (int8 adds on targets sharing a word
+// went wrong from about 49152 updates).
+constexpr int64_t kFewHeavyTargetUpdates = 131072;
+
 // A reduction onto many heavy targets for the fold by owner's heavy sort: `updates` index values, 40
 // per target in a shuffled order, and an element type that folds them.
 struct ManyHeavyTargets {
