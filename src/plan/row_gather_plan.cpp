@@ -5,6 +5,7 @@
 #include "common/gather_rows_params.h"
 #include "plan/fast_division.hpp"
 #include "plan/segments.hpp"
+#include "plan/shape.hpp"
 
 namespace vkindex::plan {
 namespace {
@@ -127,11 +128,14 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
   const uint64_t R = gather.row_bytes, O = gather.outer, N = gather.index_count;
   const uint64_t tuple_count = gather.index_outer_stride == 0 ? N : O * N;
   if (tuple_count != gather.check.tuple_count) return internalError(gather.op + ": inconsistent row-gather plan");
-  std::optional<uint64_t> A =
-      productOf(Shape(gather.check.extents.begin(), gather.check.extents.end()), 0, gather.check.extents.size());
-  if (N >= kMax32 || !A || *A > kMax32) {
-    return unsupported(gather.op +
-                       ": more than 2^32-2 index tuples, or more than 2^32-1 addressed rows, is not supported");
+  const Shape indexed_dims(gather.check.extents.begin(), gather.check.extents.end());
+  std::optional<uint64_t> A = productOf(indexed_dims, 0, indexed_dims.size());
+  if (N >= kMax32) {
+    return unsupported(gather.op + ": " + std::to_string(N) + " index tuples, more than 2^32-2, are not supported");
+  }
+  if (!A || *A > kMax32) {
+    return unsupported(gather.op + ": the indexed dims " + shapeString(indexed_dims) +
+                       " of input 'data' address more than 2^32-1 rows, which is not supported");
   }
   // Check passes: every index, whatever the output size (an empty slice still has indices to check).
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, gather.check, indices, device, gather.op));

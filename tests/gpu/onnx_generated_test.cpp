@@ -508,6 +508,12 @@ TEST_F(OnnxGeneratedTest, ScatterOpsetsAndReductionsTheOperatorLacksAreErrors) {
               "Scatter: the model imports opset 11, but Scatter is deprecated from opset 11 on (use ScatterElements)");
   expectError(root / "scatter_reduction", {"Scatter", 10, {{"reduction", std::string("none")}}}, inputs, expected,
               "Scatter: unknown attribute 'reduction'");
+  // Scatter runs as ScatterElements, and its errors name the operator the model used.
+  HostTensor bad_indices = indexTensor(DataType::kInt64, {1, 2}, {1, 2});
+  expectError(root / "scatter_bad_index", {"Scatter", 9, {}}, {&data, &bad_indices, &updates}, expected,
+              "Scatter: indices[0, 1] = 2 is out of range for axis 0 of size 2 (allowed [-2, 1])");
+  expectError(root / "scatter_updates_shape", {"Scatter", 10, {}}, {&data, &indices, &data}, expected,
+              "Scatter: input 'updates' has shape [2, 3] but input 'indices' has shape [1, 2]; they must be equal");
   expectError(root / "elements_at_10", {"ScatterElements", 10, {}}, inputs, expected,
               "ScatterElements: the model imports opset 10, but ScatterElements exists from opset 11 on");
   expectError(root / "elements_add_at_13", {"ScatterElements", 13, {{"reduction", std::string("add")}}}, inputs,

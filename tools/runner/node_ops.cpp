@@ -45,6 +45,15 @@ StatusOr<RecordedOp> recordScatterElementsNode(Context& context, VkCommandBuffer
                                call.reduction, output);
 }
 
+// Scatter (opsets 9 and 10) is ScatterElements under its old name. The library's messages name
+// ScatterElements; a Scatter node's report names the operator its model used.
+StatusOr<Tensor> runScatter(Context& context, const NodeCall& call) {
+  StatusOr<Tensor> output = runScatterElements(context, call);
+  const std::string library_name = "ScatterElements:";
+  if (output.ok() || output.status().message().rfind(library_name, 0) != 0) return output;
+  return Status(output.status().code(), "Scatter:" + output.status().message().substr(library_name.size()));
+}
+
 // ScatterND: (data, indices, updates) and reduction.
 StatusOr<Tensor> runScatterND(Context& context, const NodeCall& call) {
   return scatterND(context, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.reduction);
@@ -80,7 +89,7 @@ const OpBinding kBindings[] = {
     {"Gather", 1, 0, 2, "axis", 1, 0, runGatherForm<gather>, recordGatherForm<recordGather>},
     {"GatherElements", 11, 0, 2, "axis", 11, 0, runGatherForm<gatherElements>, recordGatherForm<recordGatherElements>},
     {"GatherND", 11, 0, 2, "batch_dims", 12, 0, runGatherForm<gatherND>, recordGatherForm<recordGatherND>},
-    {"Scatter", 9, 11, 3, "axis", 9, 0, runScatterElements, recordScatterElementsNode},
+    {"Scatter", 9, 11, 3, "axis", 9, 0, runScatter, recordScatterElementsNode},
     {"ScatterElements", 11, 0, 3, "axis", 11, kReductionSince, runScatterElements, recordScatterElementsNode},
     {"ScatterND", 11, 0, 3, nullptr, 0, kReductionSince, runScatterND, recordScatterNDNode},
 };
