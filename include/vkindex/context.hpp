@@ -13,6 +13,10 @@
 //   concurrently on one Context: it only shares the pipeline cache, status slots and the idle scratch
 //   buffer, which are locked.
 // - Tensors and RecordedOps are not shared between threads without external synchronization.
+//
+// Lifetime: a Context must outlive every Tensor it created and every RecordedOp recorded on it, as a
+// VkDevice must outlive the objects made from it. Destroy (or finish and destroy) those first; a
+// Tensor or RecordedOp used or destroyed after its Context is undefined behaviour.
 #pragma once
 
 #include <memory>

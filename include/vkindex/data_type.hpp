@@ -37,6 +37,10 @@ inline constexpr DataType kAllDataTypes[] = {
     DataType::kFloat64, DataType::kComplex64, DataType::kComplex128, DataType::kString,
 };
 
+// Whether `type` is one of the enumerators above (not an unchecked cast of another integer). The
+// functions below give 0, "unknown" and 0 for any other value; tensors of it are refused.
+VKINDEX_API bool isKnownDataType(DataType type);
+
 // Bytes per element on the device: 1, 2, 4, 8 or 16. Strings report 4, the size of the element id that
 // stands for each string on the device.
 VKINDEX_API size_t elementSize(DataType type);

@@ -72,6 +72,8 @@ VKINDEX_API const char* vkindexLastErrorMessage(void);
 /* Creates a context on the device `device_selector` names (a decimal index or part of the name; NULL or
  * "" for the default, see the README). `validation` != 0 enables the Khronos validation layer. */
 VKINDEX_API VkindexStatus vkindexContextCreate(const char* device_selector, int validation, VkindexContext* context);
+/* Destroy every tensor and recorded operation of a context before the context itself, as a VkDevice
+ * outlives the objects made from it: using or destroying them afterwards is undefined behaviour. */
 VKINDEX_API void vkindexContextDestroy(VkindexContext context);
 
 /* Options for vkindexContextCreateWithOptions and vkindexContextAdopt; zero-initialise, then set

@@ -1,5 +1,7 @@
 #include "vkindex/data_type.hpp"
 
+#include <iterator>
+
 namespace vkindex {
 namespace {
 
@@ -30,10 +32,18 @@ constexpr TypeFacts kTypeFacts[] = {
     {DataType::kString, 4, "string", 8},
 };
 
-const TypeFacts& factsOf(DataType type) { return kTypeFacts[static_cast<size_t>(type)]; }
+// A value outside the enum (a cast from an unchecked integer) gets this row instead of a read past
+// the table; Tensor::create and Tensor::view refuse it.
+constexpr TypeFacts kUnknownType = {DataType::kString, 0, "unknown", 0};
+
+const TypeFacts& factsOf(DataType type) {
+  const size_t position = static_cast<size_t>(type);
+  return position < std::size(kTypeFacts) ? kTypeFacts[position] : kUnknownType;
+}
 
 }  // namespace
 
+bool isKnownDataType(DataType type) { return static_cast<size_t>(type) < std::size(kTypeFacts); }
 size_t elementSize(DataType type) { return factsOf(type).size; }
 const char* dataTypeName(DataType type) { return factsOf(type).name; }
 int32_t onnxTypeCode(DataType type) { return factsOf(type).onnx_code; }

@@ -21,12 +21,33 @@ StatusOr<uint64_t> checkedElementCount(const Shape& shape, const char* what) {
   return *count;
 }
 
+Status checkKnownType(DataType type, const std::string& what) {
+  if (isKnownDataType(type)) return Status::Ok();
+  return invalidArgument(what + ": unknown data type " + std::to_string(static_cast<int>(type)));
+}
+
 }  // namespace
 
 Tensor::Tensor() = default;
 Tensor::~Tensor() = default;
-Tensor::Tensor(Tensor&& other) noexcept = default;
-Tensor& Tensor::operator=(Tensor&& other) noexcept = default;
+
+// A moved-from tensor is an empty one, as if default-constructed: it must not keep naming the buffer
+// that now belongs to the tensor it was moved into.
+Tensor::Tensor(Tensor&& other) noexcept { *this = std::move(other); }
+
+Tensor& Tensor::operator=(Tensor&& other) noexcept {
+  if (this == &other) return *this;
+  context_ = std::exchange(other.context_, nullptr);
+  dtype_ = std::exchange(other.dtype_, DataType::kFloat32);
+  shape_ = std::exchange(other.shape_, {});
+  element_count_ = std::exchange(other.element_count_, 0);
+  owned_ = std::move(other.owned_);
+  buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
+  offset_ = std::exchange(other.offset_, 0);
+  is_view_ = std::exchange(other.is_view_, false);
+  strings_ = std::exchange(other.strings_, {});
+  return *this;
+}
 
 uint64_t Tensor::byteSize() const { return dtype_ == DataType::kString ? 0 : element_count_ * elementSize(dtype_); }
 
@@ -35,6 +56,7 @@ StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
 }
 
 StatusOr<Tensor> Tensor::createFor(Context& context, DataType type, Shape shape, const std::string& purpose) {
+  VKINDEX_RETURN_IF_ERROR(checkKnownType(type, purpose));
   if (type == DataType::kString) return invalidArgument(purpose + ": string tensors are made with fromStrings");
   Tensor tensor;
   VKINDEX_ASSIGN_OR_RETURN(tensor.element_count_, checkedElementCount(shape, purpose.c_str()));
@@ -71,6 +93,7 @@ StatusOr<Tensor> Tensor::fromStrings(Context& context, Shape shape, std::vector<
 
 StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBuffer buffer, VkDeviceSize offset,
                               VkDeviceSize buffer_size) {
+  VKINDEX_RETURN_IF_ERROR(checkKnownType(type, "Tensor::view"));
   if (type == DataType::kString) return invalidArgument("Tensor::view: string tensors live on the host");
   if (buffer == VK_NULL_HANDLE) return invalidArgument("Tensor::view: the VkBuffer is null");
   Tensor tensor;
@@ -79,8 +102,8 @@ StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBu
   if (offset % 4 != 0) {
     return invalidArgument("Tensor::view: offset " + std::to_string(offset) + " is not a multiple of 4 bytes");
   }
-  uint64_t end = offset + plan::alignUp(tensor.byteSize(), 4);
-  if (end > buffer_size) {
+  // Compared without forming offset + size, which could wrap past 2^64 and pass.
+  if (offset > buffer_size || plan::alignUp(tensor.byteSize(), 4) > buffer_size - offset) {
     return invalidArgument("Tensor::view: " + std::to_string(tensor.byteSize()) +
                            " bytes (rounded up to whole "
                            "32-bit words) at offset " +
@@ -96,21 +119,28 @@ StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBu
 }
 
 Status Tensor::upload(const void* bytes, size_t byte_count) {
+  if (context_ == nullptr)
+    return invalidArgument("Tensor::upload: the tensor is empty (default-constructed or moved from)");
   if (dtype_ == DataType::kString) return invalidArgument("Tensor::upload: string tensors have no device bytes");
   if (byte_count != byteSize()) {
     return invalidArgument("Tensor::upload: " + std::to_string(byte_count) + " bytes given, the " +
                            dataTypeName(dtype_) + " tensor of shape " + plan::shapeString(shape_) + " holds " +
                            std::to_string(byteSize()));
   }
+  if (bytes == nullptr && byte_count != 0) return invalidArgument("Tensor::upload: 'bytes' is null");
   return uploadBytes(implOf(*context_), buffer_, offset_, bytes, byte_count);
 }
 
 Status Tensor::download(void* bytes, size_t byte_count) const {
+  if (context_ == nullptr) {
+    return invalidArgument("Tensor::download: the tensor is empty (default-constructed or moved from)");
+  }
   if (dtype_ == DataType::kString) return invalidArgument("Tensor::download: string tensors have no device bytes");
   if (byte_count != byteSize()) {
     return invalidArgument("Tensor::download: " + std::to_string(byte_count) + " bytes requested, the tensor holds " +
                            std::to_string(byteSize()));
   }
+  if (bytes == nullptr && byte_count != 0) return invalidArgument("Tensor::download: 'bytes' is null");
   return downloadBytes(implOf(*context_), buffer_, offset_, bytes, byte_count);
 }
 

@@ -78,13 +78,15 @@ Status checkTensorContext(const Context& context, const Tensor& tensor, const ch
   return Status::Ok();
 }
 
-Status checkNoOverlap(const Tensor& output, const Tensor& input, const char* op, const char* input_name) {
+Status checkNoOverlap(const Tensor& output, const Tensor& input, const char* op, const char* input_name,
+                      const char* output_name) {
   if (output.dtype() == DataType::kString || input.dtype() == DataType::kString) return Status::Ok();
   if (output.buffer() != input.buffer() || output.byteSize() == 0 || input.byteSize() == 0) return Status::Ok();
   uint64_t out_end = output.offset() + plan::alignUp(output.byteSize(), 4);
   uint64_t in_end = input.offset() + plan::alignUp(input.byteSize(), 4);
   if (output.offset() < in_end && input.offset() < out_end) {
-    return invalidArgument(std::string(op) + ": the output overlaps input '" + input_name + "' in the same VkBuffer");
+    return invalidArgument(std::string(op) + ": " + output_name + " overlaps input '" + input_name +
+                           "' in the same VkBuffer");
   }
   return Status::Ok();
 }

@@ -52,6 +52,8 @@ StatusBinding statusBinding(const Context::Impl& context, uint32_t slot);
 Status checkTensorContext(const Context& context, const Tensor& tensor, const char* op, const char* name);
 
 // Checks that `output` does not share bytes with `input` (operators read inputs while writing outputs).
-Status checkNoOverlap(const Tensor& output, const Tensor& input, const char* op, const char* input_name);
+// `output_name` names it in the error: "the output", or in-place data.
+Status checkNoOverlap(const Tensor& output, const Tensor& input, const char* op, const char* input_name,
+                      const char* output_name = "the output");
 
 }  // namespace vkindex

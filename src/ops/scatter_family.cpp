@@ -30,8 +30,9 @@ Status validateOutput(const ScatterFamilyOp& op, const Tensor& output, const Ten
                            ", expected " + plan::shapeString(data.shape()));
   }
   if (target == ScatterTarget::kOutput) VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, data, op.name, "data"));
-  VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, indices, op.name, "indices"));
-  return checkNoOverlap(output, updates, op.name, "updates");
+  const char* output_name = target == ScatterTarget::kInPlace ? "input 'data' (updated in place)" : "the output";
+  VKINDEX_RETURN_IF_ERROR(checkNoOverlap(output, indices, op.name, "indices", output_name));
+  return checkNoOverlap(output, updates, op.name, "updates", output_name);
 }
 
 StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,

@@ -40,6 +40,10 @@ enum ElementKind : uint32_t {
 // and min on numeric tensors; max and min need an order, which bool, string and complex lack, and
 // bool and string have no arithmetic either.
 StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataType type) {
+  if (static_cast<unsigned>(reduction) > static_cast<unsigned>(Reduction::kMin)) {
+    return invalidArgument(op + ": unknown reduction " + std::to_string(static_cast<int>(reduction)) +
+                           " (allowed none, add, mul, max, min)");
+  }
   if (reduction == Reduction::kNone) return uint32_t(kMove);
   const bool ordered = reduction == Reduction::kMax || reduction == Reduction::kMin;
   switch (type) {

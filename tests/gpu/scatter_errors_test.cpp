@@ -441,11 +441,11 @@ TEST_F(ScatterErrorsTest, OutputOverlappingAnInputIsRejected) {
     status = scatterElementsInPlace(context(), output, on_indices ? indices : own_indices,
                                     on_updates ? updates : own_updates, 0, Reduction::kNone);
     EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
-    EXPECT_EQ(status.message(), "ScatterElements: the output" + suffix);
+    EXPECT_EQ(status.message(), "ScatterElements: input 'data' (updated in place)" + suffix);
     status = scatterNDInPlace(context(), output, on_indices ? tuples : own_tuples, on_updates ? updates : own_updates,
                               Reduction::kNone);
     EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
-    EXPECT_EQ(status.message(), "ScatterND: the output" + suffix);
+    EXPECT_EQ(status.message(), "ScatterND: input 'data' (updated in place)" + suffix);
   }
 }
 
