@@ -119,8 +119,9 @@ StatusOr<Tensor> Tensor::view(Context& context, DataType type, Shape shape, VkBu
 }
 
 Status Tensor::upload(const void* bytes, size_t byte_count) {
-  if (context_ == nullptr)
+  if (context_ == nullptr) {
     return invalidArgument("Tensor::upload: the tensor is empty (default-constructed or moved from)");
+  }
   if (dtype_ == DataType::kString) return invalidArgument("Tensor::upload: string tensors have no device bytes");
   if (byte_count != byteSize()) {
     return invalidArgument("Tensor::upload: " + std::to_string(byte_count) + " bytes given, the " +
