@@ -66,6 +66,11 @@ struct ContextOptions {
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
   uint64_t min_walk_lines = 0;
+  // Tune the kernels as for a GPU whatever the device is (DeviceInfo's row_lanes, row_items,
+  // int64_units, min_copy_region_bytes and the walk thresholds; the overrides above still apply on
+  // top). Slower on a CPU driver, but it runs there the kernel layouts a GPU gets: the test suite uses
+  // it so that CI covers them without a GPU. Also switched on by VKINDEX_GPU_TUNING=1.
+  bool gpu_tuning = false;
 };
 
 // The application's Vulkan objects, for Context::adopt. vkindex uses them and never destroys them.

@@ -24,6 +24,7 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
   impl->staging_chunk_bytes = options.max_staging_bytes > 0 && options.max_staging_bytes < kStagingChunkBytes
                                   ? options.max_staging_bytes
                                   : kStagingChunkBytes;
+  if (options.gpu_tuning || environmentFlag("VKINDEX_GPU_TUNING")) impl->device->tuneAsGpu();
   VKINDEX_RETURN_IF_ERROR(
       impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation, options.min_walk_lines));
   std::string cache_dir =

@@ -57,6 +57,44 @@ uint64_t largestHeap(VkPhysicalDevice physical) {
   return device_local > 0 ? device_local : any;
 }
 
+// The kernel tuning fields of DeviceInfo: measured per driver on the CPU drivers, and for a GPU
+// (`gpu`) the choice that suits one (unmeasured here). Context options can ask for the GPU choice
+// on a CPU driver, so that tests run the kernels as a GPU gets them.
+void chooseTuning(DeviceInfo& info, bool gpu) {
+  const bool cpu = !gpu;
+  const bool swiftshader = cpu && info.driver_name.find("SwiftShader") != std::string::npos;
+  // 256-wide groups with 4 items per invocation keep enough loads in flight on every device measured
+  // (lavapipe reached 3x the bandwidth of 64-wide single-item groups); the baseline may allow only 128.
+  info.workgroup_size = std::min({256u, info.max_workgroup_invocations, info.max_workgroup_size_x});
+  info.items_per_invocation = 4;
+  // Measured on lavapipe and SwiftShader (embedding rows of 4 KiB; also 256 B and 1 KiB rows): one
+  // invocation per segment of 256 units ran 2.8x and 9x faster than the 64-lane blocks of 4 units it
+  // replaced, whose per-lane index reads cost more than the copy, and beat 2 to 64 lanes per segment.
+  // GPUs: a subgroup's worth of adjacent lanes per segment, so each load coalesces (unmeasured here).
+  info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
+  info.row_items = cpu ? 256u : info.items_per_invocation;
+  info.int64_units = cpu && info.shader_int64;  // Device::create enables the feature; see DeviceInfo
+  // Measured with `vkindex bench --sweep` (its regions column, three runs each): SwiftShader's copy
+  // regions beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps
+  // each). Against its 64-bit-component kernel (int64_units; 2026-11-26) lavapipe's regions were
+  // 1.4-2.1x slower at 256 bytes, level to 1.3x slower at 512, 1.1-1.5x faster at 1 KiB and 2.0-2.4x
+  // at 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
+  info.min_copy_region_bytes = swiftshader ? 1u : 1024u;
+  // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
+  // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
+  // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's
+  // atomics make the table 1.0-1.3 s at every line count, against 0.8 s for the vector's walk. GPUs
+  // (unmeasured here): a walk of fewer lines than a large GPU runs invocations at once idles it for the
+  // length of the axis, where the table's three passes each run one invocation per update.
+  info.min_walk_lines = swiftshader ? 1u : cpu ? 2u : 65536u;
+  // Measured with `vkindex onnx-test --repeat 3` (2^20 ScatterElements updates onto a vector of 16 or
+  // 4096 targets): SwiftShader's walk of one line against the fold by owner, float16 add 2340-2720 ->
+  // 1070-1510 ms, float64 add 2390-2730 -> 810-1040, float32 mul 2380-2470 -> 1150-1220, float16 max
+  // 1130-1170 -> 480-730, float64 min 1220-1300 -> 780-900; float32 add, int32 and int64 add walked
+  // as fast or faster (float32 add 390-430 -> 400-780, int32 add 72-89 -> 240-580), so they keep 1.
+  info.min_soft_float_walk_lines = swiftshader ? 2u : info.min_walk_lines;
+}
+
 // Probes identity, optional features and limits. Extension structs are chained only when the device
 // advertises the extension, so the query is valid on a Vulkan 1.1 instance.
 DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
@@ -133,38 +171,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   info.timestamp_valid_bits = timestamp_bits;
   info.timestamp_period_ns = limits.timestampPeriod;
 
-  // 256-wide groups with 4 items per invocation keep enough loads in flight on every device measured
-  // (lavapipe reached 3x the bandwidth of 64-wide single-item groups); the baseline may allow only 128.
-  info.workgroup_size = std::min({256u, info.max_workgroup_invocations, info.max_workgroup_size_x});
-  info.items_per_invocation = 4;
-  // Measured on lavapipe and SwiftShader (embedding rows of 4 KiB; also 256 B and 1 KiB rows): one
-  // invocation per segment of 256 units ran 2.8x and 9x faster than the 64-lane blocks of 4 units it
-  // replaced, whose per-lane index reads cost more than the copy, and beat 2 to 64 lanes per segment.
-  // GPUs: a subgroup's worth of adjacent lanes per segment, so each load coalesces (unmeasured here).
-  const bool cpu = info.type == "cpu";
-  info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
-  info.row_items = cpu ? 256u : info.items_per_invocation;
-  info.int64_units = cpu && info.shader_int64;  // Device::create enables the feature; see DeviceInfo
-  // Measured with `vkindex bench --sweep` (its regions column, three runs each): SwiftShader's copy
-  // regions beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps
-  // each). Against its 64-bit-component kernel (int64_units; 2026-11-26) lavapipe's regions were
-  // 1.4-2.1x slower at 256 bytes, level to 1.3x slower at 512, 1.1-1.5x faster at 1 KiB and 2.0-2.4x
-  // at 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
-  const bool swiftshader = info.driver_name.find("SwiftShader") != std::string::npos;
-  info.min_copy_region_bytes = swiftshader ? 1u : 1024u;
-  // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
-  // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
-  // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's
-  // atomics make the table 1.0-1.3 s at every line count, against 0.8 s for the vector's walk. GPUs
-  // (unmeasured here): a walk of fewer lines than a large GPU runs invocations at once idles it for the
-  // length of the axis, where the table's three passes each run one invocation per update.
-  info.min_walk_lines = swiftshader ? 1u : cpu ? 2u : 65536u;
-  // Measured with `vkindex onnx-test --repeat 3` (2^20 ScatterElements updates onto a vector of 16 or
-  // 4096 targets): SwiftShader's walk of one line against the fold by owner, float16 add 2340-2720 ->
-  // 1070-1510 ms, float64 add 2390-2730 -> 810-1040, float32 mul 2380-2470 -> 1150-1220, float16 max
-  // 1130-1170 -> 480-730, float64 min 1220-1300 -> 780-900; float32 add, int32 and int64 add walked
-  // as fast or faster (float32 add 390-430 -> 400-780, int32 add 72-89 -> 240-580), so they keep 1.
-  info.min_soft_float_walk_lines = swiftshader ? 2u : info.min_walk_lines;
+  chooseTuning(info, info.type != "cpu");
   return info;
 }
 
@@ -288,6 +295,8 @@ Status Device::finishSetup(VkPhysicalDevice physical, uint32_t index) {
 void Device::capBindingRange(uint64_t bytes) {
   if (bytes > 0 && bytes < info_.max_storage_buffer_range) info_.max_storage_buffer_range = bytes;
 }
+
+void Device::tuneAsGpu() { chooseTuning(info_, true); }
 
 Status Device::overrideTuning(uint32_t workgroup_size, uint32_t items_per_invocation, uint64_t min_walk_lines) {
   if (workgroup_size > info_.max_workgroup_invocations || workgroup_size > info_.max_workgroup_size_x) {

@@ -1,5 +1,8 @@
 // Context lifetimes: contexts with and without validation coexist in one process (volk's globals are
-// shared, so each instance must use its own extension entry points).
+// shared, so each instance must use its own extension entry points). ContextOptions::gpu_tuning gives
+// a GPU's kernel tuning on any device.
+#include <algorithm>
+
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
@@ -31,6 +34,28 @@ TEST_F(ContextTest, ContextsWithAndWithoutValidationCoexist) {
   // vkDestroyDebugUtilsMessengerEXT taken from volk's globals.
   validated.reset();
   plain.reset();
+}
+
+// The GPU's choice whatever the device (src/vk/device.cpp): 32 lanes per row segment of 4 units each,
+// no 64-bit units, copy regions from 1 KiB rows, and walks only from 65536 lines. The test suite runs
+// the operator tests once more this way (the "gpu_tuning" registrations), so this only checks that
+// the option sets what those runs rely on.
+TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
+  ContextOptions options;
+  options.gpu_tuning = true;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> tuned, makeContext(options));
+  const DeviceInfo& info = tuned->device();
+  EXPECT_EQ(info.row_lanes, std::min(32u, info.workgroup_size));
+  EXPECT_EQ(info.row_items, info.items_per_invocation);
+  EXPECT_FALSE(info.int64_units);
+  EXPECT_EQ(info.min_copy_region_bytes, 1024u);
+  EXPECT_EQ(info.min_walk_lines, 65536u);
+  EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
+  // The tuning overrides still apply on top of it.
+  options.min_walk_lines = 3;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> overridden, makeContext(options));
+  EXPECT_EQ(overridden->device().min_walk_lines, 3u);
+  EXPECT_EQ(overridden->device().row_lanes, info.row_lanes);
 }
 
 }  // namespace

@@ -16,24 +16,28 @@ std::string lowercase(std::string text) {
   return text;
 }
 
-// Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted goes through the library's own switch.
+// Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted and gpu_tuning (ContextOptions::gpu_tuning:
+// the kernels as a GPU gets them) go through the library's own switches, so they reach every context.
 // sync goes through the Khronos layer's environment variable instead, so the library needs no option
 // for it: the layer (1.3.239) reads VK_LAYER_ENABLES at every vkCreateInstance of the process, the
 // embedding tests' own instances included (SyncValidationProbeTest shows it takes effect). An unknown
 // mode aborts: a typo must not run the suite without its checks.
-void enableValidationMode(const std::string& mode) {
+void enableTestMode(const std::string& mode) {
   if (mode == "gpu_assisted") {
     ::setenv("VKINDEX_GPU_ASSISTED_VALIDATION", "1", 1);
+  } else if (mode == "gpu_tuning") {
+    ::setenv("VKINDEX_GPU_TUNING", "1", 1);
   } else if (mode == "sync") {
     ::setenv("VK_LAYER_ENABLES", kSyncValidationEnable, 1);
   } else {
-    std::fprintf(stderr, "VKINDEX_TEST_DRIVER: unknown mode '+%s' (known: +gpu_assisted, +sync)\n", mode.c_str());
+    std::fprintf(stderr, "VKINDEX_TEST_DRIVER: unknown mode '+%s' (known: +gpu_assisted, +gpu_tuning, +sync)\n",
+                 mode.c_str());
     std::abort();
   }
 }
 
-// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_assisted][+sync]". Before the first
-// Vulkan call, point the loader at that driver's ICD and switch on the validation modes asked for.
+// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_tuning][+gpu_assisted][+sync]".
+// Before the first Vulkan call, point the loader at that driver's ICD and switch on the modes asked for.
 // Returns the driver name ("" when the variable is unset: the loader's own choice is used).
 std::string applyTestDriverSelection() {
   static const std::string driver = [] {
@@ -43,7 +47,7 @@ std::string applyTestDriverSelection() {
     std::string name = selection.substr(0, plus);
     while (plus != std::string::npos) {
       const size_t next = selection.find('+', plus + 1);
-      enableValidationMode(selection.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
+      enableTestMode(selection.substr(plus + 1, next == std::string::npos ? std::string::npos : next - plus - 1));
       plus = next;
     }
     if (name == "swiftshader") ::setenv("VK_DRIVER_FILES", VKINDEX_SWIFTSHADER_ICD, 1);
