@@ -25,13 +25,15 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
                        " components are not supported (vkindex reads at most " +
                        std::to_string(VKINDEX_MAX_TUPLE_LENGTH) + ")");
   }
+  // No tuples, nothing to check: the 32-bit limits below are the check kernel's, so they do not apply
+  // (data [0, 2^33] gathered by empty indices is an empty output, not an unsupported one).
+  if (check.tuple_count == 0) return false;
   if (check.tuple_count * k >= 0xFFFFFFFFull) {
     return unsupported(op + ": more than 2^32-2 index elements are not supported");
   }
   for (uint64_t extent : check.extents) {
     if (extent > 0xFFFFFFFFull) return unsupported(op + ": an indexed dim longer than 2^32-1 is not supported");
   }
-  if (check.tuple_count == 0) return false;
   const uint64_t per_window = tuplesPerWindow(check, device);
   if (per_window == 0) return unsupported(op + ": this device's storage-buffer bindings are too small");
   const uint64_t bytes = tupleBytes(check);

@@ -133,6 +133,7 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
   if (N >= kMax32) {
     return unsupported(gather.op + ": " + std::to_string(N) + " index tuples, more than 2^32-2, are not supported");
   }
+  if (tuple_count == 0) return plan;  // no tuples: nothing to check or copy, whatever the data's dims
   if (!A || *A > kMax32) {
     return unsupported(gather.op + ": the indexed dims " + shapeString(indexed_dims) +
                        " of input 'data' address more than 2^32-1 rows, which is not supported");

@@ -163,6 +163,9 @@ TEST_F(GatherElementsShapesTest, ZeroSizedDimsAndEmptyIndices) {
   expectMatchesReference(context(), dataOf(DataType::kInt16, {3, 0, 2}), indexTensor(DataType::kInt64, {5, 0, 2}, {}),
                          0);
   expectMatchesReference(context(), dataOf(DataType::kFloat64, {0}), indexTensor(DataType::kInt32, {0}, {}), -1);
+  // No indices, so nothing to check: an axis beyond the 32-bit index check is no obstacle.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {0, int64_t(1) << 33}),
+                         indexTensor(DataType::kInt64, {0, 3}, {}), 1);
   // Empty data elsewhere does not matter when indices are non-empty along a non-empty axis.
   expectMatchesReference(context(), dataOf(DataType::kFloat32, {2, 3}), randomIndices(rng, DataType::kInt64, {1, 0}, 2),
                          0);

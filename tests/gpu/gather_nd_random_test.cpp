@@ -160,6 +160,9 @@ TEST_F(GatherNDShapesTest, ZeroSizedDimsAndEmptyIndices) {
                          0);
   // Empty indices into an empty indexed dim (no index to check).
   expectMatchesReference(context(), dataOf(DataType::kUInt16, {0, 5}), indexTensor(DataType::kInt64, {0, 1}, {}), 0);
+  // No tuples, so nothing to check: indexed dims beyond the 32-bit index check are no obstacle.
+  expectMatchesReference(context(), dataOf(DataType::kFloat32, {int64_t(1) << 33, 0}),
+                         indexTensor(DataType::kInt64, {0, 1}, {}), 0);
   // A zero batch dim.
   expectMatchesReference(context(), dataOf(DataType::kFloat32, {0, 3}), indexTensor(DataType::kInt64, {0, 1}, {}), 1);
   // Valid indices, empty slices: the output has a zero dim after the tuple dims.

@@ -139,6 +139,9 @@ TEST_F(GatherShapesTest, EmptyIndicesAndEmptyDims) {
   expectMatches(DataType::kFloat32, {3, 0}, DataType::kInt64, {2}, {2, -3}, 0);
   expectMatches(DataType::kFloat32, {0, 3}, DataType::kInt64, {2, 0}, {}, 0);
   expectMatches(DataType::kUInt8, {2, 0, 3}, DataType::kInt32, {0}, {}, 1);
+  // No indices, so nothing to check: an axis beyond the 32-bit index check is no obstacle.
+  expectMatches(DataType::kFloat32, {0, int64_t(1) << 33}, DataType::kInt64, {0}, {}, 1);
+  expectMatches(DataType::kFloat32, {int64_t(1) << 33, 0}, DataType::kInt64, {2, 0}, {}, 0);
 }
 
 TEST_F(GatherShapesTest, RankEightData) {

@@ -420,9 +420,16 @@ TEST_F(ScatterElementsTest, EmptyIndicesAndZeroSizedDims) {
     int64_t axis;
   };
   const Empty cases[] = {
-      {{3, 4}, {0, 4}, 0}, {{3, 4}, {3, 0}, 0},       {{3, 4}, {0, 0}, 1}, {{3, 0}, {3, 0}, 1}, {{3, 0}, {0, 5}, 1},
-      {{0}, {0}, -1},      {{3, 0, 2}, {5, 0, 2}, 0}, {{2, 3}, {1, 0}, 0},  // empty indices along a non-axis dim, data
-                                                                            // not empty
+      {{3, 4}, {0, 4}, 0},
+      {{3, 4}, {3, 0}, 0},
+      {{3, 4}, {0, 0}, 1},
+      {{3, 0}, {3, 0}, 1},
+      {{3, 0}, {0, 5}, 1},
+      {{0}, {0}, -1},
+      {{3, 0, 2}, {5, 0, 2}, 0},
+      {{2, 3}, {1, 0}, 0},                 // empty indices along a non-axis dim, data
+                                           // not empty
+      {{0, int64_t(1) << 33}, {0, 3}, 1},  // no indices to check: an axis beyond the 32-bit check is no obstacle
   };
   for (const Empty& e : cases) {
     for (DataType dtype : {DataType::kFloat32, DataType::kUInt8, DataType::kString}) {

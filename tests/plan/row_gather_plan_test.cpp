@@ -213,7 +213,10 @@ TEST(PlanRowGatherTest, EmptyOutputsHaveNoCopyPassesButTuplesAreStillChecked) {
                         {3, 5, 0, {2, 3}, true, 1},      // empty rows
                         {3, 5, 4, {2, 0}, true, 1},      // an empty addressed dim: every tuple is bad
                         {3, 50, 0, {2, 3, 4}, true, 2},  // 150 int32 triples over windows of 82
-                        {3, 0, 4, {2, 3}, true, 0}};     // no tuples per slice
+                        {3, 0, 4, {2, 3}, true, 0},      // no tuples per slice
+                        // No tuples: the 32-bit limits on indexed dims (the check kernel's) do not
+                        // apply, e.g. GatherND of data [2^33, 2^33, 4] by indices [0, 2].
+                        {1, 0, 4, {uint64_t(1) << 33, uint64_t(1) << 33}, false, 0}};
   for (const Case& c : cases) {
     const RowGather gather = rowGather(c.outer, c.count, c.row_bytes, c.extents, DataType::kInt32, c.batched);
     SCOPED_TRACE(c.outer * 1000 + c.count);
