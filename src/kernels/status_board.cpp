@@ -1,11 +1,16 @@
 #include "kernels/status_board.hpp"
 
+#include <algorithm>
+
 namespace vkindex::kernels {
 
 StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& device) {
-  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(device, kSlotCount * kSlotBytes,
-                                                                 vk::Buffer::Kind::kReadback, "status board"));
-  std::unique_ptr<StatusBoard> board(new StatusBoard(std::move(buffer)));
+  // The alignment is a power of two of at most 256 (Vulkan's limit), so the stride is a multiple of
+  // kSlotBytes and the board at most 256 KiB.
+  const VkDeviceSize stride = std::max<VkDeviceSize>(kSlotBytes, device.info().min_storage_buffer_offset_alignment);
+  VKINDEX_ASSIGN_OR_RETURN(
+      vk::Buffer buffer, vk::Buffer::create(device, kSlotCount * stride, vk::Buffer::Kind::kReadback, "status board"));
+  std::unique_ptr<StatusBoard> board(new StatusBoard(std::move(buffer), stride));
   for (uint32_t slot = kSlotCount; slot-- > 0;) board->free_.push_back(slot);
   return board;
 }
@@ -29,7 +34,7 @@ void StatusBoard::release(uint32_t slot) {
 StatusBoard::Report StatusBoard::read(uint32_t slot) const {
   // Coherent memory, read after the fence (or the application's wait) made device writes available;
   // volatile keeps the compiler from reusing an earlier read of the same slot.
-  const volatile uint32_t* words = static_cast<const volatile uint32_t*>(buffer_.mapped()) + slot * 4;
+  const volatile uint32_t* words = static_cast<const volatile uint32_t*>(buffer_.mapped()) + offsetOf(slot) / 4;
   Report report;
   report.position = words[0];
   report.value = static_cast<int64_t>(uint64_t(words[1]) | (uint64_t(words[2]) << 32));

@@ -1,5 +1,9 @@
 // The device status slots: one 16-byte slot per operation in flight, in host-visible memory so the host
-// reads a result without a transfer. A kernel that finds a bad index atomicMin()s its position into
+// reads a result without a transfer. Slots lie minStorageBufferOffsetAlignment apart, so each is bound
+// on its own: a binding aligned down to a neighbour's slot would put that slot inside this operation's
+// ranges, which its reset and barriers (16 bytes) do not cover, and synchronization validation reports
+// hazards between independent operations recorded into one command buffer (it did on SwiftShader,
+// alignment 256). A kernel that finds a bad index atomicMin()s its position into
 // the operation's slot; the slot is reset on the device (vkCmdFillBuffer) at the start of every
 // recording, so a command buffer can be submitted again and again.
 #pragma once
@@ -30,12 +34,13 @@ class StatusBoard {
 
   VkBuffer buffer() const { return buffer_.handle(); }
   static constexpr VkDeviceSize kSlotBytes = 16;  // VKINDEX_STATUS_SLOT_WORDS words
-  static VkDeviceSize offsetOf(uint32_t slot) { return VkDeviceSize(slot) * kSlotBytes; }
+  VkDeviceSize offsetOf(uint32_t slot) const { return VkDeviceSize(slot) * slot_stride_; }
 
  private:
-  explicit StatusBoard(vk::Buffer buffer) : buffer_(std::move(buffer)) {}
+  StatusBoard(vk::Buffer buffer, VkDeviceSize slot_stride) : buffer_(std::move(buffer)), slot_stride_(slot_stride) {}
 
   vk::Buffer buffer_;
+  VkDeviceSize slot_stride_;  // kSlotBytes or the device's binding alignment, whichever is larger
   std::mutex mutex_;
   std::vector<uint32_t> free_;
 };

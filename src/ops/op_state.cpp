@@ -30,7 +30,7 @@ Status indexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t
 StatusBinding statusBinding(const Context::Impl& context, uint32_t slot) {
   using kernels::StatusBoard;
   StatusBinding result;
-  const VkDeviceSize slot_offset = StatusBoard::offsetOf(slot);
+  const VkDeviceSize slot_offset = context.status->offsetOf(slot);
   uint64_t lead = 0;
   plan::Window window =
       plan::windowFor(slot_offset, slot_offset + StatusBoard::kSlotBytes, context.device->info(), &lead);
