@@ -69,7 +69,8 @@ struct ContextOptions {
   // Tune the kernels as for a GPU whatever the device is (DeviceInfo's row_lanes, row_items,
   // int64_units, min_copy_region_bytes and the walk thresholds; the overrides above still apply on
   // top). Slower on a CPU driver, but it runs there the kernel layouts a GPU gets: the test suite uses
-  // it so that CI covers them without a GPU. Also switched on by VKINDEX_GPU_TUNING=1.
+  // it so that CI covers them without a GPU. Also switched on by VKINDEX_GPU_TUNING=1. It changes the
+  // context's device() only: listDevices() (and `vkindex devices`) report each device's own choice.
   bool gpu_tuning = false;
 };
 
