@@ -1,13 +1,13 @@
 #include "kernels/status_board.hpp"
 
-#include <algorithm>
+#include "plan/windows.hpp"
 
 namespace vkindex::kernels {
 
 StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& device) {
-  // The alignment is a power of two of at most 256 (Vulkan's limit), so the stride is a multiple of
-  // kSlotBytes and the board at most 256 KiB.
-  const VkDeviceSize stride = std::max<VkDeviceSize>(kSlotBytes, device.info().min_storage_buffer_offset_alignment);
+  // The alignment is a power of two of at most 256 (Vulkan's limit) and at least 16 (kSlotBytes), so the
+  // board is at most 256 KiB.
+  const VkDeviceSize stride = plan::bindingAlignment(device.info());
   VKINDEX_ASSIGN_OR_RETURN(
       vk::Buffer buffer, vk::Buffer::create(device, kSlotCount * stride, vk::Buffer::Kind::kReadback, "status board"));
   std::unique_ptr<StatusBoard> board(new StatusBoard(std::move(buffer), stride));

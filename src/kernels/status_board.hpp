@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "kernels/recorder.hpp"
 #include "vk/buffer.hpp"
 
 namespace vkindex::kernels {
@@ -32,12 +33,15 @@ class StatusBoard {
   };
   Report read(uint32_t slot) const;
 
-  VkBuffer buffer() const { return buffer_.handle(); }
   static constexpr VkDeviceSize kSlotBytes = 16;  // VKINDEX_STATUS_SLOT_WORDS words
-  VkDeviceSize offsetOf(uint32_t slot) const { return VkDeviceSize(slot) * slot_stride_; }
+  // The slot's 16 bytes: what a dispatch binds (the kernels' status_slot push constant is 0, the slot's
+  // index in its binding), what the recording resets and what its barriers cover.
+  BufferRange slotRange(uint32_t slot) const { return {buffer_.handle(), offsetOf(slot), kSlotBytes}; }
 
  private:
   StatusBoard(vk::Buffer buffer, VkDeviceSize slot_stride) : buffer_(std::move(buffer)), slot_stride_(slot_stride) {}
+
+  VkDeviceSize offsetOf(uint32_t slot) const { return VkDeviceSize(slot) * slot_stride_; }
 
   vk::Buffer buffer_;
   VkDeviceSize slot_stride_;  // kSlotBytes or the device's binding alignment, whichever is larger

@@ -36,12 +36,12 @@ const Tensor* tensorFor(const OpTensors& tensors, Role role) {
 // Resolves the plan's (role, window) bindings to buffer ranges.
 class Bindings {
  public:
-  Bindings(const OpTensors& tensors, const StatusBinding& status, const vk::Buffer* scratch)
+  Bindings(const OpTensors& tensors, const BufferRange& status, const vk::Buffer* scratch)
       : tensors_(tensors), status_(status), scratch_(scratch) {}
 
   // The range a dispatch binds.
   StatusOr<BufferRange> bound(const plan::Binding& binding) const {
-    if (binding.role == Role::kStatus) return status_.binding;
+    if (binding.role == Role::kStatus) return status_;
     if (binding.role == Role::kScratch) {
       if (scratch_ == nullptr) return internalError("a plan binds scratch memory it did not ask for");
       return BufferRange{scratch_->handle(), binding.window.offset, binding.window.size};
@@ -53,20 +53,20 @@ class Bindings {
 
  private:
   const OpTensors& tensors_;
-  const StatusBinding& status_;
+  const BufferRange& status_;
   const vk::Buffer* scratch_;
 };
 
 Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const plan::OpPlan& plan,
                    const OpTensors& tensors, const RecordedOp::State& state) {
-  const StatusBinding status = statusBinding(context, *state.slot);
+  const BufferRange status = context.status->slotRange(*state.slot);
   const Bindings bindings(tensors, status, state.scratch.get());
-  recorder.fillWord(status.slot.buffer, status.slot.offset, VKINDEX_NO_ERROR);
+  recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
   std::vector<BufferRange> ranges;
   for (const plan::Step& step : plan.steps) {
     for (const plan::Binding& wait : step.wait_for) {
-      // The whole bound range, also for the status slot: synchronization validation tracks the
-      // descriptor's range, not the 16 bytes a kernel touches.
+      // The whole bound range: synchronization validation tracks the descriptor's range, not the bytes
+      // a kernel touches.
       VKINDEX_ASSIGN_OR_RETURN(BufferRange range, bindings.bound(wait));
       recorder.barrier(range, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kReadWrite);
@@ -77,7 +77,7 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
       ranges.push_back(range);
     }
     std::array<uint32_t, plan::kMaxPushWords> push = step.push;
-    push[0] = status.relative_slot;  // every push block starts with its status slot
+    push[0] = 0;  // every push block starts with its status slot: the first (only) one of its binding
     if (step.indirect_scratch_offset) {
       if (state.scratch == nullptr) return internalError("a plan dispatches from scratch memory it did not ask for");
       const BufferRange arguments{state.scratch->handle(), *step.indirect_scratch_offset,
@@ -93,8 +93,8 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
     }
     if (context.step_timestamps != nullptr) context.step_timestamps->stamp(recorder.commandBuffer(), step.kernel);
   }
-  recorder.barrier(status.slot, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                   VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  recorder.barrier(status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                   VK_ACCESS_HOST_READ_BIT);
   return Status::Ok();
 }
 

@@ -27,19 +27,6 @@ Status indexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t
   return outOfRange(where + " (allowed [" + std::to_string(-size) + ", " + std::to_string(size - 1) + "])");
 }
 
-StatusBinding statusBinding(const Context::Impl& context, uint32_t slot) {
-  using kernels::StatusBoard;
-  StatusBinding result;
-  const VkDeviceSize slot_offset = context.status->offsetOf(slot);
-  uint64_t lead = 0;
-  plan::Window window =
-      plan::windowFor(slot_offset, slot_offset + StatusBoard::kSlotBytes, context.device->info(), &lead);
-  result.binding = {context.status->buffer(), window.offset, window.size};
-  result.slot = {context.status->buffer(), slot_offset, StatusBoard::kSlotBytes};
-  result.relative_slot = static_cast<uint32_t>(lead / StatusBoard::kSlotBytes);
-  return result;
-}
-
 RecordedOp::State::~State() {
   if (slot) context->status->release(*slot);
   if (scratch) context->scratch->release(std::move(scratch));

@@ -39,15 +39,6 @@ struct RecordedOpAccess {
   static RecordedOp wrap(std::unique_ptr<RecordedOp::State> state);
 };
 
-// How a kernel sees one status slot: a small binding around it (aligned as bindings must be) and the
-// slot's index inside that binding, which is what the kernels' `status_slot` push constant holds.
-struct StatusBinding {
-  kernels::BufferRange binding;  // what the dispatch binds
-  kernels::BufferRange slot;     // the slot's own 16 bytes, for barriers
-  uint32_t relative_slot = 0;
-};
-StatusBinding statusBinding(const Context::Impl& context, uint32_t slot);
-
 // Checks that `tensor` was made with `context` and (for device tensors) has a buffer.
 Status checkTensorContext(const Context& context, const Tensor& tensor, const char* op, const char* name);
 
