@@ -34,6 +34,20 @@ layout(binding = 1, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
 
+#ifndef VKINDEX_WIDE_EXTENTS
+#define VKINDEX_WIDE_EXTENTS 0
+#endif
+
+// check_indices_wide: extents of 2^32 or more (extents_hi), which only empty data can have, so only
+// the check runs; the other modules keep the one-word test.
+bool componentInRange(uvec2 value, uint component) {
+#if VKINDEX_WIDE_EXTENTS
+  return indexInRangeWide(value, uvec2(pc.extents[component], pc.extents_hi[component]));
+#else
+  return indexInRange(value, pc.extents[component]);
+#endif
+}
+
 void main() {
   const uint segment_positions = ROW_LANES * ITEMS_PER_INVOCATION;
   uint segments = divideRoundingUp(pc.index_count, segment_positions);
@@ -47,7 +61,7 @@ void main() {
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint position = first + i * ROW_LANES;
       if (position >= pc.index_count) break;
-      if (!indexInRange(loadIndex(pc.indices_word_offset, position), pc.extents[component])) {
+      if (!componentInRange(loadIndex(pc.indices_word_offset, position), component)) {
         atomicMin(status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS], pc.position_base + position);
         return;
       }

@@ -37,6 +37,16 @@ bool indexInRange(uvec2 value, uint s) {
   return false;
 }
 
+// The same for s = (lo, hi) of up to 2^63-1: a dim of 2^32 or more (check_indices_wide). A
+// non-negative value must be below s; a negative one must be at least -s, compared as unsigned
+// 64-bit numbers (both lie in the upper half once s >= 1).
+bool indexInRangeWide(uvec2 value, uvec2 s) {
+  if (s == uvec2(0u)) return false;
+  if ((value.y >> 31) == 0u) return value.y < s.y || (value.y == s.y && value.x < s.x);
+  uvec2 negated_s = uvec2(0u - s.x, ~s.y + (s.x == 0u ? 1u : 0u));
+  return value.y > negated_s.y || (value.y == negated_s.y && value.x >= negated_s.x);
+}
+
 // Maps a value in [-s, s-1] to [0, s-1]. Out-of-range values are clamped so that even a kernel that
 // ran without the check pass could never address outside its buffer.
 uint normalizeIndex(uvec2 value, uint s) {

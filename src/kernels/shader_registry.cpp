@@ -69,6 +69,7 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("check_indices", check_indices_words, check_indices_word_count, sizeof(abi::CheckParams)),
       describe("check_indices_int64", check_indices_int64_words, check_indices_int64_word_count,
                sizeof(abi::CheckParams)),
+      describe("check_indices_wide", check_indices_wide_words, check_indices_wide_word_count, sizeof(abi::CheckParams)),
       describe("report_index", report_index_words, report_index_word_count, sizeof(abi::CheckParams)),
       describe("gather_rows", gather_rows_words, gather_rows_word_count, sizeof(abi::GatherRowsParams)),
       describe("gather_rows_8", gather_rows_8_words, gather_rows_8_word_count, sizeof(abi::GatherRowsParams)),

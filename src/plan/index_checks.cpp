@@ -31,9 +31,9 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
   if (check.tuple_count * k >= 0xFFFFFFFFull) {
     return unsupported(op + ": more than 2^32-2 index elements are not supported");
   }
-  for (uint64_t extent : check.extents) {
-    if (extent > 0xFFFFFFFFull) return unsupported(op + ": an indexed dim longer than 2^32-1 is not supported");
-  }
+  // A dim of 2^32 or more (only empty data has one) needs the 64-bit comparison.
+  const bool wide =
+      std::any_of(check.extents.begin(), check.extents.end(), [](uint64_t extent) { return extent > 0xFFFFFFFFull; });
   const uint64_t per_window = tuplesPerWindow(check, device);
   if (per_window == 0) return unsupported(op + ": this device's storage-buffer bindings are too small");
   const uint64_t bytes = tupleBytes(check);
@@ -48,13 +48,16 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
     params.position_base = static_cast<uint32_t>(t0 * k);
     params.indices_word_offset = static_cast<uint32_t>(lead / 4);
     params.tuple_length = static_cast<uint32_t>(k);
-    std::copy(check.extents.begin(), check.extents.end(), params.extents);
+    for (size_t c = 0; c < k; ++c) {
+      params.extents[c] = static_cast<uint32_t>(check.extents[c]);
+      params.extents_hi[c] = static_cast<uint32_t>(check.extents[c] >> 32);
+    }
     // Positions in the row gathers' segments (see check_indices.comp).
     const SegmentLayout layout = segmentLayout(device, device.workgroup_size, params.index_count);
     Step step;
     // int64 indices on an 8-byte boundary: one 64-bit component each where the device has them.
     const bool pairs = device.int64_units && check.index_type == DataType::kInt64 && lead % 8 == 0;
-    step.kernel = pairs ? Kernel::kCheckIndicesInt64 : Kernel::kCheckIndices;
+    step.kernel = wide ? Kernel::kCheckIndicesWide : pairs ? Kernel::kCheckIndicesInt64 : Kernel::kCheckIndices;
     step.spec = {
         device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, layout.items, layout.lanes, 0};
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};

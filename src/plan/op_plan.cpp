@@ -28,7 +28,9 @@ bool isRowGatherKernel(Kernel kernel) {
   }
 }
 
-bool isCheckKernel(Kernel kernel) { return kernel == Kernel::kCheckIndices || kernel == Kernel::kCheckIndicesInt64; }
+bool isCheckKernel(Kernel kernel) {
+  return kernel == Kernel::kCheckIndices || kernel == Kernel::kCheckIndicesInt64 || kernel == Kernel::kCheckIndicesWide;
+}
 
 Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units) {
   switch (unit_bytes) {

@@ -23,6 +23,9 @@ enum class Kernel : uint32_t {
   // The same reading each int64 index as one 64-bit component (DeviceInfo::int64_units; int64
   // indices at 8-byte offsets).
   kCheckIndicesInt64,
+  // The same comparing with extents of 2^32 or more (extents_hi): only empty data has such a dim, so
+  // the check is all such an operation runs.
+  kCheckIndicesWide,
   kReportIndex,  // report_index.comp: copies the first bad index's value next to its position
   // Gather and GatherND, rows addressed by k-component index tuples: gather_rows.comp in 16-, 8- and
   // 4-byte units (one module per width), gather_row_bytes.comp for rows that are not whole words.

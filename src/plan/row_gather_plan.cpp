@@ -134,13 +134,16 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
     return unsupported(gather.op + ": " + std::to_string(N) + " index tuples, more than 2^32-2, are not supported");
   }
   if (tuple_count == 0) return plan;  // no tuples: nothing to check or copy, whatever the data's dims
-  if (!A || *A > kMax32) {
+  // An empty output (empty data rows, or no outer slices) copies nothing, so only the check's limits
+  // apply: data [0, 2^33] gathered along its long axis is such a case.
+  const bool copies = R != 0 && O != 0;
+  if (copies && (!A || *A > kMax32)) {
     return unsupported(gather.op + ": the indexed dims " + shapeString(indexed_dims) +
                        " of input 'data' address more than 2^32-1 rows, which is not supported");
   }
   // Check passes: every index, whatever the output size (an empty slice still has indices to check).
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, gather.check, indices, device, gather.op));
-  if (R == 0 || O == 0 || N == 0 || *A == 0) return plan;  // nothing to copy (A == 0: the check fails)
+  if (!copies || *A == 0) return plan;  // nothing to copy (A == 0: the check fails)
 
   PassShape shape;
   shape.unit_bytes = largestUnit(R | data.offset | output.offset);

@@ -242,6 +242,36 @@ TEST_F(GatherErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
 }
 
 // Boundary values are valid and must be read from exactly the first and last slices.
+// Only empty data can have a dim of 2^32 or more, and then the check is all that runs: it compares
+// in 64 bits (check_indices_wide). Each extent's edges, and values that a 32-bit comparison of either
+// word alone would misjudge.
+TEST_F(GatherErrorsTest, IndicesIntoADimOf2To32OrMoreAreCheckedIn64Bits) {
+  const int64_t two_32 = int64_t(1) << 32;
+  for (int64_t s : {two_32, two_32 + 5, int64_t(1) << 33, (int64_t(1) << 62) + 3, INT64_MAX}) {
+    SCOPED_TRACE("axis of size " + std::to_string(s));
+    const HostTensor data = floats({0, s});
+    const std::vector<int64_t> valid = {s - 1, -s, 0, -1, two_32 - 1, -two_32, s - two_32, two_32 - s};
+    EXPECT_TRUE(gatherIntoCanary(data, indexTensor(DataType::kInt64, {8}, valid), 1, {0, 8}).ok());
+    EXPECT_TRUE(gatherIntoCanary(data, indexTensor(DataType::kInt32, {2}, {INT32_MIN, INT32_MAX}), 1, {0, 2}).ok());
+    const std::string range = " is out of range for axis 1 of size " + std::to_string(s) + " (allowed [" +
+                              std::to_string(-s) + ", " + std::to_string(s - 1) + "])";
+    std::vector<int64_t> bad_values = {INT64_MIN};
+    if (s != INT64_MAX) bad_values.insert(bad_values.end(), {s, -s - 1, INT64_MAX, s + two_32});
+    for (int64_t bad : bad_values) {
+      Status status = gatherIntoCanary(data, indexTensor(DataType::kInt64, {3}, {s - 1, -s, bad}), 1, {0, 3});
+      EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+      EXPECT_EQ(status.message(), "Gather: indices[2] = " + std::to_string(bad) + range);
+    }
+  }
+  // Along the first axis of data [2^33, 0] (empty rows): the same check.
+  const int64_t s = int64_t(1) << 33;
+  EXPECT_TRUE(gatherIntoCanary(floats({s, 0}), indexTensor(DataType::kInt64, {2}, {s - 1, -s}), 0, {2, 0}).ok());
+  Status status = gatherIntoCanary(floats({s, 0}), indexTensor(DataType::kInt64, {2}, {-s - 1, s}), 0, {2, 0});
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(), "Gather: indices[0] = " + std::to_string(-s - 1) +
+                                  " is out of range for axis 0 of size 8589934592 (allowed [-8589934592, 8589934591])");
+}
+
 TEST_F(GatherErrorsTest, BoundaryIndicesAreValid) {
   for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
     HostTensor data = floats({5, 3});

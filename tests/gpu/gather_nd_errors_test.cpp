@@ -404,6 +404,28 @@ TEST_F(GatherNDErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
 }
 
 // Boundary values are valid and must be read from exactly the first and last slices of each dim.
+// Only empty data can have a dim of 2^32 or more, and then the check is all that runs, comparing in
+// 64 bits (check_indices_wide): tuples into data [2^33, 0] and [3, 2^32 + 1, 0].
+TEST_F(GatherNDErrorsTest, IndicesIntoADimOf2To32OrMoreAreCheckedIn64Bits) {
+  const int64_t s = int64_t(1) << 33, t = (int64_t(1) << 32) + 1;
+  EXPECT_TRUE(intoCanary(floats({s, 0}), indexTensor(DataType::kInt64, {3, 1}, {s - 1, -s, 0}), 0).ok());
+  EXPECT_TRUE(intoCanary(floats({3, t, 0}), indexTensor(DataType::kInt64, {2, 2}, {2, t - 1, -3, -t}), 0).ok());
+  for (int64_t bad : {s, -s - 1, INT64_MIN, INT64_MAX}) {
+    ASSERT_NO_FATAL_FAILURE(
+        expectOutOfRange(floats({s, 0}), indexTensor(DataType::kInt64, {3, 1}, {s - 1, -s, bad}), 0));
+  }
+  // The second component's extent is the long one; a value past it, then one past the short first.
+  ASSERT_NO_FATAL_FAILURE(
+      expectOutOfRange(floats({3, t, 0}), indexTensor(DataType::kInt64, {2, 2}, {2, t - 1, -3, t}), 0));
+  ASSERT_NO_FATAL_FAILURE(
+      expectOutOfRange(floats({3, t, 0}), indexTensor(DataType::kInt64, {2, 2}, {2, t - 1, 3, 0}), 0));
+  Status status = intoCanary(floats({3, t, 0}), indexTensor(DataType::kInt64, {2, 2}, {2, -t - 1, 0, 0}), 0);
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  EXPECT_EQ(status.message(),
+            "GatherND: indices[0] (component 1) = -4294967298 is out of range for data dim 1 of "
+            "size 4294967297 (allowed [-4294967297, 4294967296])");
+}
+
 TEST_F(GatherNDErrorsTest, BoundaryIndicesAreValid) {
   for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
     const HostTensor data = floats({5, 3, 2});

@@ -218,6 +218,33 @@ TEST_F(HostIndexGatherFormsTest, BadIndicesGiveTheIndicesTensorFormsMessagesAndW
   }
 }
 
+// A dim of 2^32 or more (only empty data has one): host indices are checked against it in 64 bits too,
+// on every path, with the indices-tensor forms' results.
+TEST_F(HostIndexGatherFormsTest, IndicesIntoADimOf2To32OrMoreMatchTheIndicesTensorForms) {
+  const int64_t s = int64_t(1) << 33;
+  Rng rng(80);
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), randomTensor(rng, DataType::kFloat32, {0, s})));
+  const struct {
+    HostTensor indices;
+    StatusCode code;
+  } cases[] = {{indexTensor(DataType::kInt64, {2}, {s - 1, -s}), StatusCode::kOk},
+               {indexTensor(DataType::kInt64, {2}, {s - 1, s}), StatusCode::kOutOfRange},
+               {indexTensor(DataType::kInt64, {2}, {-s - 1, 0}), StatusCode::kOutOfRange}};
+  for (const auto& [indices, code] : cases) {
+    SCOPED_TRACE("indices " + describe(indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor index_tensor, toDevice(context(), indices));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::create(context(), DataType::kFloat32, {0, 2}));
+    const Status expected = gather(context(), data, index_tensor, 1, output);
+    EXPECT_EQ(expected.code(), code) << expected.toString();
+    for (const ForcedPath& path : kPaths) {
+      SCOPED_TRACE(pathName(path));
+      const Status actual = internal::gatherWithHostIndices(context(), data, hostIndicesOf(indices), 1, output, path);
+      EXPECT_EQ(actual.code(), expected.code());
+      EXPECT_EQ(actual.message(), expected.message());
+    }
+  }
+}
+
 // Malformed host indices: a null pointer with elements to read, and a type that is not an index type
 // (the indices-tensor form's message).
 TEST_F(HostIndexGatherFormsTest, MalformedHostIndicesAreRefusedPrecisely) {

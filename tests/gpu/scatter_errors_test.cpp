@@ -549,6 +549,23 @@ TEST_F(ScatterErrorsTest, NDBadIndexValuesAreReportedAndNothingIsWritten) {
       "ScatterND: indices[1, 0] (component 1) = 7 is out of range for data dim 1 of size 5 (allowed [-5, 4])");
 }
 
+// Only empty data can have a dim of 2^32 or more, and then the check is all that runs, comparing in
+// 64 bits (check_indices_wide): ScatterND into data [2^33, 0], in each form.
+TEST_F(ScatterErrorsTest, NDIndicesIntoADimOf2To32OrMoreAreCheckedIn64Bits) {
+  const int64_t s = int64_t(1) << 33;
+  const Call valid = nd(floats({s, 0}), indexTensor(DataType::kInt64, {3, 1}, {s - 1, -s, 0}), floats({3, 0}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, toDevice(context(), valid.data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), valid.indices));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor updates, toDevice(context(), valid.updates));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, runNew(context(), valid, data, indices, updates));
+  EXPECT_EQ(output.shape(), (Shape{s, 0}));
+  EXPECT_TRUE(runInPlace(context(), valid, data, indices, updates).ok());
+  for (int64_t bad : {s, -s - 1, INT64_MIN, INT64_MAX}) {
+    const Call call = nd(floats({s, 0}), indexTensor(DataType::kInt64, {3, 1}, {s - 1, -s, bad}), floats({3, 0}));
+    expectError(call, StatusCode::kOutOfRange, outOfRangeMessage(call, 2));
+  }
+}
+
 TEST_F(ScatterErrorsTest, NDFirstBadElementWins) {
   // The first bad ELEMENT in row-major order, not the first bad component nor the most wrong value:
   // tuple [0, 1] has a bad component 2, tuple [1, 0] a bad component 0 (and [1, 2] another).

@@ -145,6 +145,13 @@ std::vector<OpPlan> samplePlans() {
     addPlan(
         plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
   }
+  // Empty data with an axis of 2^33: the check alone, in 64 bits (check_indices_wide).
+  StatusOr<plan::GatherShape> long_axis =
+      plan::inferGatherShape({0, int64_t(1) << 33}, DataType::kFloat32, {3}, DataType::kInt64, 1);
+  EXPECT_TRUE(long_axis.ok());
+  if (long_axis.ok()) {
+    addPlan(plan::planGather(*long_axis, DataType::kInt64, placed(0, 0), placed(0, 24), placed(0, 0), device));
+  }
   // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples.
   StatusOr<plan::ScatterShape> crowded = plan::inferScatterNDShape({3, 5}, DataType::kFloat32, {4, 1}, DataType::kInt32,
                                                                    {4, 5}, DataType::kFloat32, Reduction::kNone);
@@ -180,6 +187,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
   }
   for (Kernel kernel : {Kernel::kCheckIndices,
                         Kernel::kCheckIndicesInt64,
+                        Kernel::kCheckIndicesWide,
                         Kernel::kReportIndex,
                         Kernel::kGatherRows,
                         Kernel::kGatherRows8,

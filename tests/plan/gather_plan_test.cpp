@@ -26,14 +26,16 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, gather_row_bytes x1");
   EXPECT_EQ(plan->scratch_bytes, 0u);
-  // The generic parts of every step: the check's 17-word block (5 fields and 12 extents) over 5
-  // positions (a segment of 4 lanes x 4), the report mirroring it after the check (one invocation, no
-  // segments), the copy's segment of 8 lanes (the output's 8 words) x 4 words waiting for both.
+  // The generic parts of every step: the check's 29-word block (5 fields, 12 extents, their 12 high
+  // words) over 5 positions (a segment of 4 lanes x 4), the report mirroring it after the check (one
+  // invocation, no segments), the copy's segment of 8 lanes (the output's 8 words) x 4 words waiting
+  // for both.
   ASSERT_EQ(plan->steps.size(), 3u);
   EXPECT_EQ(str(plan->steps[0]),
-            "check_indices spec {64, 1, 0, 4, 4, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits none");
-  EXPECT_EQ(str(plan->steps[1]),
-            "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 68, groups 1, waits status");
+            "check_indices spec {64, 1, 0, 4, 4, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits none");
+  EXPECT_EQ(
+      str(plan->steps[1]),
+      "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
             "gather_row_bytes spec {64, 1, 2, 4, 8, 1}, bindings data {0, 60}, indices {0, 20}, output {0, 32}, "
             "status, push 128, groups 1, waits status");

@@ -144,8 +144,14 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     EXPECT_LE(p.index_count, kMaxPassItems);
     EXPECT_EQ(p.tuple_length, k);
     for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
-      EXPECT_EQ(p.extents[e], e < k ? check.extents[e] : 0u) << "extent " << e;
+      const uint64_t extent = e < k ? check.extents[e] : 0u;
+      EXPECT_EQ(p.extents[e], uint32_t(extent)) << "extent " << e;
+      EXPECT_EQ(p.extents_hi[e], uint32_t(extent >> 32)) << "extent " << e << "'s high word";
     }
+    // Extents of 2^32 or more (empty data) need the 64-bit comparison; the others keep the short one.
+    const bool wide =
+        std::any_of(check.extents.begin(), check.extents.end(), [](uint64_t extent) { return extent > 0xFFFFFFFFu; });
+    EXPECT_EQ(c.step.kernel == Kernel::kCheckIndicesWide, wide);
     const Window window = c.window(Role::kIndices);
     EXPECT_EQ(window.offset + 4 * p.indices_word_offset, indices.offset + checked * index_bytes);
     EXPECT_GE(window.offset + window.size, indices.offset + (checked + p.index_count) * index_bytes);

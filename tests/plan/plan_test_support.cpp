@@ -93,6 +93,7 @@ uint32_t pushBytesOf(Kernel kernel) {
   switch (kernel) {
     case Kernel::kCheckIndices:
     case Kernel::kCheckIndicesInt64:
+    case Kernel::kCheckIndicesWide:
     case Kernel::kReportIndex: return sizeof(abi::CheckParams);
     case Kernel::kScatterElements:
     case Kernel::kScatterElementsFloat32:
@@ -159,6 +160,7 @@ const char* kernelName(Kernel kernel) {
   switch (kernel) {
     case Kernel::kCheckIndices: return "check_indices";
     case Kernel::kCheckIndicesInt64: return "check_indices_int64";
+    case Kernel::kCheckIndicesWide: return "check_indices_wide";
     case Kernel::kReportIndex: return "report_index";
     case Kernel::kGatherRows: return "gather_rows";
     case Kernel::kGatherRows8: return "gather_rows_8";
@@ -322,10 +324,13 @@ const char* roleName(Role role) {
   return "(no role)";
 }
 
-// "(3, 5)": the first `k` extents.
-std::string tupleString(const uint32_t* extents, uint32_t k) {
+// "(3, 5)": the first `k` extents, with their high words where the block has them (CheckParams).
+std::string tupleString(const uint32_t* extents, uint32_t k, const uint32_t* high_words = nullptr) {
   std::string text = "(";
-  for (uint32_t c = 0; c < k && c < VKINDEX_MAX_TUPLE_LENGTH; ++c) text += (c > 0 ? ", " : "") + s(extents[c]);
+  for (uint32_t c = 0; c < k && c < VKINDEX_MAX_TUPLE_LENGTH; ++c) {
+    const uint64_t high = high_words != nullptr ? high_words[c] : 0;
+    text += (c > 0 ? ", " : "") + s(high << 32 | extents[c]);
+  }
   return text + ")";
 }
 
@@ -395,8 +400,9 @@ std::string str(const abi::GatherElementsParams& p) {
 std::string str(const CheckStep& c) {
   const abi::CheckParams& p = c.params;
   return "slot " + s(p.status_slot) + ", index_count " + s(p.index_count) + ", position_base " + s(p.position_base) +
-         ", indices at word " + s(p.indices_word_offset) + ", tuple " + tupleString(p.extents, p.tuple_length) +
-         ", window " + str(c.window(Role::kIndices)) + ", groups " + s(c.step.groups);
+         ", indices at word " + s(p.indices_word_offset) + ", tuple " +
+         tupleString(p.extents, p.tuple_length, p.extents_hi) + ", window " + str(c.window(Role::kIndices)) +
+         ", groups " + s(c.step.groups);
 }
 
 std::string str(const Step& step) {

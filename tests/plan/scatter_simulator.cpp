@@ -59,8 +59,8 @@ bool isBucketKernel(Kernel kernel) {
 // The walk kernels (every arithmetic variant), told apart by their push blocks from the kernels
 // that are not walks (some push blocks have the same size).
 bool isWalkWithPush(Kernel kernel, size_t push_bytes) {
-  return pushBytesOf(kernel) == push_bytes && !isWinnerKernel(kernel) && !isLocateKernel(kernel) &&
-         !isBucketKernel(kernel) && !isAtomicKernel(kernel);
+  return pushBytesOf(kernel) == push_bytes && !isCheckKernel(kernel) && kernel != Kernel::kReportIndex &&
+         !isWinnerKernel(kernel) && !isLocateKernel(kernel) && !isBucketKernel(kernel) && !isAtomicKernel(kernel);
 }
 bool isElementsWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterElementsParams)); }
 bool isTupleWalk(Kernel kernel) { return isWalkWithPush(kernel, sizeof(abi::ScatterNDParams)); }

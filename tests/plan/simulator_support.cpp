@@ -48,6 +48,12 @@ bool indexInRange(IndexValue value, uint32_t s) {
   return false;
 }
 
+bool indexInRangeWide(IndexValue value, uint64_t s) {
+  const int64_t v = static_cast<int64_t>(uint64_t(value.hi) << 32 | value.lo);
+  const int64_t size = static_cast<int64_t>(s);  // a dim: at most INT64_MAX
+  return size > 0 && v >= -size && v < size;
+}
+
 uint32_t normalizeIndex(IndexValue value, uint32_t s) {
   const uint32_t wrapped = value.hi != 0u ? value.lo + s : value.lo;
   return std::min(wrapped, std::max(s, 1u) - 1u);
@@ -135,14 +141,17 @@ void IndexSimulator::checkIndices(const Step& step) {
     ok_ = false;
   }
   for (uint32_t position = 0; position < p.index_count && ok_; ++position) {
-    const uint32_t extent = p.tuple_length == 1u ? p.extents[0] : p.extents[position % p.tuple_length];
+    const uint32_t component = p.tuple_length == 1u ? 0u : position % p.tuple_length;
+    const bool wide = step.kernel == Kernel::kCheckIndicesWide;
     const IndexValue value = loadIndex(indices, p.indices_word_offset, position, W);
     const uint64_t absolute = uint64_t(p.position_base) + position;
     if (absolute < values_.size() && !(value == split(values_[absolute]))) {
       ADD_FAILURE() << "check step reads index " << absolute << " wrongly";
       ok_ = false;
     }
-    if (!indexInRange(value, extent)) {
+    const bool in_range = wide ? indexInRangeWide(value, uint64_t(p.extents_hi[component]) << 32 | p.extents[component])
+                               : indexInRange(value, p.extents[component]);
+    if (!in_range) {
       const uint32_t word = p.status_slot * 4;  // atomicMin
       status.setWord(word, std::min(status.word(word), p.position_base + position));
     }

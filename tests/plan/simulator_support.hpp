@@ -51,6 +51,8 @@ struct IndexValue {
 IndexValue split(int64_t value);
 IndexValue loadIndex(BufferBinding& indices, uint32_t first_word, uint32_t position, uint32_t index_words);
 bool indexInRange(IndexValue value, uint32_t s);
+// The same for a 64-bit extent (check_indices_wide), in int64 arithmetic.
+bool indexInRangeWide(IndexValue value, uint64_t s);
 uint32_t normalizeIndex(IndexValue value, uint32_t s);
 
 // Random bytes in and around a tensor: the buffer holds the tensor at its offset, rounded up to a
