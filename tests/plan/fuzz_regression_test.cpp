@@ -49,5 +49,26 @@ TEST(FuzzRegressionTest, UntunedRowSegmentsAreOneLaneOfOneUnit) {
   EXPECT_TRUE(simulate(c, 2).has_value());
 }
 
+// Empty data with a dim of 2^32 or more plans the 64-bit check alone (check_indices_wide), which the
+// simulators once did not run: Gather along an axis of 527532042532 of data [1, 527532042532, 7, 0],
+// with a valid index and with one past the axis.
+TEST(FuzzRegressionTest, LongAxisOfEmptyDataIsCheckedInSixtyFourBits) {
+  const int64_t axis_size = 527532042532;
+  SimCase c;
+  c.data_shape = {1, axis_size, 7, 0};
+  c.data_type = DataType::kUInt16;
+  c.indices_shape = {1};
+  c.index_type = DataType::kInt64;
+  c.axis = 1;
+  c.device = fakeDevice(uint64_t(128) << 20, 16);
+  for (const BadIndices& bad : {BadIndices{}, BadIndices{{0, axis_size}}, BadIndices{{0, -axis_size - 1}}}) {
+    c.bad = bad;
+    SCOPED_TRACE(describe(c));
+    const std::optional<OpPlan> plan = simulate(c, 3);
+    ASSERT_TRUE(plan.has_value());
+    EXPECT_EQ(kernels(*plan), "check_indices_wide x1, report_index x1");
+  }
+}
+
 }  // namespace
 }  // namespace vkindex::plan::test

@@ -64,7 +64,8 @@ class ElementsMachine {
       SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
       switch (step.kernel) {
         case Kernel::kCheckIndices:
-        case Kernel::kCheckIndicesInt64: index_.checkIndices(step); break;
+        case Kernel::kCheckIndicesInt64:
+        case Kernel::kCheckIndicesWide: index_.checkIndices(step); break;
         case Kernel::kReportIndex: index_.reportIndex(step, i); break;
         case Kernel::kGatherElements:
         case Kernel::kGatherElements8:

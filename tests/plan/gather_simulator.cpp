@@ -35,7 +35,8 @@ class RowGatherMachine {
       SCOPED_TRACE("step " + std::to_string(i) + ": " + str(step));
       switch (step.kernel) {
         case Kernel::kCheckIndices:
-        case Kernel::kCheckIndicesInt64: index_.checkIndices(step); break;
+        case Kernel::kCheckIndicesInt64:
+        case Kernel::kCheckIndicesWide: index_.checkIndices(step); break;
         case Kernel::kReportIndex: index_.reportIndex(step, i); break;
         case Kernel::kGatherRows:
         case Kernel::kGatherRows8:
