@@ -68,6 +68,7 @@ std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* valu
 HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes) {
   const uint64_t rows = gather.outer * gather.index_count;
   if (rows > kMaxCopyRows || region_count == 0) return HostIndexPath::kKernel;
+  if (region_count <= kFewCopyRegions) return HostIndexPath::kCopyRegions;
   return rows * gather.row_bytes / region_count >= min_region_bytes ? HostIndexPath::kCopyRegions
                                                                     : HostIndexPath::kKernel;
 }

@@ -44,9 +44,15 @@ inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
 std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
                                        uint64_t output_offset);
 
+// Up to this many regions are always cheaper than the kernel's dispatch, whatever their size: lavapipe
+// spends about 30 us on a 1-row gather kernel in a batch of 100 (`vkindex bench` latency rows) and
+// 0.2-0.7 us per region, so a decode step's embedding row, or a handful, stays a copy.
+inline constexpr uint64_t kFewCopyRegions = 32;
+
 // The path for `gather` whose merged regions would be `region_count` (see rowCopyRegions): copy
-// regions when they average at least `min_region_bytes` (DeviceInfo::min_copy_region_bytes, the
-// crossover measured on the device's driver) and the rows are at most kMaxCopyRows.
+// regions when there are at most kFewCopyRegions, or when they average at least `min_region_bytes`
+// (DeviceInfo::min_copy_region_bytes, the crossover measured on the device's driver), and the rows
+// are at most kMaxCopyRows.
 HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes);
 
 }  // namespace vkindex::plan

@@ -74,12 +74,17 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   info.row_lanes = cpu ? 1u : std::min(32u, info.workgroup_size);
   info.row_items = cpu ? 256u : info.items_per_invocation;
   info.int64_units = cpu && info.shader_int64;  // Device::create enables the feature; see DeviceInfo
-  // Measured with `vkindex bench --sweep` (its regions column, three runs each): SwiftShader's copy
-  // regions beat the kernel at every row size; lavapipe pays about 0.3 us per region (two resource maps
-  // each). Against its 64-bit-component kernel (int64_units; 2026-11-26) lavapipe's regions were
-  // 1.4-2.1x slower at 256 bytes, level to 1.3x slower at 512, 1.1-1.5x faster at 1 KiB and 2.0-2.4x
-  // at 2 KiB. Other drivers are unmeasured: lavapipe's crossover.
-  info.min_copy_region_bytes = swiftshader ? 1u : 1024u;
+  // Measured with `vkindex bench --sweep` (its regions column): SwiftShader's copy regions beat the
+  // kernel at every row size. lavapipe runs a vkCmdCopyBuffer's regions one after another on one
+  // thread, about 0.2-0.7 us each, where the kernel runs on every core. Against its 64-bit-component
+  // kernel, 2026-11-27 (GB/s, kernel / regions): 1 KiB rows 13.7 / 5.5, 2 KiB 14.8 / 9.4, 4 KiB
+  // 15.5 / 14.7, 8 KiB 16.1 / 19.6, 64 KiB 16.3 / 45.4; from a table 8x the output (128 MiB) 4 KiB
+  // 9.9 / 9.8 and 8 KiB 8.8 / 16.8; and `vkindex bench`'s host-index rows took the kernel 4.4-4.7 ms
+  // against the regions' 5.8-5.9 for embedding-host (4 KiB rows from 125 MiB) and 2.4-2.6 against
+  // 5.7-5.9 for gathernd-rows-host (1 KiB rows). (On 2026-11-26, the machine busier, the sweep had
+  // put the crossover at 1 KiB: the kernel shares the cores with other work, the regions do not.) A
+  // few regions take that path whatever their size (kFewCopyRegions). GPUs: 1 KiB, unmeasured.
+  info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 8192u : 1024u;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
   // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's

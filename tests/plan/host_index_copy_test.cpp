@@ -99,6 +99,14 @@ TEST(HostIndexCopyTest, PathFollowsTheAverageRegionSize) {
   EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, 4), HostIndexPath::kCopyRegions);  // a driver with cheap regions
   // Small rows in long runs: the merged regions are large.
   EXPECT_EQ(chooseHostIndexPath(rows_4b, 1, 256), HostIndexPath::kCopyRegions);
+  // A few regions cost less than a dispatch whatever their size; one more than that does not.
+  const RowGather rows_4b_few = gatherOf({100, 1}, DataType::kFloat32, {kFewCopyRegions}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b_few, kFewCopyRegions, 256), HostIndexPath::kCopyRegions);
+  const RowGather rows_4b_more = gatherOf({100, 1}, DataType::kFloat32, {kFewCopyRegions + 1}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b_more, kFewCopyRegions + 1, 256), HostIndexPath::kKernel);
+  // A decode step's 4 KiB embedding row below a driver's 8 KiB crossover.
+  const RowGather one_row = gatherOf({100, 1024}, DataType::kFloat32, {1}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(one_row, 1, 8192), HostIndexPath::kCopyRegions);
   const RowGather too_many = gatherOf({2, 4096}, DataType::kFloat32, {kMaxCopyRows + 1}, DataType::kInt32, 0);
   EXPECT_EQ(chooseHostIndexPath(too_many, 1, 1), HostIndexPath::kKernel);
 }

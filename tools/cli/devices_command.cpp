@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "json_line.hpp"
+#include "plan/host_index_copy.hpp"
 #include "quote.hpp"
 #include "vkindex/vkindex.hpp"
 
@@ -38,9 +39,11 @@ void printText(const DeviceInfo& d, bool is_default) {
               static_cast<unsigned long long>(d.device_local_heap_size));
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
-  std::printf("     segments of %u lanes x %u units%s; host-index copy regions from %llu bytes on average\n",
-              d.row_lanes, d.row_items, d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "",
-              static_cast<unsigned long long>(d.min_copy_region_bytes));
+  std::printf(
+      "     segments of %u lanes x %u units%s; host-index copy regions from %llu bytes on average\n"
+      "     (or up to %llu regions of any size)\n",
+      d.row_lanes, d.row_items, d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "",
+      static_cast<unsigned long long>(d.min_copy_region_bytes), static_cast<unsigned long long>(plan::kFewCopyRegions));
   std::printf(
       "     ScatterElements none walks from %llu lines, below that through a winner table; reductions\n"
       "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner\n",
