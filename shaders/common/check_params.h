@@ -9,13 +9,13 @@
 #include "abi.h"
 
 VKINDEX_PUSH_BLOCK_BEGIN(CheckParams)
-uint status_slot;          // status slot (4 words) that receives the first bad position and its value
-uint index_count;          // index elements (tuple components) in this window
-uint position_base;        // flat position of the window's first element (reported positions are absolute)
-uint indices_word_offset;  // where the window's first element starts in its binding, in 32-bit words
-uint tuple_length;         // k, at most VKINDEX_MAX_TUPLE_LENGTH
-uint extents[VKINDEX_MAX_TUPLE_LENGTH];     // s per component (its low word); s == 0 admits no index
-uint extents_hi[VKINDEX_MAX_TUPLE_LENGTH];  // s's high word (read by check_indices_wide only)
+  uint status_slot;          // status slot (4 words) that receives the first bad position and its value
+  uint index_count;          // index elements (tuple components) in this window
+  uint position_base;        // flat position of the window's first element (reported positions are absolute)
+  uint indices_word_offset;  // where the window's first element starts in its binding, in 32-bit words
+  uint tuple_length;         // k, at most VKINDEX_MAX_TUPLE_LENGTH
+  uint extents[VKINDEX_MAX_TUPLE_LENGTH];     // s per component (its low word); s == 0 admits no index
+  uint extents_hi[VKINDEX_MAX_TUPLE_LENGTH];  // s's high word (read by check_indices_wide only)
 VKINDEX_PUSH_BLOCK_END(CheckParams)
 
 #endif
