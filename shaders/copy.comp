@@ -9,6 +9,10 @@ layout(local_size_x_id = 0) in;
 #include "common/grid.glsl"
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 layout(constant_id = 4) const uint ROW_LANES = 1;
+// 1: whole segments load four quads before storing them, as gather_rows.comp moves whole segments
+// (lavapipe's one-lane 256-quad segments: 4.0 -> 3.6 ms for 32 MiB; its 2-lane ones 4.7 -> 9.4, so
+// the benchmark times both forms of each layout).
+layout(constant_id = 5) const uint BATCHED_LOADS = 0;
 
 // 16-byte units: uvec4, or u64vec2 in the copy_int64 module (common/unit_type.glsl).
 #define VKINDEX_UNIT_BYTES 16
@@ -24,6 +28,20 @@ void main() {
   uint lane = segmentLane(ROW_LANES);
   for (uint segment = firstSegment(ROW_LANES); segment < segment_count; segment += segmentStride(ROW_LANES)) {
     uint first = segment * segment_quads + lane;
+    if (BATCHED_LOADS != 0u && ITEMS_PER_INVOCATION % 4u == 0u && pc.quad_count - segment * segment_quads >= segment_quads) {
+      for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
+        uint quad = first + i * ROW_LANES;
+        UNIT first_quad = source_quads[quad];
+        UNIT second_quad = source_quads[quad + ROW_LANES];
+        UNIT third_quad = source_quads[quad + 2u * ROW_LANES];
+        UNIT fourth_quad = source_quads[quad + 3u * ROW_LANES];
+        target_quads[quad] = first_quad;
+        target_quads[quad + ROW_LANES] = second_quad;
+        target_quads[quad + 2u * ROW_LANES] = third_quad;
+        target_quads[quad + 3u * ROW_LANES] = fourth_quad;
+      }
+      continue;
+    }
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint quad = first + i * ROW_LANES;
       if (quad >= pc.quad_count) break;

@@ -51,15 +51,39 @@ const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
 
 uint rowsPerSegment() { return pc.segments_per_row == 1u ? max(1u, kSegmentUnits / max(pc.row_units, 1u)) : 1u; }
 
+// This invocation's units of a whole segment, [begin, begin + kSegmentUnits) of one row, four at a
+// time: all four loaded before the first is stored, so that four loads are in flight where the plain
+// loop below waits for each (lavapipe, embedding's 4 KiB rows: 4.5-4.8 -> 4.0-4.1 ms; the same in
+// copy.comp 4.0 -> 3.6 ms; SwiftShader unchanged). Rows shorter than a segment keep the plain loop:
+// batching them, with a tail per row, measured no faster on either driver.
+void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
+    uint unit = begin + lane + i * ROW_LANES;
+    UNIT first = data_units[source + unit];
+    UNIT second = data_units[source + unit + ROW_LANES];
+    UNIT third = data_units[source + unit + 2u * ROW_LANES];
+    UNIT fourth = data_units[source + unit + 3u * ROW_LANES];
+    out_units[target + unit] = first;
+    out_units[target + unit + ROW_LANES] = second;
+    out_units[target + unit + 2u * ROW_LANES] = third;
+    out_units[target + unit + 3u * ROW_LANES] = fourth;
+  }
+}
+
 // Units [begin, end) of output rows [first_row, end_row) of the pass, this invocation's `lane` of
 // them: units begin + lane, begin + lane + ROW_LANES, ... of each row. The row's index tuple is read
 // once per row.
 void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
+  const bool whole_segment = end - begin == kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u;
   for (uint pass_row = first_row; pass_row < end_row; ++pass_row) {
     uint data_row = boundDataRow(pass_row);
     if (data_row == kNotBound) continue;
     uint source = pc.data_unit_offset + data_row * pc.row_units;
     uint target = pc.out_unit_offset + pass_row * pc.row_units;
+    if (whole_segment) {
+      copyWholeSegment(source, target, begin, lane);
+      continue;
+    }
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint unit = begin + lane + i * ROW_LANES;
       if (unit >= end) break;  // a short row, or the row's partial last segment

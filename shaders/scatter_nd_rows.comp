@@ -54,6 +54,21 @@ void main() {
     // Word offsets may be below zero modulo 2^32 (a later window): divide only the in-window sums.
     uint source = (pc.updates_word_offset + n * slice_units * kWordsPerUnit) / kWordsPerUnit;
     uint target = (pc.out_word_offset + row * slice_units * kWordsPerUnit) / kWordsPerUnit;
+    if (slice_units - (begin - lane) >= kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u) {
+      // A whole segment: four loads in flight before the stores, as gather_rows.comp's copyWholeSegment.
+      for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
+        uint unit = begin + i * ROW_LANES;
+        UNIT first = updates_units[source + unit];
+        UNIT second = updates_units[source + unit + ROW_LANES];
+        UNIT third = updates_units[source + unit + 2u * ROW_LANES];
+        UNIT fourth = updates_units[source + unit + 3u * ROW_LANES];
+        out_units[target + unit] = first;
+        out_units[target + unit + ROW_LANES] = second;
+        out_units[target + unit + 2u * ROW_LANES] = third;
+        out_units[target + unit + 3u * ROW_LANES] = fourth;
+      }
+      continue;
+    }
     for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
       uint unit = begin + i * ROW_LANES;
       if (unit >= slice_units) break;  // the slice's partial last segment

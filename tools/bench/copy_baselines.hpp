@@ -15,17 +15,20 @@ void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer so
                       VkDeviceSize bytes);
 
 // How the compute copy spreads quads over invocations (copy.comp): `lanes` invocations per segment
-// of lanes x items quads, each moved as a uvec4 or, with `int64_components`, a u64vec2 (copy_int64).
+// of lanes x items quads, each moved as a uvec4 or, with `int64_components`, a u64vec2 (copy_int64);
+// with `batched_loads`, whole segments load four quads before storing them.
 struct CopyLayout {
   uint32_t lanes = 1;
   uint32_t items = 1;
   bool int64_components = false;
+  bool batched_loads = false;
 };
 
 // The layouts the benchmark times, the fastest being the ceiling: the device's workgroup as one
 // coalesced segment of its items per invocation (GPU style), the row gathers' own segments
-// (DeviceInfo::row_lanes x row_items), and 2 lanes x 128 quads (the best measured on lavapipe); where
-// the row gathers move 64-bit components (DeviceInfo::int64_units), each of them that way too.
+// (DeviceInfo::row_lanes x row_items), plain and with batched loads as the row gathers move whole
+// segments, and 2 lanes x 128 quads (the best plain layout measured on lavapipe); where the row
+// gathers move 64-bit components (DeviceInfo::int64_units), each of them that way too.
 std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info);
 
 // ShaderId::kCopy (or kCopyInt64) in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are
