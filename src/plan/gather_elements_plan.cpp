@@ -1,6 +1,8 @@
 #include "plan/gather_elements_plan.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 #include "common/gather_elements_params.h"
 #include "plan/index_checks.hpp"
@@ -97,6 +99,72 @@ StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, 
   return shape;
 }
 
+namespace {
+
+// The kernel's view of each block (see kMaxPeeledBlocks): the whole output as one block where the
+// dims fit the push block.
+struct ElementBlocks {
+  std::vector<ElementDim> kernel_dims;  // at most VKINDEX_MAX_ELEMENT_DIMS
+  uint32_t kernel_axis_dim = 0;
+  std::vector<ElementDim> peeled;  // outermost dims, row-major: one block per coordinate tuple
+  size_t peeled_axis = SIZE_MAX;   // the axis' place in `peeled`, if it is there
+  uint64_t count = 1;              // blocks
+  uint64_t elements = 0;           // output elements per block
+  uint64_t reach = 0;              // data elements a block's sources span from its base
+};
+
+StatusOr<ElementBlocks> elementBlocks(const GatherElementsShape& shape) {
+  ElementBlocks blocks;
+  const size_t dim_count = shape.dims.size();
+  if (dim_count <= VKINDEX_MAX_ELEMENT_DIMS) {
+    blocks.kernel_dims = shape.dims;
+    blocks.kernel_axis_dim = shape.axis_dim;
+    blocks.elements = shape.output_elements;
+    blocks.reach = shape.data_elements;  // one block: every data window, as without peeling
+    return blocks;
+  }
+  const size_t axis_dim = shape.axis_dim;
+  size_t peel = dim_count - VKINDEX_MAX_ELEMENT_DIMS;
+  if (axis_dim < peel) ++peel;  // room for the axis as an extent-1 kernel dim
+  blocks.peeled.assign(shape.dims.begin(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel));
+  if (axis_dim < peel) {
+    blocks.peeled_axis = axis_dim;
+    blocks.kernel_dims.push_back({1, shape.dims[axis_dim].data_extent, shape.dims[axis_dim].data_stride});
+  } else {
+    blocks.kernel_axis_dim = static_cast<uint32_t>(axis_dim - peel);
+  }
+  blocks.kernel_dims.insert(blocks.kernel_dims.end(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel),
+                            shape.dims.end());
+  for (const ElementDim& dim : blocks.peeled) blocks.count *= dim.extent;
+  if (blocks.count > kMaxPeeledBlocks) {
+    return unsupported("GatherElements: the tensors coalesce to " + std::to_string(dim_count) + " dims, whose " +
+                       std::to_string(peel) + " outermost run one pass per coordinate (" +
+                       std::to_string(blocks.count) + "); vkindex runs at most " + std::to_string(kMaxPeeledBlocks));
+  }
+  blocks.elements = shape.output_elements / blocks.count;
+  blocks.reach = 1;
+  for (size_t j = 0; j < blocks.kernel_dims.size(); ++j) {
+    const ElementDim& dim = blocks.kernel_dims[j];
+    const uint64_t last = j == blocks.kernel_axis_dim ? shape.axis_size : dim.extent;
+    blocks.reach += (last - 1) * dim.data_stride;
+  }
+  return blocks;
+}
+
+// The data element block `block`'s sources count from: its peeled coordinates (the axis' excepted)
+// times their strides.
+uint64_t blockBase(const ElementBlocks& blocks, uint64_t block) {
+  uint64_t base = 0;
+  for (size_t j = blocks.peeled.size(); j-- > 0;) {
+    const uint64_t coordinate = block % blocks.peeled[j].extent;
+    block /= blocks.peeled[j].extent;
+    if (j != blocks.peeled_axis) base += coordinate * blocks.peeled[j].data_stride;
+  }
+  return base;
+}
+
+}  // namespace
+
 StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
                                     const Placement& indices, const Placement& output, const DeviceInfo& device) {
   OpPlan plan;
@@ -104,10 +172,7 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
   const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}};
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, "GatherElements"));
   if (shape.output_elements == 0 || shape.axis_size == 0) return plan;  // nothing to copy (or the check fails)
-  if (shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
-    return unsupported("GatherElements: the tensors coalesce to " + std::to_string(shape.dims.size()) +
-                       " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
-  }
+  VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks, elementBlocks(shape));
   // Output elements (= index elements) are bounded by appendIndexChecks above.
   if (shape.data_elements > kMax32) {
     return unsupported("GatherElements: input 'data' has " + std::to_string(shape.data_elements) +
@@ -127,54 +192,63 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
   abi::GatherElementsParams base{};
   base.units_per_element = static_cast<uint32_t>(units_per_element);
   base.axis_size = static_cast<uint32_t>(shape.axis_size);
-  base.axis_dim = shape.axis_dim;
-  for (size_t j = 0; j < shape.dims.size(); ++j) {
-    base.extents[j] = static_cast<uint32_t>(shape.dims[j].extent);
-    base.data_strides[j] = static_cast<uint32_t>(shape.dims[j].data_stride);
+  base.axis_dim = blocks.kernel_axis_dim;
+  for (size_t j = 0; j < blocks.kernel_dims.size(); ++j) {
+    base.extents[j] = static_cast<uint32_t>(blocks.kernel_dims[j].extent);
+    base.data_strides[j] = static_cast<uint32_t>(blocks.kernel_dims[j].data_stride);
   }
   const Kernel kernel = elementGatherKernel(unit);
-  for (uint64_t p0 = 0; p0 < shape.output_elements; p0 += per_pass) {
-    const uint64_t p1 = std::min(shape.output_elements, p0 + per_pass);
-    uint64_t out_lead = 0, index_lead = 0;
-    const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
-    const Window index_window =
-        windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
-    // Every data window: an element's source can lie anywhere in data (sources outside a pass's
-    // window are skipped by it and copied by the pass that binds them).
-    for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
-      const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
-      uint64_t data_lead = 0;
-      const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
-      abi::GatherElementsParams p = base;
-      p.pass_elements = static_cast<uint32_t>(p1 - p0);
-      p.first_element = static_cast<uint32_t>(p0);
-      p.data_element_begin = static_cast<uint32_t>(d0);
-      p.data_element_end = static_cast<uint32_t>(d1);
-      p.data_unit_offset = static_cast<uint32_t>(data_lead / unit);
-      p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
-      p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
-      p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
-      // Items are elements, or output words for sub-word elements, in the row gathers' segments.
-      const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
-      const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
-      Step pass;
-      pass.kernel = kernel;
-      pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u, unit, layout.items,
-                   layout.lanes,          static_cast<uint32_t>(shape.dims.size())};
-      pass.bindings = {{Role::kData, data_window},
-                       {Role::kIndices, index_window},
-                       {Role::kOutput, output_window},
-                       {Role::kStatus, {}}};
-      setPush(pass, p);
-      pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
-      if (checked) {
-        waitForChecks(pass);
-        checked = false;
-      } else if (unit < 4 && plan.steps.back().kernel == kernel) {
-        // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
-        pass.wait_for.push_back({Role::kOutput, output_window});
+  for (uint64_t block = 0; block < blocks.count; ++block) {
+    const uint64_t first_output = block * blocks.elements;
+    const uint64_t source_begin = blockBase(blocks, block), source_end = source_begin + blocks.reach;
+    for (uint64_t q0 = 0; q0 < blocks.elements; q0 += per_pass) {
+      const uint64_t q1 = std::min(blocks.elements, q0 + per_pass);
+      const uint64_t p0 = first_output + q0, p1 = first_output + q1;
+      uint64_t out_lead = 0, index_lead = 0;
+      const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
+      const Window index_window =
+          windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
+      // Every data window the block's sources can reach: an element's source can lie anywhere in
+      // them (sources outside a pass's window are skipped by it and copied by the pass that binds them).
+      for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
+        const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
+        const uint64_t lo = std::max(d0, source_begin), hi = std::min(d1, source_end);
+        if (lo >= hi) continue;
+        uint64_t data_lead = 0;
+        const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
+        abi::GatherElementsParams p = base;
+        p.pass_elements = static_cast<uint32_t>(q1 - q0);
+        p.first_element = static_cast<uint32_t>(q0);
+        // Sources relative to the block's base: [lo, hi) is bound, starting (lo - d0) elements into
+        // the window's data.
+        p.data_element_begin = static_cast<uint32_t>(lo - source_begin);
+        p.data_element_end = static_cast<uint32_t>(hi - source_begin);
+        p.data_unit_offset = static_cast<uint32_t>((data_lead + (lo - d0) * E) / unit);
+        p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
+        p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
+        p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
+        // Items are elements, or output words for sub-word elements, in the row gathers' segments.
+        const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
+        const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
+        Step pass;
+        pass.kernel = kernel;
+        pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
+                     layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
+        pass.bindings = {{Role::kData, data_window},
+                         {Role::kIndices, index_window},
+                         {Role::kOutput, output_window},
+                         {Role::kStatus, {}}};
+        setPush(pass, p);
+        pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
+        if (checked) {
+          waitForChecks(pass);
+          checked = false;
+        } else if (unit < 4 && plan.steps.back().kernel == kernel) {
+          // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
+          pass.wait_for.push_back({Role::kOutput, output_window});
+        }
+        plan.steps.push_back(pass);
       }
-      plan.steps.push_back(pass);
     }
   }
   return plan;

@@ -277,6 +277,23 @@ TEST_F(GatherElementsErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   EXPECT_EQ(ctx->validationMessageCount(), 0u) << ctx->firstValidationMessage();
 }
 
+TEST_F(GatherElementsErrorsTest, BadIndexInALatePeeledBlockWritesNothing) {
+  // Ten dims that cannot coalesce: the plan runs one kernel pass per block of output (the two
+  // outermost dims peeled, the axis among them), all behind one check of every index. A bad index in
+  // the last block is named exactly, and no block writes anything.
+  Rng rng(10);
+  const HostTensor data = randomTensor(rng, DataType::kFloat32, Shape(10, 3));
+  const HostTensor valid = randomIndices(rng, DataType::kInt64, Shape(10, 2), 3);
+  std::vector<int64_t> values(valid.elementCount());
+  for (uint64_t i = 0; i < values.size(); ++i) values[i] = indexAt(valid, i);
+  values[1000] = 3;
+  values[1010] = -100;  // a later bad index does not win
+  ASSERT_NO_FATAL_FAILURE(expectOutOfRange(context(), data, indexTensor(DataType::kInt64, Shape(10, 2), values), 0));
+  values[1000] = 0;
+  values[1023] = -4;
+  ASSERT_NO_FATAL_FAILURE(expectOutOfRange(context(), data, indexTensor(DataType::kInt32, Shape(10, 2), values), 1));
+}
+
 TEST_F(GatherElementsErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data, Tensor::fromStrings(context(), {3}, {"a", "b", "c"}));
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(context(), indexTensor(DataType::kInt64, {2}, {1, -4})));

@@ -1,7 +1,7 @@
 // Randomized GatherElements against the CPU reference: every data type x both index types, ranks 1-8
-// with every axis (negative too), indices narrower than data in the other dims and wider along the
-// axis, negative index values, zero-sized dims and empty indices, and views at unaligned offsets.
-// Fixed seeds; byte-exact comparison.
+// with every axis (negative too), ranks 9-12 that do not coalesce, indices narrower than data in the other dims and
+// wider along the axis, negative index values, zero-sized dims and empty indices, and views at unaligned offsets. Fixed
+// seeds; byte-exact comparison.
 #include <algorithm>
 
 #include "support/gpu_test.hpp"
@@ -192,6 +192,37 @@ TEST_F(GatherElementsShapesTest, RankOneAndRankEight) {
   const HostTensor data = dataOf(DataType::kUInt16, {2, 1, 3, 2, 1, 2, 3, 2});
   expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt64, {2, 1, 3, 2, 1, 2, 3, 2}, 3), 6);
   expectMatchesReference(context(), data, randomIndices(rng, DataType::kInt32, {1, 1, 2, 2, 1, 1, 3, 5}, 2), -1);
+}
+
+// Ranks 9 to 12 whose dims cannot coalesce (every non-axis indices dim shorter than data's) are more
+// than the kernel's 8: the plan peels the outermost dims into blocks of output, the axis among them or
+// not, and with 64 KiB bindings each block binds only the data windows its sources reach.
+TEST_F(GatherElementsShapesTest, RanksBeyondEightThatDoNotCoalesce) {
+  Rng rng(0x9e1);
+  ContextOptions options;
+  options.max_binding_bytes = 65536;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> small_bindings, makeContext(options));
+  size_t n = 0;
+  for (int64_t rank = 9; rank <= 12; ++rank) {
+    for (const int64_t axis : {int64_t{0}, int64_t{1}, rank / 2, int64_t{-1}, -rank}) {
+      const DataType dtype = kAllDataTypes[n % std::size(kAllDataTypes)];
+      const DataType index_type = n++ % 2 ? DataType::kInt64 : DataType::kInt32;
+      Shape data_shape(static_cast<size_t>(rank)), index_shape(static_cast<size_t>(rank));
+      for (size_t d = 0; d < data_shape.size(); ++d) {
+        data_shape[d] = std::uniform_int_distribution<int64_t>(3, 4)(rng);
+        index_shape[d] = std::uniform_int_distribution<int64_t>(2, data_shape[d] - 1)(rng);
+      }
+      const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
+      index_shape[a] = std::uniform_int_distribution<int64_t>(1, 5)(rng);
+      const HostTensor data = randomTensor(rng, dtype, data_shape);
+      const HostTensor indices = randomIndices(rng, index_type, index_shape, data_shape[a]);
+      ASSERT_NO_FATAL_FAILURE(expectMatchesReference(context(), data, indices, axis));
+      if (dtype != DataType::kString && rank <= 10) {
+        ASSERT_NO_FATAL_FAILURE(expectMatchesReference(*small_bindings, data, indices, axis));
+      }
+    }
+  }
+  EXPECT_EQ(small_bindings->validationMessageCount(), 0u) << small_bindings->firstValidationMessage();
 }
 
 TEST_F(GatherElementsShapesTest, Strings) {

@@ -1,7 +1,8 @@
 // GatherElements plans run on the byte-level kernel simulator (gather_elements_simulator.hpp): every
 // element size on tiny fake devices at offsets that are multiples of 4 but not of 16, with the data,
 // the indices and the output each over several windows; ranks 1 to 8 with every axis; high ranks that
-// coalesce; bad indices in every window; thousands of random problems. No GPU needed.
+// coalesce, and ranks 9 to 11 that do not (peeled into blocks); bad indices in every window; thousands
+// of random problems. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -177,18 +178,50 @@ TEST(GatherElementsSimulationTest, HighRanksThatCoalesce) {
       EXPECT_GT(elementSteps(run->plan).size(), 1u);
     }
   }
-  // Nine apart: planning refuses, with the message (checked by simulate).
-  const ElementsCase apart{{3, 3, 3, 3, 3, 3, 3, 3, 3},
-                           DataType::kFloat32,
-                           {2, 2, 2, 2, 2, 2, 2, 2, 2},
-                           DataType::kInt32,
-                           0,
-                           0,
-                           0,
-                           0,
-                           fakeDevice(1024, 64),
-                           {}};
-  EXPECT_FALSE(simulate(apart, 4));
+}
+
+TEST(GatherElementsSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims) {
+  // Nine to eleven dims apart (every non-axis indices dim shorter than data's): the outermost are
+  // peeled, one block of output per coordinate tuple, the kernel taking the innermost 8 (a peeled
+  // axis stays there as a dim of extent 1). On the 1024-byte device each block spans several data
+  // windows and binds only those its sources reach.
+  for (int64_t rank : {9, 10, 11}) {
+    for (int64_t axis : {int64_t{0}, int64_t{1}, rank - 1, -rank + 2}) {
+      for (DataType type : {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128}) {
+        Shape indices(static_cast<size_t>(rank), 2);
+        indices[static_cast<size_t>(axis < 0 ? axis + rank : axis)] = 3;  // longer than data's along the axis
+        const ElementsCase c{Shape(static_cast<size_t>(rank), 3),
+                             type,
+                             indices,
+                             DataType::kInt64,
+                             axis,
+                             4,
+                             24,
+                             36,
+                             fakeDevice(1024, 16),
+                             {}};
+        SCOPED_TRACE(describe(c));
+        std::optional<ElementsRun> run = simulate(c, static_cast<uint32_t>(rank * 16 + axis));
+        ASSERT_TRUE(run);
+        const std::vector<ElementsStep> passes = elementSteps(run->plan);
+        ASSERT_FALSE(passes.empty());
+        EXPECT_EQ(passes.front().step.spec[kSpecDims], 8u);
+        // At least one pass per block: 2^(rank - 8) blocks, twice that where the axis is peeled.
+        EXPECT_GE(passes.size(), uint64_t(1) << (rank - 8));
+      }
+    }
+  }
+  // A bad index in a late block is found by the one check over every index, and nothing is written.
+  ElementsCase bad{
+      Shape(10, 3), DataType::kFloat32, Shape(10, 2), DataType::kInt32, 9, 4, 24, 36, fakeDevice(1024, 16), {}};
+  bad.bad = {{1000, 3}, {1001, -4}};  // 1024 elements: the last block's
+  std::optional<ElementsRun> run = simulate(bad, 7);
+  ASSERT_TRUE(run);
+  EXPECT_TRUE(run->bad_found);
+  // More blocks than kMaxPeeledBlocks: planning refuses, with the message (checked by simulate).
+  const ElementsCase many{
+      Shape(21, 3), DataType::kUInt8, Shape(21, 2), DataType::kInt32, 20, 0, 0, 0, fakeDevice(1024, 64), {}};
+  EXPECT_FALSE(simulate(many, 8));
 }
 
 TEST(GatherElementsSimulationTest, EmptyAxisReportsTheFirstIndex) {

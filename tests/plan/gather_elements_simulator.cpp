@@ -43,6 +43,49 @@ std::pair<uint64_t, uint64_t> reachable(const GatherElementsShape& shape, uint64
   return {low, high + 1};
 }
 
+// The planner's view of its blocks (src/plan/gather_elements_plan.cpp), derived again: beyond
+// VKINDEX_MAX_ELEMENT_DIMS coalesced dims the outermost are peeled, one block of contiguous output
+// elements per coordinate tuple of them, and a peeled axis stays in the kernel as a dim of extent 1.
+// `kernel` is one block as the kernel sees it: its dims, axis and output elements.
+struct BlockView {
+  GatherElementsShape kernel;
+  std::vector<ElementDim> peeled;
+  size_t peeled_axis = SIZE_MAX;
+  uint64_t blocks = 1;
+};
+
+BlockView blockView(const GatherElementsShape& shape) {
+  BlockView view;
+  view.kernel = shape;
+  const size_t count = shape.dims.size();
+  if (count <= VKINDEX_MAX_ELEMENT_DIMS) return view;
+  const size_t peel = count - VKINDEX_MAX_ELEMENT_DIMS + (shape.axis_dim < count - VKINDEX_MAX_ELEMENT_DIMS ? 1 : 0);
+  view.peeled.assign(shape.dims.begin(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel));
+  view.kernel.dims.clear();
+  if (shape.axis_dim < peel) {
+    view.peeled_axis = shape.axis_dim;
+    view.kernel.axis_dim = 0;
+    view.kernel.dims.push_back({1, shape.dims[shape.axis_dim].data_extent, shape.dims[shape.axis_dim].data_stride});
+  } else {
+    view.kernel.axis_dim = static_cast<uint32_t>(shape.axis_dim - peel);
+  }
+  view.kernel.dims.insert(view.kernel.dims.end(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel),
+                          shape.dims.end());
+  for (const ElementDim& dim : view.peeled) view.blocks *= dim.extent;
+  view.kernel.output_elements = shape.output_elements / view.blocks;
+  return view;
+}
+
+// The data element block `block` counts its sources from: the peeled coordinates but the axis'.
+uint64_t blockBase(const BlockView& view, uint64_t block) {
+  uint64_t base = 0;
+  for (size_t j = view.peeled.size(); j-- > 0;) {
+    if (j != view.peeled_axis) base += (block % view.peeled[j].extent) * view.peeled[j].data_stride;
+    block /= view.peeled[j].extent;
+  }
+  return base;
+}
+
 // The tensors, the status slot and the record of what the steps did to them.
 class ElementsMachine {
  public:
@@ -299,11 +342,12 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
   EXPECT_EQ(passes.empty(), N == 0 || S == 0);
   if (passes.empty()) return ok && !::testing::Test::HasFailure();
   EXPECT_GE(shape.dims.size(), 1u);
-  EXPECT_LE(shape.dims.size(), size_t{VKINDEX_MAX_ELEMENT_DIMS});
   EXPECT_LT(shape.axis_dim, shape.dims.size());
-  if (shape.dims.empty() || shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS || shape.axis_dim >= shape.dims.size()) {
-    return false;
-  }
+  if (shape.dims.empty() || shape.axis_dim >= shape.dims.size()) return false;
+  const BlockView view = blockView(shape);
+  const GatherElementsShape& kernel = view.kernel;
+  const uint64_t block_elements = kernel.output_elements;
+  EXPECT_LE(kernel.dims.size(), size_t{VKINDEX_MAX_ELEMENT_DIMS});
   // The unit: the widest power of two up to 16 dividing the element size and both tensors' offsets;
   // sub-word units only for 1- and 2-byte elements, one unit each.
   uint32_t U = 16;
@@ -313,7 +357,7 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
   }
   const uint64_t units_per_element = U < 4 ? 1 : E / U;
   checkStepBasics(plan, elementGatherKernel(U));
-  PassReads reads;
+  std::vector<PassReads> reads(view.blocks);
   for (size_t i = 0; i < passes.size(); ++i) {
     const ElementsStep& pass = passes[i];
     const abi::GatherElementsParams& p = pass.params;
@@ -336,24 +380,34 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     EXPECT_EQ(p.status_slot, 0u);
     EXPECT_EQ(p.units_per_element, units_per_element);
     EXPECT_EQ(p.axis_size, S);
-    EXPECT_EQ(p.axis_dim, shape.axis_dim);
+    EXPECT_EQ(p.axis_dim, kernel.axis_dim);
     for (size_t j = 0; j < VKINDEX_MAX_ELEMENT_DIMS; ++j) {
-      const bool used = j < shape.dims.size();
-      EXPECT_EQ(p.extents[j], used ? shape.dims[j].extent : 0u) << "dim " << j;
-      EXPECT_EQ(p.data_strides[j], used ? shape.dims[j].data_stride : 0u) << "dim " << j;
+      const bool used = j < kernel.dims.size();
+      EXPECT_EQ(p.extents[j], used ? kernel.dims[j].extent : 0u) << "dim " << j;
+      EXPECT_EQ(p.data_strides[j], used ? kernel.dims[j].data_stride : 0u) << "dim " << j;
     }
-    // Output elements [q0, q1) from data elements [begin, end): the push constants locate exactly those.
+    // Output elements [q0, q1) of a block (the whole output where nothing is peeled), whose sources
+    // count from the block's base, from data elements [base + begin, base + end): the push constants
+    // locate exactly those.
+    // The block is the one the pass's output element falls in; the expectations below then pin every
+    // offset to it exactly.
+    const uint64_t output_at = output_window.offset + uint64_t(p.out_unit_offset) * U;
+    const uint64_t output_element = output_at > at.output.offset ? (output_at - at.output.offset) / E : 0;
+    const uint64_t block = std::min(output_element / block_elements, view.blocks - 1);
+    const uint64_t first_output = block * block_elements, base = blockBase(view, block);
     const uint64_t q0 = p.first_element, q1 = q0 + p.pass_elements;
     EXPECT_GT(p.pass_elements, 0u);
-    EXPECT_LE(q1, N);
+    EXPECT_LE(q1, block_elements);
     EXPECT_LT(p.data_element_begin, p.data_element_end);
-    EXPECT_LE(p.data_element_end, D);
-    EXPECT_EQ(output_window.offset + uint64_t(p.out_unit_offset) * U, at.output.offset + q0 * E);
-    EXPECT_GE(output_window.offset + output_window.size, at.output.offset + q1 * E);
-    EXPECT_EQ(index_window.offset + 4 * uint64_t(p.indices_word_offset), at.indices.offset + q0 * index_bytes);
-    EXPECT_GE(index_window.offset + index_window.size, at.indices.offset + q1 * index_bytes);
-    EXPECT_EQ(data_window.offset + uint64_t(p.data_unit_offset) * U, at.data.offset + p.data_element_begin * E);
-    EXPECT_GE(data_window.offset + data_window.size, at.data.offset + uint64_t(p.data_element_end) * E);
+    EXPECT_LE(base + p.data_element_end, D);
+    EXPECT_EQ(output_window.offset + uint64_t(p.out_unit_offset) * U, at.output.offset + (first_output + q0) * E);
+    EXPECT_GE(output_window.offset + output_window.size, at.output.offset + (first_output + q1) * E);
+    EXPECT_EQ(index_window.offset + 4 * uint64_t(p.indices_word_offset),
+              at.indices.offset + (first_output + q0) * index_bytes);
+    EXPECT_GE(index_window.offset + index_window.size, at.indices.offset + (first_output + q1) * index_bytes);
+    EXPECT_EQ(data_window.offset + uint64_t(p.data_unit_offset) * U,
+              at.data.offset + (base + p.data_element_begin) * E);
+    EXPECT_GE(data_window.offset + data_window.size, at.data.offset + (base + p.data_element_end) * E);
     if (U < 4) {
       EXPECT_EQ(p.out_word_count, output_window.size / 4);
     }
@@ -366,14 +420,18 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
       lanes *= 2;
     }
     const uint32_t per_lane = std::max<uint32_t>(device.row_items, 1);
-    const SpecValues spec{device.workgroup_size,      uint32_t(index_bytes / 4), U, per_lane, lanes,
-                          uint32_t(shape.dims.size())};
+    const SpecValues spec{device.workgroup_size,       uint32_t(index_bytes / 4), U, per_lane, lanes,
+                          uint32_t(kernel.dims.size())};
     EXPECT_EQ(pass.step.spec, spec);
     EXPECT_EQ(pass.step.groups, ceilDiv(ceilDiv(items, uint64_t(lanes) * per_lane), device.workgroup_size / lanes));
-    reads[{q0, q1}].push_back({p.data_element_begin, p.data_element_end});
+    reads[block][{q0, q1}].push_back({p.data_element_begin, p.data_element_end});
   }
-  expectTiledReads(
-      std::move(reads), N, [&](uint64_t q0, uint64_t q1) { return reachable(shape, q0, q1); }, "elements");
+  for (uint64_t block = 0; block < view.blocks; ++block) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    expectTiledReads(
+        std::move(reads[block]), block_elements, [&](uint64_t q0, uint64_t q1) { return reachable(kernel, q0, q1); },
+        "elements");
+  }
   return ok && !::testing::Test::HasFailure();
 }
 
@@ -393,10 +451,12 @@ std::optional<ElementsRun> simulate(const ElementsCase& c, uint32_t seed) {
   const ElementsPlacements at = placementsOf(*shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
   StatusOr<OpPlan> plan = planGatherElements(*shape, c.index_type, at.data, at.indices, at.output, c.device);
   if (!plan.ok()) {
-    EXPECT_GT(shape->dims.size(), size_t{VKINDEX_MAX_ELEMENT_DIMS}) << plan.status().toString();
+    const BlockView view = blockView(*shape);
+    EXPECT_GT(view.blocks, kMaxPeeledBlocks) << plan.status().toString();
     expectError(plan.status(), StatusCode::kUnsupported,
-                "GatherElements: the tensors coalesce to " + std::to_string(shape->dims.size()) +
-                    " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
+                "GatherElements: the tensors coalesce to " + std::to_string(shape->dims.size()) + " dims, whose " +
+                    std::to_string(view.peeled.size()) + " outermost run one pass per coordinate (" +
+                    std::to_string(view.blocks) + "); vkindex runs at most " + std::to_string(kMaxPeeledBlocks));
     return std::nullopt;
   }
   expectElementsReport(*plan, *shape);
