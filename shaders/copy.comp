@@ -9,14 +9,15 @@ layout(local_size_x_id = 0) in;
 #include "common/grid.glsl"
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 layout(constant_id = 4) const uint ROW_LANES = 1;
-// 1: whole segments load four quads before storing them, as gather_rows.comp moves whole segments
-// (lavapipe's one-lane 256-quad segments: 4.0 -> 3.6 ms for 32 MiB; its 2-lane ones 4.7 -> 9.4, so
-// the benchmark times both forms of each layout).
+// 1: whole segments move four quads at a time (common/batched_copy.glsl), as gather_rows.comp moves
+// whole segments. Not the default: lavapipe's 2-lane segments went 4.7 -> 9.4 ms for 32 MiB that way,
+// so the benchmark times both forms of the row gathers' layout.
 layout(constant_id = 5) const uint BATCHED_LOADS = 0;
 
 // 16-byte units: uvec4, or u64vec2 in the copy_int64 module (common/unit_type.glsl).
 #define VKINDEX_UNIT_BYTES 16
 #include "common/unit_type.glsl"
+#include "common/batched_copy.glsl"
 layout(binding = 0, std430) readonly buffer Source { UNIT source_quads[]; };
 layout(binding = 1, std430) writeonly buffer Target { UNIT target_quads[]; };
 
@@ -30,15 +31,7 @@ void main() {
     uint first = segment * segment_quads + lane;
     if (BATCHED_LOADS != 0u && ITEMS_PER_INVOCATION % 4u == 0u && pc.quad_count - segment * segment_quads >= segment_quads) {
       for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
-        uint quad = first + i * ROW_LANES;
-        UNIT first_quad = source_quads[quad];
-        UNIT second_quad = source_quads[quad + ROW_LANES];
-        UNIT third_quad = source_quads[quad + 2u * ROW_LANES];
-        UNIT fourth_quad = source_quads[quad + 3u * ROW_LANES];
-        target_quads[quad] = first_quad;
-        target_quads[quad + ROW_LANES] = second_quad;
-        target_quads[quad + 2u * ROW_LANES] = third_quad;
-        target_quads[quad + 3u * ROW_LANES] = fourth_quad;
+        VKINDEX_COPY_FOUR_UNITS(target_quads, 0u, source_quads, 0u, first + i * ROW_LANES, ROW_LANES)
       }
       continue;
     }

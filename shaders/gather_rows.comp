@@ -38,6 +38,7 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/indices.glsl"
 #include "common/gather_row_lookup.glsl"
 #include "common/status_gate.glsl"
+#include "common/batched_copy.glsl"
 
 #if VKINDEX_SELF_CHECK
 #include "common/self_check.glsl"
@@ -52,21 +53,11 @@ const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
 uint rowsPerSegment() { return pc.segments_per_row == 1u ? max(1u, kSegmentUnits / max(pc.row_units, 1u)) : 1u; }
 
 // This invocation's units of a whole segment, [begin, begin + kSegmentUnits) of one row, four at a
-// time: all four loaded before the first is stored, so that four loads are in flight where the plain
-// loop below waits for each (lavapipe, embedding's 4 KiB rows: 4.5-4.8 -> 4.0-4.1 ms; the same in
-// copy.comp 4.0 -> 3.6 ms; SwiftShader unchanged). Rows shorter than a segment keep the plain loop:
-// batching them, with a tail per row, measured no faster on either driver.
+// time (common/batched_copy.glsl). Rows shorter than a segment keep the plain loop below: batching
+// them, with a tail per row, measured no faster on either driver.
 void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
   for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
-    uint unit = begin + lane + i * ROW_LANES;
-    UNIT first = data_units[source + unit];
-    UNIT second = data_units[source + unit + ROW_LANES];
-    UNIT third = data_units[source + unit + 2u * ROW_LANES];
-    UNIT fourth = data_units[source + unit + 3u * ROW_LANES];
-    out_units[target + unit] = first;
-    out_units[target + unit + ROW_LANES] = second;
-    out_units[target + unit + 2u * ROW_LANES] = third;
-    out_units[target + unit + 3u * ROW_LANES] = fourth;
+    VKINDEX_COPY_FOUR_UNITS(out_units, target, data_units, source, begin + lane + i * ROW_LANES, ROW_LANES)
   }
 }
 

@@ -32,6 +32,7 @@ layout(binding = 4, std430) buffer Status { uint status_words[]; };
 #include "common/indices.glsl"
 #include "common/index_tuples.glsl"
 #include "common/status_gate.glsl"
+#include "common/batched_copy.glsl"
 
 const uint kWordsPerUnit = VKINDEX_UNIT_BYTES / 4u;
 const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
@@ -50,22 +51,14 @@ void main() {
     uint first_target = row * pc.slice_elements;  // windows hold whole slices
     if (first_target < pc.target_begin || first_target >= pc.target_end) continue;
     if (winners[row] != n + 1u) continue;  // a later tuple writes this row
-    uint begin = (segment - tuple_step * segments_per_slice) * kSegmentUnits + lane;
+    uint segment_begin = (segment - tuple_step * segments_per_slice) * kSegmentUnits;
+    uint begin = segment_begin + lane;
     // Word offsets may be below zero modulo 2^32 (a later window): divide only the in-window sums.
     uint source = (pc.updates_word_offset + n * slice_units * kWordsPerUnit) / kWordsPerUnit;
     uint target = (pc.out_word_offset + row * slice_units * kWordsPerUnit) / kWordsPerUnit;
-    if (slice_units - (begin - lane) >= kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u) {
-      // A whole segment: four loads in flight before the stores, as gather_rows.comp's copyWholeSegment.
+    if (slice_units - segment_begin >= kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u) {
       for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
-        uint unit = begin + i * ROW_LANES;
-        UNIT first = updates_units[source + unit];
-        UNIT second = updates_units[source + unit + ROW_LANES];
-        UNIT third = updates_units[source + unit + 2u * ROW_LANES];
-        UNIT fourth = updates_units[source + unit + 3u * ROW_LANES];
-        out_units[target + unit] = first;
-        out_units[target + unit + ROW_LANES] = second;
-        out_units[target + unit + 2u * ROW_LANES] = third;
-        out_units[target + unit + 3u * ROW_LANES] = fourth;
+        VKINDEX_COPY_FOUR_UNITS(out_units, target, updates_units, source, begin + i * ROW_LANES, ROW_LANES)
       }
       continue;
     }

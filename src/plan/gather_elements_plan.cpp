@@ -198,57 +198,57 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
     base.data_strides[j] = static_cast<uint32_t>(blocks.kernel_dims[j].data_stride);
   }
   const Kernel kernel = elementGatherKernel(unit);
-  for (uint64_t block = 0; block < blocks.count; ++block) {
-    const uint64_t first_output = block * blocks.elements;
+  for (uint64_t p0 = 0, p1 = 0; p0 < shape.output_elements; p0 = p1) {
+    // Output elements [p0, p1): elements [q0, q1) of one block (no pass straddles two, as each block
+    // has a data base of its own).
+    const uint64_t block = p0 / blocks.elements, q0 = p0 % blocks.elements;
+    const uint64_t q1 = std::min(blocks.elements, q0 + per_pass);
+    p1 = p0 + (q1 - q0);
     const uint64_t source_begin = blockBase(blocks, block), source_end = source_begin + blocks.reach;
-    for (uint64_t q0 = 0; q0 < blocks.elements; q0 += per_pass) {
-      const uint64_t q1 = std::min(blocks.elements, q0 + per_pass);
-      const uint64_t p0 = first_output + q0, p1 = first_output + q1;
-      uint64_t out_lead = 0, index_lead = 0;
-      const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
-      const Window index_window =
-          windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
-      // Every data window the block's sources can reach: an element's source can lie anywhere in
-      // them (sources outside a pass's window are skipped by it and copied by the pass that binds them).
-      for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
-        const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
-        const uint64_t lo = std::max(d0, source_begin), hi = std::min(d1, source_end);
-        if (lo >= hi) continue;
-        uint64_t data_lead = 0;
-        const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
-        abi::GatherElementsParams p = base;
-        p.pass_elements = static_cast<uint32_t>(q1 - q0);
-        p.first_element = static_cast<uint32_t>(q0);
-        // Sources relative to the block's base: [lo, hi) is bound, starting (lo - d0) elements into
-        // the window's data.
-        p.data_element_begin = static_cast<uint32_t>(lo - source_begin);
-        p.data_element_end = static_cast<uint32_t>(hi - source_begin);
-        p.data_unit_offset = static_cast<uint32_t>((data_lead + (lo - d0) * E) / unit);
-        p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
-        p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
-        p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
-        // Items are elements, or output words for sub-word elements, in the row gathers' segments.
-        const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
-        const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
-        Step pass;
-        pass.kernel = kernel;
-        pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
-                     layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
-        pass.bindings = {{Role::kData, data_window},
-                         {Role::kIndices, index_window},
-                         {Role::kOutput, output_window},
-                         {Role::kStatus, {}}};
-        setPush(pass, p);
-        pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
-        if (checked) {
-          waitForChecks(pass);
-          checked = false;
-        } else if (unit < 4 && plan.steps.back().kernel == kernel) {
-          // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
-          pass.wait_for.push_back({Role::kOutput, output_window});
-        }
-        plan.steps.push_back(pass);
+    uint64_t out_lead = 0, index_lead = 0;
+    const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
+    const Window index_window =
+        windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
+    // Every data window the block's sources can reach: an element's source can lie anywhere in
+    // them (sources outside a pass's window are skipped by it and copied by the pass that binds them).
+    for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
+      const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
+      const uint64_t lo = std::max(d0, source_begin), hi = std::min(d1, source_end);
+      if (lo >= hi) continue;
+      uint64_t data_lead = 0;
+      const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
+      abi::GatherElementsParams p = base;
+      p.pass_elements = static_cast<uint32_t>(q1 - q0);
+      p.first_element = static_cast<uint32_t>(q0);
+      // Sources relative to the block's base: [lo, hi) is bound, starting (lo - d0) elements into
+      // the window's data.
+      p.data_element_begin = static_cast<uint32_t>(lo - source_begin);
+      p.data_element_end = static_cast<uint32_t>(hi - source_begin);
+      p.data_unit_offset = static_cast<uint32_t>((data_lead + (lo - d0) * E) / unit);
+      p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
+      p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
+      p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
+      // Items are elements, or output words for sub-word elements, in the row gathers' segments.
+      const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
+      const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
+      Step pass;
+      pass.kernel = kernel;
+      pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
+                   layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
+      pass.bindings = {{Role::kData, data_window},
+                       {Role::kIndices, index_window},
+                       {Role::kOutput, output_window},
+                       {Role::kStatus, {}}};
+      setPush(pass, p);
+      pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
+      if (checked) {
+        waitForChecks(pass);
+        checked = false;
+      } else if (unit < 4 && plan.steps.back().kernel == kernel) {
+        // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
+        pass.wait_for.push_back({Role::kOutput, output_window});
       }
+      plan.steps.push_back(pass);
     }
   }
   return plan;
