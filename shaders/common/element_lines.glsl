@@ -8,7 +8,7 @@
 layout(constant_id = 5) const uint DIM_COUNT = 1;
 
 // Where line `line` starts: its data element with axis coordinate 0, its update at axis position 0,
-// and the step between its updates along the axis.
+// and the step between its updates along the axis. Lines of a peeled block count from its bases.
 struct LineStart {
   uint data_base;
   uint update_base;
@@ -16,7 +16,7 @@ struct LineStart {
 };
 
 LineStart lineStart(uint line) {
-  LineStart start = LineStart(0u, 0u, 1u);
+  LineStart start = LineStart(pc.data_element_base, pc.update_element_base, 1u);
   uint rest = line, update_stride = 1u;
   for (uint j = DIM_COUNT; j-- > 0u;) {
     uint extent = pc.extents[j];

@@ -25,6 +25,10 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
   uint axis_dim;             // the coalesced dim the index replaces
   uint target_begin;         // data elements this pass may write: [target_begin, target_end), numbered
   uint target_end;           // from data's first element; [0, 0xFFFFFFFF) in a single window
+  // Where line 0 starts: 0, except in a block of more than VKINDEX_MAX_ELEMENT_DIMS dims
+  // (src/plan/element_blocks.hpp), whose data elements and update positions count from these.
+  uint data_element_base;
+  uint update_element_base;
   uint extents[VKINDEX_MAX_ELEMENT_DIMS];       // indices (= updates) extents, row-major
   uint data_strides[VKINDEX_MAX_ELEMENT_DIMS];  // data element strides of the same dims
 VKINDEX_PUSH_BLOCK_END(ScatterElementsParams)

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "common/gather_elements_params.h"
+#include "plan/element_blocks.hpp"
 #include "plan/index_checks.hpp"
 #include "plan/segments.hpp"
 
@@ -99,72 +100,6 @@ StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, 
   return shape;
 }
 
-namespace {
-
-// The kernel's view of each block (see kMaxPeeledBlocks): the whole output as one block where the
-// dims fit the push block.
-struct ElementBlocks {
-  std::vector<ElementDim> kernel_dims;  // at most VKINDEX_MAX_ELEMENT_DIMS
-  uint32_t kernel_axis_dim = 0;
-  std::vector<ElementDim> peeled;  // outermost dims, row-major: one block per coordinate tuple
-  size_t peeled_axis = SIZE_MAX;   // the axis' place in `peeled`, if it is there
-  uint64_t count = 1;              // blocks
-  uint64_t elements = 0;           // output elements per block
-  uint64_t reach = 0;              // data elements a block's sources span from its base
-};
-
-StatusOr<ElementBlocks> elementBlocks(const GatherElementsShape& shape) {
-  ElementBlocks blocks;
-  const size_t dim_count = shape.dims.size();
-  if (dim_count <= VKINDEX_MAX_ELEMENT_DIMS) {
-    blocks.kernel_dims = shape.dims;
-    blocks.kernel_axis_dim = shape.axis_dim;
-    blocks.elements = shape.output_elements;
-    blocks.reach = shape.data_elements;  // one block: every data window, as without peeling
-    return blocks;
-  }
-  const size_t axis_dim = shape.axis_dim;
-  size_t peel = dim_count - VKINDEX_MAX_ELEMENT_DIMS;
-  if (axis_dim < peel) ++peel;  // room for the axis as an extent-1 kernel dim
-  blocks.peeled.assign(shape.dims.begin(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel));
-  if (axis_dim < peel) {
-    blocks.peeled_axis = axis_dim;
-    blocks.kernel_dims.push_back({1, shape.dims[axis_dim].data_extent, shape.dims[axis_dim].data_stride});
-  } else {
-    blocks.kernel_axis_dim = static_cast<uint32_t>(axis_dim - peel);
-  }
-  blocks.kernel_dims.insert(blocks.kernel_dims.end(), shape.dims.begin() + static_cast<std::ptrdiff_t>(peel),
-                            shape.dims.end());
-  for (const ElementDim& dim : blocks.peeled) blocks.count *= dim.extent;
-  if (blocks.count > kMaxPeeledBlocks) {
-    return unsupported("GatherElements: the tensors coalesce to " + std::to_string(dim_count) + " dims, whose " +
-                       std::to_string(peel) + " outermost run one pass per coordinate (" +
-                       std::to_string(blocks.count) + "); vkindex runs at most " + std::to_string(kMaxPeeledBlocks));
-  }
-  blocks.elements = shape.output_elements / blocks.count;
-  blocks.reach = 1;
-  for (size_t j = 0; j < blocks.kernel_dims.size(); ++j) {
-    const ElementDim& dim = blocks.kernel_dims[j];
-    const uint64_t last = j == blocks.kernel_axis_dim ? shape.axis_size : dim.extent;
-    blocks.reach += (last - 1) * dim.data_stride;
-  }
-  return blocks;
-}
-
-// The data element block `block`'s sources count from: its peeled coordinates (the axis' excepted)
-// times their strides.
-uint64_t blockBase(const ElementBlocks& blocks, uint64_t block) {
-  uint64_t base = 0;
-  for (size_t j = blocks.peeled.size(); j-- > 0;) {
-    const uint64_t coordinate = block % blocks.peeled[j].extent;
-    block /= blocks.peeled[j].extent;
-    if (j != blocks.peeled_axis) base += coordinate * blocks.peeled[j].data_stride;
-  }
-  return base;
-}
-
-}  // namespace
-
 StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
                                     const Placement& indices, const Placement& output, const DeviceInfo& device) {
   OpPlan plan;
@@ -172,7 +107,9 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
   const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}};
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, "GatherElements"));
   if (shape.output_elements == 0 || shape.axis_size == 0) return plan;  // nothing to copy (or the check fails)
-  VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks, elementBlocks(shape));
+  VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks,
+                           elementBlocks("GatherElements", shape.dims, shape.axis_dim, shape.axis_size,
+                                         shape.output_elements, shape.data_elements));
   // Output elements (= index elements) are bounded by appendIndexChecks above.
   if (shape.data_elements > kMax32) {
     return unsupported("GatherElements: input 'data' has " + std::to_string(shape.data_elements) +

@@ -47,14 +47,7 @@ Status checkElementExtents(const std::string& op, const Shape& data_shape, const
 StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,
                                                        const Shape& indices_shape, DataType index_type, int64_t axis);
 
-// Beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims (the push block's extents and strides fill the 128
-// bytes every device offers), the outermost dims are peeled: the kernel runs once per coordinate
-// tuple of them, a block of contiguous output elements, over the innermost dims alone, and the
-// planner adds the peeled coordinates' data offset. A peeled axis stays in the kernel as a dim of
-// extent 1 (the index supplies its data coordinate), so any axis works. Each block is a pass or
-// more, so blocks are bounded: more get kUnsupported.
-inline constexpr uint64_t kMaxPeeledBlocks = 4096;
-
+// Beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims the outermost are peeled (plan/element_blocks.hpp).
 // Plans the dispatches for `shape` given where each tensor lives and the device's limits.
 StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
                                     const Placement& indices, const Placement& output, const DeviceInfo& device);

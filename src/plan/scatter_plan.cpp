@@ -7,6 +7,7 @@
 #include "common/copy_words_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "plan/element_blocks.hpp"
 #include "plan/scatter_fold_plan.hpp"
 #include "plan/scatter_windows.hpp"
 #include "plan/segments.hpp"
@@ -127,26 +128,37 @@ abi::ScatterNDParams ndParams(const ScatterShape& shape, const SourceRun& run, c
   return p;
 }
 
-abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
-                                          uint64_t axis_begin, uint64_t axis_end) {
+// The kernel's dims: the shape's coalesced ones, or a peeled block's (plan/element_blocks.hpp).
+struct KernelDims {
+  const std::vector<ElementDim>& dims;
+  uint32_t axis_dim;
+};
+
+abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const KernelDims& kernel, const SourceRun& run,
+                                          const TargetRange& target, uint64_t axis_begin, uint64_t axis_end) {
   abi::ScatterElementsParams p{};
   p.first_line = static_cast<uint32_t>(run.line_begin);
   p.line_count = static_cast<uint32_t>(run.line_end - run.line_begin);
-  p.axis_extent = static_cast<uint32_t>(shape.axis_extent);
+  p.axis_extent = static_cast<uint32_t>(kernel.dims[kernel.axis_dim].extent);
   p.axis_begin = static_cast<uint32_t>(axis_begin);
   p.axis_end = static_cast<uint32_t>(axis_end);
   p.axis_size = static_cast<uint32_t>(shape.check.extents[0]);
   p.updates_word_offset = run.updates.word;
   p.out_word_offset = target.output.word;
   p.indices_word_offset = run.indices.word;
-  p.axis_dim = shape.axis_dim;
+  p.axis_dim = kernel.axis_dim;
   p.target_begin = static_cast<uint32_t>(target.begin);
   p.target_end = static_cast<uint32_t>(target.end);
-  for (size_t d = 0; d < shape.dims.size(); ++d) {
-    p.extents[d] = static_cast<uint32_t>(shape.dims[d].extent);
-    p.data_strides[d] = static_cast<uint32_t>(shape.dims[d].data_stride);
+  for (size_t d = 0; d < kernel.dims.size(); ++d) {
+    p.extents[d] = static_cast<uint32_t>(kernel.dims[d].extent);
+    p.data_strides[d] = static_cast<uint32_t>(kernel.dims[d].data_stride);
   }
   return p;
+}
+
+abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
+                                          uint64_t axis_begin, uint64_t axis_end) {
+  return elementsParams(shape, {shape.dims, shape.axis_dim}, run, target, axis_begin, axis_end);
 }
 
 SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t dims) {
@@ -235,6 +247,41 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
         orderPass(pass, target.output.window, wait_for_checks, output_written);
         plan.steps.push_back(pass);
       }
+    }
+  }
+}
+
+// ScatterElements beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims, where every tensor fits one binding:
+// the walk, block by block (plan/element_blocks.hpp), each block's updates a contiguous range from
+// update_element_base and its targets counted from data_element_base. Every pass waits for the
+// output writes of the one before: blocks that peel the axis hold one axis position each, and this
+// order applies a line's updates in index order across them.
+void appendPeeledWalkPasses(OpPlan& plan, const PassLayout& layout, const ElementBlocks& blocks, bool wait_for_checks,
+                            bool output_written) {
+  const ScatterShape& shape = layout.shape;
+  const SourceRun& run = layout.runs.front();
+  const TargetRange& target = layout.targets.front();
+  const uint64_t axis_extent = blocks.kernel_dims[blocks.kernel_axis_dim].extent;
+  const uint64_t lines = blocks.elements / axis_extent;
+  for (uint64_t block = 0; block < blocks.count; ++block) {
+    for (uint64_t begin = 0; begin < axis_extent; begin += kMaxWalk) {
+      abi::ScatterElementsParams p = elementsParams(shape, {blocks.kernel_dims, blocks.kernel_axis_dim}, run, target,
+                                                    begin, std::min(axis_extent, begin + kMaxWalk));
+      p.first_line = 0;
+      p.line_count = static_cast<uint32_t>(lines);
+      p.data_element_base = static_cast<uint32_t>(blockBase(blocks, block));
+      p.update_element_base = static_cast<uint32_t>(block * blocks.elements);
+      Step pass;
+      pass.kernel = walkKernel(shape, kElementsWalk);
+      pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(blocks.kernel_dims.size()));
+      pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
+                                           {Role::kIndices, run.indices.window},
+                                           {Role::kOutput, target.output.window},
+                                           {Role::kStatus, {}}};
+      setPush(pass, p);
+      pass.groups = groupsForItems(lines, layout.workgroup);
+      orderPass(pass, target.output.window, wait_for_checks, output_written);
+      plan.steps.push_back(pass);
     }
   }
 }
@@ -606,10 +653,6 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
     VKINDEX_ASSIGN_OR_RETURN(checked, appendIndexChecks(plan, shape.check, indices, device, shape.op));
   }
   const bool elements = shape.op == "ScatterElements";
-  if (elements && shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
-    return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +
-                       " dims; vkindex supports at most " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS));
-  }
   // The kernels number elements and update positions in 32 bits.
   const uint64_t updates_elements = updates.bytes / shape.element_bytes;
   if (output.bytes / shape.element_bytes > kMax32 || updates_elements > kMax32 || shape.check.tuple_count >= kMax32) {
@@ -633,6 +676,21 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
 
   PassLayout layout{shape, {}, {}, device.workgroup_size};
   VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
+  if (elements && shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
+    VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks,
+                             elementBlocks(shape.op, shape.dims, shape.axis_dim, shape.check.extents[0],
+                                           shape.check.tuple_count, output.bytes / shape.element_bytes));
+    if (windowed) {
+      return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +
+                         " dims, more than " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS) +
+                         ", which vkindex runs only where input 'data', 'indices', 'updates' and the output each "
+                         "fit one storage-buffer binding of " +
+                         std::to_string(device.max_storage_buffer_range) + " bytes");
+    }
+    VKINDEX_ASSIGN_OR_RETURN(layout.runs, lineRuns(shape, updates, indices, device));
+    appendPeeledWalkPasses(plan, layout, blocks, wait_for_checks, output_written);
+    return plan;
+  }
   VKINDEX_ASSIGN_OR_RETURN(
       layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
   const uint64_t entries = winnerTableEntries(shape, device);

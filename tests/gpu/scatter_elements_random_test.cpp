@@ -12,6 +12,7 @@
 //   float16, bfloat16, double and complex64 (each proved order-sensitive on the host first); 1000
 //   writers to one target; 20 repeated runs (float32, double, float16); strings, empty indices,
 //   zero-sized dims, sub-word targets, more than one dispatch and lines longer than 2^16 updates;
+// - ranks 9-11 that do not coalesce into the kernels' 8 dims (walked block by block);
 // - reduction none through the winner table on contexts that never walk, in one and in many windows.
 // Fixed seeds. Pairs the device's kernels do not run yet fail with kUnsupported.
 #include <algorithm>
@@ -604,6 +605,38 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
   EXPECT_EQ(fold->validationMessageCount(), 0u) << fold->firstValidationMessage();
+}
+
+// Ranks 9 to 11 whose dims cannot coalesce (every non-axis indices dim shorter than data's) are more
+// than the kernels' 8: the plan walks them block by block, the axis among the peeled dims or not, every
+// reduction the type defines, duplicates along an axis up to twice data's.
+TEST_F(ScatterElementsTest, RanksBeyondEightThatDoNotCoalesce) {
+  Rng rng(0x9e2);
+  const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin};
+  const DataType types[] = {DataType::kFloat32,  DataType::kUInt8,   DataType::kFloat16, DataType::kInt64,
+                            DataType::kBFloat16, DataType::kFloat64, DataType::kInt32};
+  size_t n = 0;
+  for (int64_t rank = 9; rank <= 11; ++rank) {
+    for (const int64_t axis : {int64_t{0}, int64_t{1}, rank / 2, int64_t{-1}, -rank}) {
+      ScatterCase c;
+      c.axis = axis;
+      c.reduction = reductions[n % std::size(reductions)];
+      const DataType dtype = types[n % std::size(types)];
+      const DataType index_type = n++ % 2 ? DataType::kInt64 : DataType::kInt32;
+      Shape data_shape(static_cast<size_t>(rank)), index_shape(static_cast<size_t>(rank));
+      for (size_t d = 0; d < data_shape.size(); ++d) {
+        data_shape[d] = rng() % 4 == 0 ? 4 : 3;
+        index_shape[d] = 2;
+      }
+      const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
+      index_shape[a] = std::uniform_int_distribution<int64_t>(1, 2 * data_shape[a])(rng);
+      c.data = reductionValues(rng, dtype, data_shape);
+      c.indices = randomIndices(rng, index_type, index_shape, data_shape[a]);
+      c.updates = reductionValues(rng, dtype, index_shape);
+      SCOPED_TRACE(c.description());
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(n)));
+    }
+  }
 }
 
 // Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,

@@ -527,6 +527,41 @@ TEST_F(ScatterErrorsTest, ElementsBadIndexWithSubWordElementsWritesNothing) {
   }
 }
 
+TEST_F(ScatterErrorsTest, ElementsBadIndexInALatePeeledBlockWritesNothing) {
+  // Ten dims that cannot coalesce: the plan walks one block at a time (the two outermost dims peeled,
+  // the axis among them in the first case), all behind one check of every index. A bad index in the
+  // last block is named exactly, and no block writes anything.
+  Rng rng(11);
+  const HostTensor valid = randomIndices(rng, DataType::kInt64, Shape(10, 2), 3);
+  std::vector<int64_t> index_values(valid.elementCount());
+  for (uint64_t i = 0; i < index_values.size(); ++i) index_values[i] = indexAt(valid, i);
+  index_values[1000] = 3;
+  index_values[1010] = -100;  // a later bad index does not win
+  ASSERT_NO_FATAL_FAILURE(
+      expectOutOfRange(elements(floats(Shape(10, 3)), indexTensor(DataType::kInt64, Shape(10, 2), index_values),
+                                floats(Shape(10, 2)), 0, Reduction::kAdd)));
+  index_values[1000] = 0;
+  index_values[1023] = -4;
+  ASSERT_NO_FATAL_FAILURE(expectOutOfRange(elements(values(DataType::kUInt8, Shape(10, 3)),
+                                                    indexTensor(DataType::kInt32, Shape(10, 2), index_values),
+                                                    values(DataType::kUInt8, Shape(10, 2)), 9)));
+}
+
+TEST_F(ScatterErrorsTest, ElementsBeyondEightDimsInManyWindowsAreRefused) {
+  // Peeled blocks are walked only where every tensor fits one binding: with 4 KiB bindings, data of
+  // 3^9 floats does not, and the call is refused before anything runs.
+  ContextOptions options;
+  options.max_binding_bytes = 4096;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
+  Rng rng(12);
+  expectError(
+      *capped,
+      elements(floats(Shape(9, 3)), randomIndices(rng, DataType::kInt64, Shape(9, 2), 3), floats(Shape(9, 2)), 4),
+      StatusCode::kUnsupported,
+      "ScatterElements: the tensors coalesce to 9 dims, more than 8, which vkindex runs only where input "
+      "'data', 'indices', 'updates' and the output each fit one storage-buffer binding of 4096 bytes");
+}
+
 TEST_F(ScatterErrorsTest, NDBadIndexValuesAreReportedAndNothingIsWritten) {
   // Data [5, 5, 2]; 2x3 tuples of 2 (components in [-5, 4]), one bad value planted in component 0 or 1
   // of tuple [1, 0]. Updates [2, 3, 2].

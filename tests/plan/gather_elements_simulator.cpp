@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "plan/element_blocks.hpp"
 #include "plan/index_checks.hpp"
 #include "plan_checks.hpp"
 #include "plan_test_support.hpp"

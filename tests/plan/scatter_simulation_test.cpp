@@ -175,6 +175,57 @@ TEST(ScatterSimulationTest, EmptyTuplesAddressAllOfData) {
   }
 }
 
+// Ranks 9 to 12 whose dims cannot coalesce (every non-axis indices dim shorter than data's) are more
+// than the kernels' VKINDEX_MAX_ELEMENT_DIMS: the plan walks them block by block
+// (plan/element_blocks.hpp), the axis among the peeled dims or not, and every data element must still
+// receive exactly its updates in index order, for every reduction and with the axis longer than data's
+// (duplicates). Tensors larger than one binding, or more blocks than kMaxPeeledBlocks, are refused.
+TEST(ScatterSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims) {
+  std::mt19937 rng(0x9ea);
+  const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax};
+  for (int round = 0; round < 24; ++round) {
+    ScatterCase c;
+    c.data_type = kTypes[rng() % 4];  // no complex128: it has no max
+    c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
+    c.reduction = reductions[rng() % std::size(reductions)];
+    c.in_place = rng() % 2;
+    const size_t rank = 9 + rng() % 4;
+    const size_t axis = round % 3 == 0 ? 0 : rng() % rank;  // the axis peeled in a third of the rounds
+    c.axis = static_cast<int64_t>(axis) - (rng() % 2 ? static_cast<int64_t>(rank) : 0);
+    c.data_shape.resize(rank);
+    c.indices_shape.resize(rank);
+    for (size_t d = 0; d < rank; ++d) {
+      c.data_shape[d] = rng() % 4 == 0 ? 4 : 3;
+      c.indices_shape[d] = d == axis ? 1 + static_cast<int64_t>(rng() % 6) : 2;
+    }
+    const uint64_t offsets[] = {0, 4, 16, 260};
+    c.data_offset = offsets[rng() % std::size(offsets)];
+    c.indices_offset = offsets[rng() % std::size(offsets)];
+    c.updates_offset = offsets[rng() % std::size(offsets)];
+    c.output_offset = offsets[rng() % std::size(offsets)];
+    c.device = fakeDevice(uint64_t(1) << 28, rng() % 2 ? 16 : 64);
+    c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
+    SCOPED_TRACE(describe(c));
+    const Status status = simulateScatter(c, static_cast<uint32_t>(rng()));
+    ASSERT_TRUE(status.ok()) << status.toString();
+    if (::testing::Test::HasFailure()) return;
+  }
+  ScatterCase c;
+  c.data_shape = Shape(9, 3);
+  c.indices_shape = Shape(9, 2);
+  c.device = fakeDevice(4096, 16);
+  expectError(simulateScatter(c, 1), StatusCode::kUnsupported,
+              "ScatterElements: the tensors coalesce to 9 dims, more than 8, which vkindex runs only where input "
+              "'data', 'indices', 'updates' and the output each fit one storage-buffer binding of 4096 bytes");
+  // Twenty dims with the axis outermost peel 13: 8192 blocks.
+  c.data_type = DataType::kUInt8;
+  c.data_shape = Shape(20, 3);
+  c.indices_shape = Shape(20, 2);
+  expectError(simulateScatter(c, 1), StatusCode::kUnsupported,
+              "ScatterElements: the tensors coalesce to 20 dims, whose 13 outermost run one pass per coordinate "
+              "(8192); vkindex runs at most 4096");
+}
+
 TEST(ScatterSimulationTest, ASliceLargerThanAWindowIsRefused) {
   ScatterCase c;
   c.nd = true;

@@ -236,7 +236,7 @@ class Simulation {
     uint32_t data_base = 0, update_base = 0, axis_update_stride = 1;
   };
   static LineStart lineStart(const abi::ScatterElementsParams& p, uint32_t dims, uint32_t line) {
-    LineStart start;
+    LineStart start{p.data_element_base, p.update_element_base, 1};
     uint32_t rest = line, update_stride = 1;
     for (uint32_t j = dims; j-- > 0;) {
       const uint32_t extent = p.extents[j];
