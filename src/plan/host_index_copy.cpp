@@ -1,5 +1,6 @@
 #include "plan/host_index_copy.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace vkindex::plan {
@@ -62,6 +63,12 @@ std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* valu
       }
     }
   }
+  // Regions in source order read data front to back, whatever the index order; their order means nothing
+  // to vkCmdCopyBuffer (no two share a target byte). Merging first is complete: rows consecutive in the
+  // output are neighbours in index order.
+  std::sort(regions.begin(), regions.end(), [](const CopyRegion& a, const CopyRegion& b) {
+    return a.source != b.source ? a.source < b.source : a.target < b.target;
+  });
   return regions;
 }
 

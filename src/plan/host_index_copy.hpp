@@ -40,7 +40,11 @@ inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
 
 // The output rows of `gather` as copy regions, data starting at byte `data_offset` of its buffer and
 // the output at `output_offset`; the values must have passed findBadIndex. Consecutive rows that are
-// also consecutive in the data merge into one region. Empty when the output is empty.
+// also consecutive in the data merge into one region. Sorted by source (then target): the drivers
+// copy regions one after another, and reading the data in order ran SwiftShader's 8192 random 4 KiB
+// embedding rows in 2.9-3.0 ms against 3.4-3.6 in index order, and lavapipe's one-region-per-row
+// sweep at 8 and 16 KiB rows at 28 and 37 GB/s against 18 and 24 (`vkindex bench`, 2026-11-27).
+// Empty when the output is empty.
 std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
                                        uint64_t output_offset);
 

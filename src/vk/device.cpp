@@ -81,9 +81,11 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // 15.5 / 14.7, 8 KiB 16.1 / 19.6, 64 KiB 16.3 / 45.4; from a table 8x the output (128 MiB) 4 KiB
   // 9.9 / 9.8 and 8 KiB 8.8 / 16.8; and `vkindex bench`'s host-index rows took the kernel 4.4-4.7 ms
   // against the regions' 5.8-5.9 for embedding-host (4 KiB rows from 125 MiB) and 2.4-2.6 against
-  // 5.7-5.9 for gathernd-rows-host (1 KiB rows). (On 2026-11-26, the machine busier, the sweep had
-  // put the crossover at 1 KiB: the kernel shares the cores with other work, the regions do not.) A
-  // few regions take that path whatever their size (kFewCopyRegions). GPUs: 1 KiB, unmeasured.
+  // 5.7-5.9 for gathernd-rows-host (1 KiB rows). With the regions in source order (from 2026-11-27)
+  // embedding-host's regions still took 5.5-5.9 ms against the kernel's 4.0-4.7. (On 2026-11-26, the
+  // machine busier, the sweep had put the crossover at 1 KiB: the kernel shares the cores with other
+  // work, the regions do not.) A few regions take that path whatever their size (kFewCopyRegions).
+  // GPUs: 1 KiB, unmeasured.
   info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 8192u : 1024u;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the

@@ -1,7 +1,10 @@
 // Host-index planning (src/plan/host_index_copy): the host check finds the first bad element with the
 // device check's range rule, regions merge exactly the runs that are consecutive in data and output,
-// and the path choice follows the average region size.
+// regions come in source order, and the path choice follows the average region size.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
@@ -89,6 +92,36 @@ TEST(HostIndexCopyTest, GatherNDTuplesAddressRowsWithinTheirBatch) {
   EXPECT_EQ(regions[2].source, (12u + 4) * 4);          // batch 1, (1, 0)
   EXPECT_EQ(regions[3].source, (12u + 2 * 4 + 3) * 4);  // batch 1, (2, 3)
   EXPECT_EQ(regions[3].target, 3u * 4);
+}
+
+TEST(HostIndexCopyTest, RegionsComeInSourceOrderAndCoverEveryOutputRowOnce) {
+  // data [3 outer, 50 rows, 2 int32]: random rows, repeats included, for indices [40] of each slice.
+  const RowGather gather = gatherOf({3, 50, 2}, DataType::kInt32, {40}, DataType::kInt32, 1);
+  std::vector<int32_t> values(40);
+  uint32_t state = 7;
+  for (int32_t& value : values) {
+    state = state * 1664525u + 1013904223u;
+    value = static_cast<int32_t>(state >> 8) % 100 - 50;  // [-50, 49]
+  }
+  const std::vector<CopyRegion> regions = rowCopyRegions(gather, values.data(), 64, 0);
+  std::vector<int> copies(3 * 40, 0);
+  for (size_t i = 0; i < regions.size(); ++i) {
+    if (i > 0) {
+      EXPECT_TRUE(regions[i - 1].source < regions[i].source ||
+                  (regions[i - 1].source == regions[i].source && regions[i - 1].target < regions[i].target))
+          << "region " << i;
+    }
+    ASSERT_EQ(regions[i].bytes % 8, 0u);
+    for (uint64_t row = 0; row < regions[i].bytes / 8; ++row) {
+      const uint64_t out_row = regions[i].target / 8 + row;
+      ASSERT_LT(out_row, copies.size());
+      ++copies[out_row];
+      const uint64_t outer = out_row / 40, n = out_row % 40;
+      const int64_t index = values[n] < 0 ? values[n] + 50 : values[n];
+      EXPECT_EQ(regions[i].source + row * 8, 64 + (outer * 50 + static_cast<uint64_t>(index)) * 8) << "row " << out_row;
+    }
+  }
+  EXPECT_EQ(std::count(copies.begin(), copies.end(), 1), 3 * 40);
 }
 
 TEST(HostIndexCopyTest, PathFollowsTheAverageRegionSize) {
