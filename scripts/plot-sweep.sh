@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Draws `vkindex bench --sweep` as an SVG: GB/s (log axis) against row bytes (log2 axis) for Gather, vkCmdCopyBuffer
-# and the compute copy, titled with the device and the date the sweep ran. A tool for the README's
+# Draws `vkindex bench --sweep` as an SVG: GB/s (log axis) against row bytes (log2 axis) for Gather, vkCmdCopyBuffer,
+# the compute copy and Gather with host indices as copy regions (where the sweep timed them), titled
+# with the device and the date the sweep ran. A tool for the README's
 # plots, not part of CI. Needs gnuplot (Debian: apt-get install gnuplot-nox) and python3 (it reads the
 # JSON lines).
 #
@@ -26,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --output) output="$2"; shift 2 ;;
     --cli) cli="$2"; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "plot-sweep.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +63,8 @@ if [[ -z "$input" ]]; then
   "$cli" bench --sweep --json $quick "${extra[@]}" >"$input" || echo "plot-sweep.sh: the sweep reported a failure" >&2
 fi
 
-# JSON lines -> a data file (row bytes, gather, copyBuffer, compute copy) and gnuplot's title string.
+# JSON lines -> a data file (row bytes, gather, copyBuffer, compute copy, host-index regions) and
+# gnuplot's title string.
 python3 - "$input" "$work/sweep.dat" "$work/title.gp" <<'PY'
 import json, sys
 source, data, title = sys.argv[1:4]
@@ -76,13 +78,15 @@ with open(source, encoding="utf-8") as lines:
         if "error" in point:
             print(f"plot-sweep.sh: line {number}: {point['row_bytes']}-byte rows failed: {point['error']}", file=sys.stderr)
             continue
+        # Regions are timed only up to 65536 rows: "?" is gnuplot's missing value.
+        regions = point.get("regions_gb_per_s")
         points.append((point["row_bytes"], point["gather_gb_per_s"], point["copy_buffer_gb_per_s"],
-                       point["compute_copy_gb_per_s"]))
+                       point["compute_copy_gb_per_s"], "?" if regions is None else "%g" % regions))
 if not points:
     sys.exit(f"plot-sweep.sh: no sweep points in {source}")
 with open(data, "w") as out:
     for point in sorted(points):
-        out.write("%d %g %g %g\n" % point)
+        out.write("%d %g %g %g %s\n" % point)
 # gnuplot single-quoted strings: a quote is written twice.
 text = f"vkindex Gather vs copy ceilings: {device or 'unknown device'}, {date or 'unknown date'}"
 with open(title, "w", encoding="utf-8") as out:
@@ -105,6 +109,7 @@ set grid
 set key bottom right box opaque
 plot '$work/sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'Gather', \
      '' using 1:3 with linespoints lw 2 pt 5 title 'vkCmdCopyBuffer', \
-     '' using 1:4 with linespoints lw 2 pt 9 title 'compute copy'
+     '' using 1:4 with linespoints lw 2 pt 9 title 'compute copy', \
+     '' using 1:5 with linespoints lw 2 pt 13 dt 2 title 'Gather, host indices as copy regions'
 GP
 echo "plot-sweep.sh: wrote $output"
