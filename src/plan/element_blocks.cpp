@@ -1,5 +1,6 @@
 #include "plan/element_blocks.hpp"
 
+#include <algorithm>
 #include <cstddef>
 
 #include "common/gather_elements_params.h"
@@ -7,18 +8,21 @@
 namespace vkindex::plan {
 
 StatusOr<ElementBlocks> elementBlocks(const std::string& op, const std::vector<ElementDim>& dims, uint32_t axis_dim,
-                                      uint64_t axis_size, uint64_t index_elements, uint64_t data_elements) {
+                                      uint64_t axis_size, uint64_t index_elements, uint64_t data_elements,
+                                      size_t min_peel) {
   ElementBlocks blocks;
   const size_t dim_count = dims.size();
-  if (dim_count <= VKINDEX_MAX_ELEMENT_DIMS) {
+  if (dim_count <= VKINDEX_MAX_ELEMENT_DIMS && min_peel == 0) {
     blocks.kernel_dims = dims;
     blocks.kernel_axis_dim = axis_dim;
     blocks.elements = index_elements;
     blocks.reach = data_elements;  // one block: every data element, as without peeling
     return blocks;
   }
-  size_t peel = dim_count - VKINDEX_MAX_ELEMENT_DIMS;
-  if (axis_dim < peel) ++peel;  // room for the axis as an extent-1 kernel dim
+  size_t peel =
+      std::min(dim_count, std::max(min_peel, dim_count - std::min<size_t>(dim_count, VKINDEX_MAX_ELEMENT_DIMS)));
+  // A peeled axis stays in the kernel as an extent-1 dim: room for it.
+  if (axis_dim < peel && dim_count - peel + 1 > VKINDEX_MAX_ELEMENT_DIMS) ++peel;
   blocks.peeled.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(peel));
   if (axis_dim < peel) {
     blocks.peeled_axis = axis_dim;

@@ -29,10 +29,12 @@ struct ElementBlocks {
 };
 
 // The blocks of coalesced `dims` (coalesceElementDims) with the axis at `axis_dim`, `axis_size` =
-// data.shape[axis], over `index_elements` indices and `data_elements` data elements. `op` names the
-// operator in the kUnsupported message for more than kMaxPeeledBlocks blocks.
+// data.shape[axis], over `index_elements` indices and `data_elements` data elements, peeling at least
+// `min_peel` dims (smaller blocks; at most all of them). `op` names the operator in the kUnsupported
+// message for more than kMaxPeeledBlocks blocks.
 StatusOr<ElementBlocks> elementBlocks(const std::string& op, const std::vector<ElementDim>& dims, uint32_t axis_dim,
-                                      uint64_t axis_size, uint64_t index_elements, uint64_t data_elements);
+                                      uint64_t axis_size, uint64_t index_elements, uint64_t data_elements,
+                                      size_t min_peel = 0);
 
 // The data element block `block`'s targets count from: its peeled coordinates (the axis' excepted)
 // times their strides.

@@ -251,37 +251,71 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
   }
 }
 
-// ScatterElements beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims, where every tensor fits one binding:
-// the walk, block by block (plan/element_blocks.hpp), each block's updates a contiguous range from
-// update_element_base and its targets counted from data_element_base. Every pass waits for the
-// output writes of the one before: blocks that peel the axis hold one axis position each, and this
-// order applies a line's updates in index order across them.
-void appendPeeledWalkPasses(OpPlan& plan, const PassLayout& layout, const ElementBlocks& blocks, bool wait_for_checks,
-                            bool output_written) {
-  const ScatterShape& shape = layout.shape;
-  const SourceRun& run = layout.runs.front();
-  const TargetRange& target = layout.targets.front();
+// ScatterElements beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims runs a block at a time
+// (plan/element_blocks.hpp). A block's updates (and indices) are a contiguous range from
+// update_element_base: where they are larger than one binding, more dims are peeled until each
+// block's range fits one window (at most kMaxPeeledBlocks blocks).
+StatusOr<ElementBlocks> peeledBlocks(const ScatterShape& shape, const Placement& updates, const Placement& indices,
+                                     const Placement& output, const DeviceInfo& device) {
+  const uint64_t update_bytes = std::max<uint64_t>(shape.element_bytes, tupleBytes(shape.check));
+  const bool windowed = !fitsOneBinding(updates, device) || !fitsOneBinding(indices, device);
+  for (size_t peel = 0;; ++peel) {
+    StatusOr<ElementBlocks> blocks = elementBlocks(shape.op, shape.dims, shape.axis_dim, shape.check.extents[0],
+                                                   shape.check.tuple_count, output.bytes / shape.element_bytes, peel);
+    if (!blocks.ok() && peel > 0) break;  // more blocks than kMaxPeeledBlocks to fit the windows
+    VKINDEX_RETURN_IF_ERROR(blocks.status());
+    if (!windowed || blocks->elements * update_bytes <= windowCapacity(device)) return blocks;
+  }
+  return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) + " dims, more than " +
+                     std::to_string(VKINDEX_MAX_ELEMENT_DIMS) +
+                     ", and run a block at a time; blocks whose updates each fit one storage-buffer binding of this "
+                     "device (maxStorageBufferRange " +
+                     std::to_string(device.max_storage_buffer_range) + ") would be more than " +
+                     std::to_string(kMaxPeeledBlocks));
+}
+
+// The walk of `blocks`, block by block, each pass binding its block's updates and indices. A block's
+// targets lie within its reach from data_element_base: one output window where that fits (any target,
+// no per-update window test), else a pass per window of it that writes only its targets. Every pass
+// waits for the output writes of the one before: blocks that peel the axis hold one axis position
+// each, and this order applies a line's updates in index order across them.
+void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const ElementBlocks& blocks,
+                            const Placement& updates, const Placement& indices, const Placement& output,
+                            const DeviceInfo& device, bool wait_for_checks, bool output_written) {
+  const uint64_t E = shape.element_bytes;
   const uint64_t axis_extent = blocks.kernel_dims[blocks.kernel_axis_dim].extent;
   const uint64_t lines = blocks.elements / axis_extent;
+  const bool one_window = blocks.reach * E <= windowCapacity(device);
+  const uint64_t targets_per_pass = one_window ? blocks.reach : windowCapacity(device) / E;
   for (uint64_t block = 0; block < blocks.count; ++block) {
-    for (uint64_t begin = 0; begin < axis_extent; begin += kMaxWalk) {
-      abi::ScatterElementsParams p = elementsParams(shape, {blocks.kernel_dims, blocks.kernel_axis_dim}, run, target,
-                                                    begin, std::min(axis_extent, begin + kMaxWalk));
-      p.first_line = 0;
-      p.line_count = static_cast<uint32_t>(lines);
-      p.data_element_base = static_cast<uint32_t>(blockBase(blocks, block));
-      p.update_element_base = static_cast<uint32_t>(block * blocks.elements);
-      Step pass;
-      pass.kernel = walkKernel(shape, kElementsWalk);
-      pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(blocks.kernel_dims.size()));
-      pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
-                                           {Role::kIndices, run.indices.window},
-                                           {Role::kOutput, target.output.window},
-                                           {Role::kStatus, {}}};
-      setPush(pass, p);
-      pass.groups = groupsForItems(lines, layout.workgroup);
-      orderPass(pass, target.output.window, wait_for_checks, output_written);
-      plan.steps.push_back(pass);
+    const uint64_t first_update = block * blocks.elements, first_target = blockBase(blocks, block);
+    SourceRun run;
+    run.updates = bindBytes(updates, first_update * E, (first_update + blocks.elements) * E, device);
+    run.indices = bindBytes(indices, first_update * tupleBytes(shape.check),
+                            (first_update + blocks.elements) * tupleBytes(shape.check), device);
+    for (uint64_t t0 = first_target; t0 < first_target + blocks.reach; t0 += targets_per_pass) {
+      const uint64_t t1 = std::min(first_target + blocks.reach, t0 + targets_per_pass);
+      TargetRange target{t0, t1, bindBytes(output, t0 * E, t1 * E, device)};
+      if (one_window) target.begin = 0, target.end = 0xFFFFFFFFu;
+      for (uint64_t begin = 0; begin < axis_extent; begin += kMaxWalk) {
+        abi::ScatterElementsParams p = elementsParams(shape, {blocks.kernel_dims, blocks.kernel_axis_dim}, run, target,
+                                                      begin, std::min(axis_extent, begin + kMaxWalk));
+        p.first_line = 0;
+        p.line_count = static_cast<uint32_t>(lines);
+        p.data_element_base = static_cast<uint32_t>(first_target);
+        p.update_element_base = static_cast<uint32_t>(first_update);
+        Step pass;
+        pass.kernel = walkKernel(shape, kElementsWalk);
+        pass.spec = scatterSpec(shape, device.workgroup_size, static_cast<uint32_t>(blocks.kernel_dims.size()));
+        pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
+                                             {Role::kIndices, run.indices.window},
+                                             {Role::kOutput, target.output.window},
+                                             {Role::kStatus, {}}};
+        setPush(pass, p);
+        pass.groups = groupsForItems(lines, device.workgroup_size);
+        orderPass(pass, target.output.window, wait_for_checks, output_written);
+        plan.steps.push_back(pass);
+      }
     }
   }
 }
@@ -665,32 +699,26 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
                        std::to_string(device.max_storage_buffer_range) + " bytes at an offset alignment of " +
                        std::to_string(bindingAlignment(device)) + " leave no room for one");
   }
+  const uint64_t work = elements ? shape.lines : shape.slice_elements;
+  const bool scatters = shape.check.tuple_count > 0 && work > 0 && output.bytes > 0;
+  // Blocks beyond the kernels' dims, before any pass is planned: a refusal costs nothing.
+  std::optional<ElementBlocks> peeled;
+  if (scatters && elements && shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
+    VKINDEX_ASSIGN_OR_RETURN(peeled, peeledBlocks(shape, updates, indices, output, device));
+  }
   bool wait_for_checks = checked, output_written = false;
   if (!in_place && output.bytes > 0) {
     appendDataCopy(plan, data, output, device, wait_for_checks);
     wait_for_checks = false;
     output_written = true;
   }
-  const uint64_t work = elements ? shape.lines : shape.slice_elements;
-  if (shape.check.tuple_count == 0 || work == 0 || output.bytes == 0) return plan;
-
-  PassLayout layout{shape, {}, {}, device.workgroup_size};
-  VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
-  if (elements && shape.dims.size() > VKINDEX_MAX_ELEMENT_DIMS) {
-    VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks,
-                             elementBlocks(shape.op, shape.dims, shape.axis_dim, shape.check.extents[0],
-                                           shape.check.tuple_count, output.bytes / shape.element_bytes));
-    if (windowed) {
-      return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +
-                         " dims, more than " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS) +
-                         ", which vkindex runs only where input 'data', 'indices', 'updates' and the output each "
-                         "fit one storage-buffer binding of " +
-                         std::to_string(device.max_storage_buffer_range) + " bytes");
-    }
-    VKINDEX_ASSIGN_OR_RETURN(layout.runs, lineRuns(shape, updates, indices, device));
-    appendPeeledWalkPasses(plan, layout, blocks, wait_for_checks, output_written);
+  if (!scatters) return plan;
+  if (peeled) {
+    appendPeeledWalkPasses(plan, shape, *peeled, updates, indices, output, device, wait_for_checks, output_written);
     return plan;
   }
+  PassLayout layout{shape, {}, {}, device.workgroup_size};
+  VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
   VKINDEX_ASSIGN_OR_RETURN(
       layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
   const uint64_t entries = winnerTableEntries(shape, device);

@@ -609,8 +609,12 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
 
 // Ranks 9 to 11 whose dims cannot coalesce (every non-axis indices dim shorter than data's) are more
 // than the kernels' 8: the plan walks them block by block, the axis among the peeled dims or not, every
-// reduction the type defines, duplicates along an axis up to twice data's.
+// reduction the type defines, duplicates along an axis up to twice data's. Every other case also runs
+// with 64 KiB bindings, where the larger tensors span several windows and each block binds its own.
 TEST_F(ScatterElementsTest, RanksBeyondEightThatDoNotCoalesce) {
+  ContextOptions options;
+  options.max_binding_bytes = 65536;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> small_bindings, makeContext(options));
   Rng rng(0x9e2);
   const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin};
   const DataType types[] = {DataType::kFloat32,  DataType::kUInt8,   DataType::kFloat16, DataType::kInt64,
@@ -635,8 +639,12 @@ TEST_F(ScatterElementsTest, RanksBeyondEightThatDoNotCoalesce) {
       c.updates = reductionValues(rng, dtype, index_shape);
       SCOPED_TRACE(c.description());
       ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c, alternating(n)));
+      if (n % 2 == 0) {
+        ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*small_bindings, c, alternating(n + 1)));
+      }
     }
   }
+  EXPECT_EQ(small_bindings->validationMessageCount(), 0u) << small_bindings->firstValidationMessage();
 }
 
 // Tensors larger than one binding (1 KiB bindings): data, indices and updates in several windows each,

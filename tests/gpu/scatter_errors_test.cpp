@@ -547,21 +547,6 @@ TEST_F(ScatterErrorsTest, ElementsBadIndexInALatePeeledBlockWritesNothing) {
                                                     values(DataType::kUInt8, Shape(10, 2)), 9)));
 }
 
-TEST_F(ScatterErrorsTest, ElementsBeyondEightDimsInManyWindowsAreRefused) {
-  // Peeled blocks are walked only where every tensor fits one binding: with 4 KiB bindings, data of
-  // 3^9 floats does not, and the call is refused before anything runs.
-  ContextOptions options;
-  options.max_binding_bytes = 4096;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
-  Rng rng(12);
-  expectError(
-      *capped,
-      elements(floats(Shape(9, 3)), randomIndices(rng, DataType::kInt64, Shape(9, 2), 3), floats(Shape(9, 2)), 4),
-      StatusCode::kUnsupported,
-      "ScatterElements: the tensors coalesce to 9 dims, more than 8, which vkindex runs only where input "
-      "'data', 'indices', 'updates' and the output each fit one storage-buffer binding of 4096 bytes");
-}
-
 TEST_F(ScatterErrorsTest, NDBadIndexValuesAreReportedAndNothingIsWritten) {
   // Data [5, 5, 2]; 2x3 tuples of 2 (components in [-5, 4]), one bad value planted in component 0 or 1
   // of tuple [1, 0]. Updates [2, 3, 2].

@@ -177,13 +177,17 @@ TEST(ScatterSimulationTest, EmptyTuplesAddressAllOfData) {
 
 // Ranks 9 to 12 whose dims cannot coalesce (every non-axis indices dim shorter than data's) are more
 // than the kernels' VKINDEX_MAX_ELEMENT_DIMS: the plan walks them block by block
-// (plan/element_blocks.hpp), the axis among the peeled dims or not, and every data element must still
-// receive exactly its updates in index order, for every reduction and with the axis longer than data's
-// (duplicates). Tensors larger than one binding, or more blocks than kMaxPeeledBlocks, are refused.
+// (plan/element_blocks.hpp), the axis among the peeled dims or not, each block binding only its own
+// ranges of the tensors, and every data element must still receive exactly its updates in index order,
+// for every reduction and with the axis longer than data's (duplicates). A third of the cases bind at
+// most 64 KiB, where the larger tensors span several windows: more dims are peeled until each block's
+// updates fit one, and a block's targets take a pass per window. Blocks beyond kMaxPeeledBlocks are
+// refused.
 TEST(ScatterSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims) {
   std::mt19937 rng(0x9ea);
   const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax};
-  for (int round = 0; round < 24; ++round) {
+  int windowed = 0;
+  for (int round = 0; round < 30; ++round) {
     ScatterCase c;
     c.data_type = kTypes[rng() % 4];  // no complex128: it has no max
     c.index_type = rng() % 2 ? DataType::kInt64 : DataType::kInt32;
@@ -203,21 +207,41 @@ TEST(ScatterSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims) {
     c.indices_offset = offsets[rng() % std::size(offsets)];
     c.updates_offset = offsets[rng() % std::size(offsets)];
     c.output_offset = offsets[rng() % std::size(offsets)];
-    c.device = fakeDevice(uint64_t(1) << 28, rng() % 2 ? 16 : 64);
+    c.device = fakeDevice(round % 3 == 1 ? uint64_t(1) << 16 : uint64_t(1) << 28, rng() % 2 ? 16 : 64);
     c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
     SCOPED_TRACE(describe(c));
     const Status status = simulateScatter(c, static_cast<uint32_t>(rng()));
+    uint64_t data_bytes = elementSize(c.data_type);
+    for (int64_t dim : c.data_shape) data_bytes *= static_cast<uint64_t>(dim);
     ASSERT_TRUE(status.ok()) << status.toString();
+    windowed += data_bytes > c.device.max_storage_buffer_range ? 1 : 0;
     if (::testing::Test::HasFailure()) return;
   }
+  EXPECT_GE(windowed, 5) << "some cases must span several windows";
+  // 256-byte windows (224 bytes of room) hold 56 floats: data [3] x 9 with indices [2] x 9 peels 4
+  // dims for blocks of 32 updates, whose targets (1 + 3^4 + ... + 3^0 + 3^4 floats from their base)
+  // span several windows.
   ScatterCase c;
   c.data_shape = Shape(9, 3);
   c.indices_shape = Shape(9, 2);
-  c.device = fakeDevice(4096, 16);
+  c.axis = 4;
+  c.reduction = Reduction::kAdd;
+  c.device = fakeDevice(256, 16);
+  EXPECT_TRUE(simulateScatter(c, 1).ok());
+  // Sixteen dims with int64 indices in 128-byte windows (96 bytes of room): blocks of at most 12 updates
+  // would be 2^16 / 8 = 8192, more than kMaxPeeledBlocks.
+  c.data_type = DataType::kUInt8;
+  c.index_type = DataType::kInt64;
+  c.in_place = true;
+  c.data_shape = Shape(16, 3);
+  c.indices_shape = Shape(16, 2);
+  c.device = fakeDevice(128, 16);
   expectError(simulateScatter(c, 1), StatusCode::kUnsupported,
-              "ScatterElements: the tensors coalesce to 9 dims, more than 8, which vkindex runs only where input "
-              "'data', 'indices', 'updates' and the output each fit one storage-buffer binding of 4096 bytes");
+              "ScatterElements: the tensors coalesce to 16 dims, more than 8, and run a block at a time; blocks whose "
+              "updates each fit one storage-buffer binding of this device (maxStorageBufferRange 128) would be more "
+              "than 4096");
   // Twenty dims with the axis outermost peel 13: 8192 blocks.
+  c.axis = 0;
   c.data_type = DataType::kUInt8;
   c.data_shape = Shape(20, 3);
   c.indices_shape = Shape(20, 2);
