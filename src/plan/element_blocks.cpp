@@ -19,8 +19,8 @@ StatusOr<ElementBlocks> elementBlocks(const std::string& op, const std::vector<E
     blocks.reach = data_elements;  // one block: every data element, as without peeling
     return blocks;
   }
-  size_t peel =
-      std::min(dim_count, std::max(min_peel, dim_count - std::min<size_t>(dim_count, VKINDEX_MAX_ELEMENT_DIMS)));
+  const size_t needed = dim_count > VKINDEX_MAX_ELEMENT_DIMS ? dim_count - VKINDEX_MAX_ELEMENT_DIMS : 0;
+  size_t peel = std::min(dim_count, std::max(min_peel, needed));
   // A peeled axis stays in the kernel as an extent-1 dim: room for it.
   if (axis_dim < peel && dim_count - peel + 1 > VKINDEX_MAX_ELEMENT_DIMS) ++peel;
   blocks.peeled.assign(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(peel));

@@ -105,12 +105,21 @@ Binding indicesBinding(const ScatterShape& shape, const SourceRun& run) {
   return {Role::kIndices, run.indices.window};
 }
 
+// The dims a ScatterElements kernel sees: the shape's coalesced ones, or a peeled block's
+// (plan/element_blocks.hpp), whose lines count from the data element and update position given here.
+struct ElementView {
+  const std::vector<ElementDim>* dims = nullptr;
+  uint32_t axis_dim = 0;
+  uint64_t data_base = 0, update_base = 0;
+};
+
 // Where the scatter passes read and write.
 struct PassLayout {
   const ScatterShape& shape;
   std::vector<SourceRun> runs;
   std::vector<TargetRange> targets;
   uint32_t workgroup;
+  ElementView view;  // ScatterElements
 };
 
 abi::ScatterNDParams ndParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
@@ -128,37 +137,29 @@ abi::ScatterNDParams ndParams(const ScatterShape& shape, const SourceRun& run, c
   return p;
 }
 
-// The kernel's dims: the shape's coalesced ones, or a peeled block's (plan/element_blocks.hpp).
-struct KernelDims {
-  const std::vector<ElementDim>& dims;
-  uint32_t axis_dim;
-};
-
-abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const KernelDims& kernel, const SourceRun& run,
-                                          const TargetRange& target, uint64_t axis_begin, uint64_t axis_end) {
+abi::ScatterElementsParams elementsParams(const PassLayout& layout, const SourceRun& run, const TargetRange& target,
+                                          uint64_t axis_begin, uint64_t axis_end) {
+  const ElementView& view = layout.view;
   abi::ScatterElementsParams p{};
   p.first_line = static_cast<uint32_t>(run.line_begin);
   p.line_count = static_cast<uint32_t>(run.line_end - run.line_begin);
-  p.axis_extent = static_cast<uint32_t>(kernel.dims[kernel.axis_dim].extent);
+  p.axis_extent = static_cast<uint32_t>((*view.dims)[view.axis_dim].extent);
   p.axis_begin = static_cast<uint32_t>(axis_begin);
   p.axis_end = static_cast<uint32_t>(axis_end);
-  p.axis_size = static_cast<uint32_t>(shape.check.extents[0]);
+  p.axis_size = static_cast<uint32_t>(layout.shape.check.extents[0]);
   p.updates_word_offset = run.updates.word;
   p.out_word_offset = target.output.word;
   p.indices_word_offset = run.indices.word;
-  p.axis_dim = kernel.axis_dim;
+  p.axis_dim = view.axis_dim;
   p.target_begin = static_cast<uint32_t>(target.begin);
   p.target_end = static_cast<uint32_t>(target.end);
-  for (size_t d = 0; d < kernel.dims.size(); ++d) {
-    p.extents[d] = static_cast<uint32_t>(kernel.dims[d].extent);
-    p.data_strides[d] = static_cast<uint32_t>(kernel.dims[d].data_stride);
+  p.data_element_base = static_cast<uint32_t>(view.data_base);
+  p.update_element_base = static_cast<uint32_t>(view.update_base);
+  for (size_t d = 0; d < view.dims->size(); ++d) {
+    p.extents[d] = static_cast<uint32_t>((*view.dims)[d].extent);
+    p.data_strides[d] = static_cast<uint32_t>((*view.dims)[d].data_stride);
   }
   return p;
-}
-
-abi::ScatterElementsParams elementsParams(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
-                                          uint64_t axis_begin, uint64_t axis_end) {
-  return elementsParams(shape, {shape.dims, shape.axis_dim}, run, target, axis_begin, axis_end);
 }
 
 SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t dims) {
@@ -237,8 +238,8 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_chec
         pass.groups = groupsForItems(run.line_end - run.line_begin, layout.workgroup);
         if (elements) {
           pass.kernel = walkKernel(shape, kElementsWalk);
-          pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
-          setPush(pass, elementsParams(shape, run, target, begin, end));
+          pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(layout.view.dims->size()));
+          setPush(pass, elementsParams(layout, run, target, begin, end));
         } else {
           pass.kernel = walkKernel(shape, kNDWalk);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
@@ -274,49 +275,37 @@ StatusOr<ElementBlocks> peeledBlocks(const ScatterShape& shape, const Placement&
                      std::to_string(kMaxPeeledBlocks));
 }
 
-// The walk of `blocks`, block by block, each pass binding its block's updates and indices. A block's
-// targets lie within its reach from data_element_base: one output window where that fits (any target,
-// no per-update window test), else a pass per window of it that writes only its targets. Every pass
-// waits for the output writes of the one before: blocks that peel the axis hold one axis position
-// each, and this order applies a line's updates in index order across them.
+// The walk of `blocks` (appendWalkPasses), a block at a time: one run of the block's lines, bound to
+// its updates and indices. A block's targets lie within its reach from its data base: one output
+// window where that fits (any target, no per-update window test), else a target range per window.
+// Every pass waits for the output writes of the one before: blocks that peel the axis hold one axis
+// position each, and this order applies a line's updates in index order across them.
 void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const ElementBlocks& blocks,
                             const Placement& updates, const Placement& indices, const Placement& output,
                             const DeviceInfo& device, bool wait_for_checks, bool output_written) {
-  const uint64_t E = shape.element_bytes;
+  const uint64_t E = shape.element_bytes, index_bytes = tupleBytes(shape.check);
   const uint64_t axis_extent = blocks.kernel_dims[blocks.kernel_axis_dim].extent;
-  const uint64_t lines = blocks.elements / axis_extent;
   const bool one_window = blocks.reach * E <= windowCapacity(device);
-  const uint64_t targets_per_pass = one_window ? blocks.reach : windowCapacity(device) / E;
+  const uint64_t targets_per_range = one_window ? blocks.reach : windowCapacity(device) / E;
   for (uint64_t block = 0; block < blocks.count; ++block) {
     const uint64_t first_update = block * blocks.elements, first_target = blockBase(blocks, block);
-    SourceRun run;
-    run.updates = bindBytes(updates, first_update * E, (first_update + blocks.elements) * E, device);
-    run.indices = bindBytes(indices, first_update * tupleBytes(shape.check),
-                            (first_update + blocks.elements) * tupleBytes(shape.check), device);
-    for (uint64_t t0 = first_target; t0 < first_target + blocks.reach; t0 += targets_per_pass) {
-      const uint64_t t1 = std::min(first_target + blocks.reach, t0 + targets_per_pass);
-      TargetRange target{t0, t1, bindBytes(output, t0 * E, t1 * E, device)};
-      if (one_window) target.begin = 0, target.end = 0xFFFFFFFFu;
-      for (uint64_t begin = 0; begin < axis_extent; begin += kMaxWalk) {
-        abi::ScatterElementsParams p = elementsParams(shape, {blocks.kernel_dims, blocks.kernel_axis_dim}, run, target,
-                                                      begin, std::min(axis_extent, begin + kMaxWalk));
-        p.first_line = 0;
-        p.line_count = static_cast<uint32_t>(lines);
-        p.data_element_base = static_cast<uint32_t>(first_target);
-        p.update_element_base = static_cast<uint32_t>(first_update);
-        Step pass;
-        pass.kernel = walkKernel(shape, kElementsWalk);
-        pass.spec = scatterSpec(shape, device.workgroup_size, static_cast<uint32_t>(blocks.kernel_dims.size()));
-        pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
-                                             {Role::kIndices, run.indices.window},
-                                             {Role::kOutput, target.output.window},
-                                             {Role::kStatus, {}}};
-        setPush(pass, p);
-        pass.groups = groupsForItems(lines, device.workgroup_size);
-        orderPass(pass, target.output.window, wait_for_checks, output_written);
-        plan.steps.push_back(pass);
-      }
+    PassLayout layout{shape,
+                      {},
+                      {},
+                      device.workgroup_size,
+                      {&blocks.kernel_dims, blocks.kernel_axis_dim, first_target, first_update}};
+    const uint64_t update_end = first_update + blocks.elements;
+    layout.runs.push_back({0, blocks.elements / axis_extent, 0, axis_extent,
+                           bindBytes(updates, first_update * E, update_end * E, device),
+                           bindBytes(indices, first_update * index_bytes, update_end * index_bytes, device)});
+    for (uint64_t t0 = first_target; t0 < first_target + blocks.reach; t0 += targets_per_range) {
+      const uint64_t t1 = std::min(first_target + blocks.reach, t0 + targets_per_range);
+      const Bound window = bindBytes(output, t0 * E, t1 * E, device);
+      layout.targets.push_back(one_window ? TargetRange{0, kMax32, window} : TargetRange{t0, t1, window});
     }
+    appendWalkPasses(plan, layout, wait_for_checks, output_written);
+    wait_for_checks = false;
+    output_written = true;
   }
 }
 
@@ -339,7 +328,7 @@ void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, c
   const ScatterShape& shape = layout.shape;
   if (shape.op == "ScatterElements") {
     pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
-    setPush(pass, elementsParams(shape, run, target, run.walk_begin, run.walk_end));
+    setPush(pass, elementsParams(layout, run, target, run.walk_begin, run.walk_end));
   } else {
     pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
     setPush(pass, ndParams(shape, run, target, run.walk_begin, run.walk_end));
@@ -717,7 +706,7 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
     appendPeeledWalkPasses(plan, shape, *peeled, updates, indices, output, device, wait_for_checks, output_written);
     return plan;
   }
-  PassLayout layout{shape, {}, {}, device.workgroup_size};
+  PassLayout layout{shape, {}, {}, device.workgroup_size, {&shape.dims, shape.axis_dim}};
   VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
   VKINDEX_ASSIGN_OR_RETURN(
       layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
