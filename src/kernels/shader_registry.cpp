@@ -135,6 +135,8 @@ const ShaderInfo& shaderInfo(ShaderId id) {
                sizeof(abi::ScatterElementsParams)),
       describe("scatter_elements_write", scatter_elements_write_words, scatter_elements_write_word_count,
                sizeof(abi::ScatterElementsParams)),
+      describe("scatter_elements_write_by_target", scatter_elements_write_by_target_words,
+               scatter_elements_write_by_target_word_count, sizeof(abi::ScatterElementsParams)),
       describe("scatter_nd_claim", scatter_nd_claim_words, scatter_nd_claim_word_count, sizeof(abi::ScatterNDParams)),
       describe("scatter_elements_clear_claims", scatter_elements_clear_claims_words,
                scatter_elements_clear_claims_word_count, sizeof(abi::ScatterElementsParams)),

@@ -80,7 +80,9 @@ enum class Kernel : uint32_t {
   // ScatterElements none as a winner table, where the walk would leave the device idle (few lines):
   kScatterElementsClaim,  // scatter_elements_claim.comp: each update claims its data element
   kScatterElementsWrite,  // scatter_elements_write.comp: the winning updates, all at once
-  kScatterNDClaim,        // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
+  // The same write driven by the table, a data element per invocation, where the table was zeroed whole.
+  kScatterElementsWriteByTarget,
+  kScatterNDClaim,  // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
   // The claim passes again, zeroing the table words they would claim: where the table is larger
   // than the updates, instead of kClearWords over all of it.
   kScatterElementsClearClaims,

@@ -336,12 +336,15 @@ void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, c
 }
 
 // A write pass of the winner table: the winning updates of `run` whose targets lie in `target`.
-// ScatterElements: one invocation per update (scatter_elements_write.comp). ScatterND: slices of
-// whole words move in the widest unit dividing the slice and both offsets, in row segments
-// (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes invocations per
-// segment of row_items units); other slices one element per invocation (scatter_nd_write.comp).
+// ScatterElements: one invocation per update (scatter_elements_write.comp), or with `by_target` one
+// per data element of the table's `entries` (the table zeroed whole, one run and one target range).
+// ScatterND: slices of whole words move in the widest unit dividing the slice and both offsets, in
+// row segments (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes
+// invocations per segment of row_items units); other slices one element per invocation
+// (scatter_nd_write.comp).
 Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
-                 const Placement& updates, const Placement& output, const DeviceInfo& device) {
+                 const Placement& updates, const Placement& output, bool by_target, uint64_t entries,
+                 const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
   Step write;
   setWinnerPass(write, layout, run, target);
@@ -350,6 +353,14 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
                                         {Role::kOutput, target.output.window},
                                         {Role::kScratch, table},
                                         {Role::kStatus, {}}};
+  if (shape.op == "ScatterElements" && by_target) {
+    abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(write);
+    params.target_end = static_cast<uint32_t>(params.target_begin + entries);
+    setPush(write, params);
+    write.kernel = Kernel::kScatterElementsWriteByTarget;
+    write.groups = perUpdateGroups(entries, layout.workgroup, device);
+    return write;
+  }
   if (shape.op == "ScatterElements") {
     write.kernel = Kernel::kScatterElementsWrite;
     write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
@@ -404,7 +415,8 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
       plan.steps.push_back(claim);
     }
   };
-  if (claims < entries) {
+  const bool whole_table = claims >= entries;
+  if (!whole_table) {
     appendClaimPasses(elements ? Kernel::kScatterElementsClearClaims : Kernel::kScatterNDClearClaims);
   } else {
     Step clear;
@@ -420,9 +432,11 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
   appendClaimPasses(elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim);
 
+  // With the table zeroed whole and one pass, ScatterElements reads it in order instead of per update.
+  const bool by_target = elements && whole_table && layout.runs.size() == 1 && layout.targets.size() == 1;
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
-      Step write = winnerWrite(layout, run, target, table, updates, output, device);
+      Step write = winnerWrite(layout, run, target, table, updates, output, by_target, entries, device);
       write.wait_for.push_back({Role::kScratch, table});
       orderPass(write, target.output.window, wait_for_checks, output_written);
       plan.steps.push_back(write);

@@ -5,7 +5,7 @@
 include(${CMAKE_CURRENT_LIST_DIR}/cli_json_lines.cmake)
 vkindex_cli_json_lines(lines bench --steps --quick --json --repeats 3 --only scatter-1d-perm,scatter-1d-add-hot)
 # The kernels a row's path dispatches, in the order of their first dispatch (others may come between).
-set(expected_scatter-1d-perm "check_indices;scatter_elements_claim;scatter_elements_write")
+set(expected_scatter-1d-perm "check_indices;scatter_elements_claim;scatter_elements_write_by_target")
 set(expected_scatter-1d-add-hot "check_indices;scatter_elements_locate;bucket_fill;heavy_sort_count;heavy_sort_scatter;scatter_fold_float32_add")
 set(rows 0)
 foreach(line ${lines})

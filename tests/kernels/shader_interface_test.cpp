@@ -225,6 +225,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDMoveChecked,
                         Kernel::kScatterElementsClaim,
                         Kernel::kScatterElementsWrite,
+                        Kernel::kScatterElementsWriteByTarget,
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterElementsClearClaims,
                         Kernel::kScatterNDClearClaims,

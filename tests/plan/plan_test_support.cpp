@@ -108,6 +108,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsClaim:
     case Kernel::kScatterElementsClearClaims:
     case Kernel::kScatterElementsWrite:
+    case Kernel::kScatterElementsWriteByTarget:
     case Kernel::kScatterElementsAtomic:
     case Kernel::kScatterElementsLocate: return sizeof(abi::ScatterElementsParams);
     case Kernel::kScatterND:
@@ -198,6 +199,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";
     case Kernel::kScatterElementsClaim: return "scatter_elements_claim";
     case Kernel::kScatterElementsWrite: return "scatter_elements_write";
+    case Kernel::kScatterElementsWriteByTarget: return "scatter_elements_write_by_target";
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
     case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";

@@ -173,6 +173,40 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_move x2");
 }
 
+TEST(PlanScatterTest, AWinnerTableZeroedWholeIsWrittenByTarget) {
+  // [10] int16 data, 24 updates along its one line: more updates than data elements, so the table is
+  // zeroed whole and its write runs over the 10 data elements, not the 24 updates; the push block's
+  // target range is those elements.
+  StatusOr<ScatterShape> vector = inferScatterElementsShape({10}, DataType::kInt16, {24}, DataType::kInt32, {24},
+                                                            DataType::kInt16, 0, Reduction::kNone);
+  ASSERT_TRUE(vector.ok());
+  DeviceInfo device = fakeDevice(1024, 16, 8, 1);
+  device.min_walk_lines = 2;
+  StatusOr<OpPlan> plan =
+      planScatter(*vector, placed(0, 20), placed(64, 96), placed(256, 48), placed(512, 20), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_claim x1, "
+            "scatter_elements_write_by_target x1");
+  const Step& write = plan->steps.back();
+  EXPECT_EQ(write.groups, 2u) << "10 data elements, 8-wide groups of one item each";
+  EXPECT_EQ(str(write.wait_for), "scratch {0, 40}, output {512, 20}");
+  const abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(write);
+  EXPECT_EQ(params.target_begin, 0u);
+  EXPECT_EQ(params.target_end, 10u);
+
+  // Fewer updates than data elements: the table is zeroed only where they claim, so the write runs
+  // per update and reads only claimed entries.
+  vector = inferScatterElementsShape({30}, DataType::kInt16, {24}, DataType::kInt32, {24}, DataType::kInt16, 0,
+                                     Reduction::kNone);
+  ASSERT_TRUE(vector.ok());
+  plan = planScatter(*vector, placed(0, 60), placed(64, 96), placed(256, 48), placed(512, 60), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
+            "scatter_elements_claim x1, scatter_elements_write x1");
+}
+
 TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
   // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
@@ -343,7 +377,7 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
                         {DataType::kInt64, Reduction::kMax, "scatter_fold_integers"},
                         {DataType::kInt16, Reduction::kAdd, "scatter_fold_integers"},
                         {DataType::kFloat32, Reduction::kAdd, "scatter_fold_float32_add"},
-                        {DataType::kInt32, Reduction::kNone, "scatter_elements_write"}};
+                        {DataType::kInt32, Reduction::kNone, "scatter_elements_write_by_target"}};
   for (const Case& c : cases) {
     EXPECT_EQ(vectorScatterKernel(c.type, c.reduction, device), c.last_kernel)
         << dataTypeName(c.type) << " " << reductionName(c.reduction);

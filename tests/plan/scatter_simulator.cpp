@@ -27,9 +27,9 @@ uint64_t product(const Shape& shape, size_t begin, size_t end) {
 
 bool isWinnerKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsClearClaims ||
-         kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterNDClaim ||
-         kernel == Kernel::kScatterNDClearClaims || kernel == Kernel::kScatterNDWrite ||
-         scatterNDRowsUnitBytes(kernel) != 0;
+         kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterElementsWriteByTarget ||
+         kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDClearClaims ||
+         kernel == Kernel::kScatterNDWrite || scatterNDRowsUnitBytes(kernel) != 0;
 }
 
 bool isFoldKernel(Kernel kernel) {
@@ -153,6 +153,8 @@ class Simulation {
         clearClaims(step);
       } else if (step.kernel == Kernel::kScatterElementsWrite) {
         writeElementWinners(step);
+      } else if (step.kernel == Kernel::kScatterElementsWriteByTarget) {
+        writeElementWinnersByTarget(step);
       } else if (step.kernel == Kernel::kScatterNDClaim) {
         claim(step);
       } else if (step.kernel == Kernel::kScatterElementsAtomic) {
@@ -319,6 +321,16 @@ class Simulation {
         apply(step, p.updates_word_offset, p.out_word_offset, target, position);
       }
     });
+  }
+
+  // scatter_elements_write_by_target: every data element of [target_begin, target_end) copies the
+  // update its table entry names, if any. Entries the plan left unzeroed hold random words here.
+  void writeElementWinnersByTarget(const Step& step) {
+    const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
+    for (uint32_t target = p.target_begin; target < p.target_end && ok_; ++target) {
+      const uint32_t winner = tableEntry(step, target, "element");
+      if (winner != 0) apply(step, p.updates_word_offset, p.out_word_offset, target, winner - 1);
+    }
   }
 
   // scatter_elements_write.comp's *_atomic module: every update of the pass whose target lies in its
@@ -891,7 +903,8 @@ uint64_t scatterWork(const OpPlan& plan) {
   for (const Step& step : plan.steps) {
     if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
         step.kernel == Kernel::kScatterElementsClearClaims || step.kernel == Kernel::kScatterElementsWrite ||
-        step.kernel == Kernel::kScatterElementsLocate || step.kernel == Kernel::kScatterElementsAtomic) {
+        step.kernel == Kernel::kScatterElementsWriteByTarget || step.kernel == Kernel::kScatterElementsLocate ||
+        step.kernel == Kernel::kScatterElementsAtomic) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
       work += uint64_t(p.line_count) * (p.axis_end - p.axis_begin);
     } else if (isTupleWalk(step.kernel) || isWinnerKernel(step.kernel) || step.kernel == Kernel::kScatterNDLocate ||
