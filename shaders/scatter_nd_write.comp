@@ -4,6 +4,10 @@
 // its tuple won its data row in scatter_nd_claim.comp's table, so every target gets exactly the last
 // update in index order, with no walk and no order between invocations. A pass writes only the
 // targets of its output window (common/scatter_nd_params.h).
+// Built again with VKINDEX_WRITE_BY_TARGET (scatter_nd_write_by_target): as
+// scatter_elements_write.comp's by-target module, one invocation per data element of
+// [target_begin, target_end), for narrow slices where the whole table was zeroed and one pass holds
+// every tuple and target: the table and the output stream, the winners' updates are read at random.
 #include "common/scatter_nd_params.h"
 
 // Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer
@@ -14,6 +18,9 @@
 #endif
 #if !VKINDEX_SCATTER_ATOMIC
 #define VKINDEX_SCATTER_MOVE_ONLY 1
+#endif
+#ifndef VKINDEX_WRITE_BY_TARGET
+#define VKINDEX_WRITE_BY_TARGET 0
 #endif
 
 layout(local_size_x_id = 0) in;
@@ -36,6 +43,18 @@ layout(binding = 4, std430) buffer Status { uint status_words[]; };
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
 
+#if VKINDEX_WRITE_BY_TARGET
+void main() {
+  if (badIndexFound()) return;
+  uint count = pc.target_end - pc.target_begin;
+  for (uint item = firstInvocationItem(); item < count; item += invocationStride()) {
+    uint target = pc.target_begin + item;
+    uint row = pc.slice_elements == 1u ? target : target / pc.slice_elements;
+    uint winner = winners[row];
+    if (winner != 0u) applyElement(target, (winner - 1u) * pc.slice_elements + (target - row * pc.slice_elements));
+  }
+}
+#else
 void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
@@ -54,3 +73,4 @@ void main() {
 #endif
   }
 }
+#endif

@@ -143,6 +143,8 @@ const ShaderInfo& shaderInfo(ShaderId id) {
       describe("scatter_nd_clear_claims", scatter_nd_clear_claims_words, scatter_nd_clear_claims_word_count,
                sizeof(abi::ScatterNDParams)),
       describe("scatter_nd_write", scatter_nd_write_words, scatter_nd_write_word_count, sizeof(abi::ScatterNDParams)),
+      describe("scatter_nd_write_by_target", scatter_nd_write_by_target_words, scatter_nd_write_by_target_word_count,
+               sizeof(abi::ScatterNDParams)),
       describe("scatter_elements_atomic", scatter_elements_atomic_words, scatter_elements_atomic_word_count,
                sizeof(abi::ScatterElementsParams)),
       describe("scatter_nd_atomic", scatter_nd_atomic_words, scatter_nd_atomic_word_count,

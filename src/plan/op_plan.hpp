@@ -87,7 +87,8 @@ enum class Kernel : uint32_t {
   // than the updates, instead of kClearWords over all of it.
   kScatterElementsClearClaims,
   kScatterNDClearClaims,
-  kScatterNDWrite,  // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  kScatterNDWrite,          // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
+  kScatterNDWriteByTarget,  // the same per data element, for narrow slices, where the table was zeroed whole
   // The write passes again with no table, applying an order-independent integer reduction (4-byte
   // add, max and min, 8-byte add) with atomics, every update at once, where a walk would idle the device.
   kScatterElementsAtomic,

@@ -336,8 +336,9 @@ void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, c
 }
 
 // A write pass of the winner table: the winning updates of `run` whose targets lie in `target`.
-// ScatterElements: one invocation per update (scatter_elements_write.comp), or with `by_target` one
-// per data element of the table's `entries` (the table zeroed whole, one run and one target range).
+// With `by_target` (the table zeroed whole, one run and one target range), one invocation per data
+// element of the table's `entries` targets (scatter_elements_write.comp's and scatter_nd_write.comp's
+// by-target modules). Else ScatterElements: one invocation per update (scatter_elements_write.comp);
 // ScatterND: slices of whole words move in the widest unit dividing the slice and both offsets, in
 // row segments (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes
 // invocations per segment of row_items units); other slices one element per invocation
@@ -353,12 +354,21 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
                                         {Role::kOutput, target.output.window},
                                         {Role::kScratch, table},
                                         {Role::kStatus, {}}};
-  if (shape.op == "ScatterElements" && by_target) {
+  if (by_target && shape.op == "ScatterElements") {
     abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(write);
     params.target_end = static_cast<uint32_t>(params.target_begin + entries);
     setPush(write, params);
     write.kernel = Kernel::kScatterElementsWriteByTarget;
     write.groups = perUpdateGroups(entries, layout.workgroup, device);
+    return write;
+  }
+  if (by_target) {
+    abi::ScatterNDParams params = pushOf<abi::ScatterNDParams>(write);
+    const uint64_t targets = entries * shape.slice_elements;
+    params.target_end = static_cast<uint32_t>(params.target_begin + targets);
+    setPush(write, params);
+    write.kernel = Kernel::kScatterNDWriteByTarget;
+    write.groups = perUpdateGroups(targets, layout.workgroup, device);
     return write;
   }
   if (shape.op == "ScatterElements") {
@@ -432,8 +442,11 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
   appendClaimPasses(elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim);
 
-  // With the table zeroed whole and one pass, ScatterElements reads it in order instead of per update.
-  const bool by_target = elements && whole_table && layout.runs.size() == 1 && layout.targets.size() == 1;
+  // With the table zeroed whole and one pass, the write reads it in order instead of per update; for
+  // ScatterND only where slices are at most one 16-byte unit, which the rows kernel would move one
+  // short segment per tuple (the bench's scatternd-1d-perm).
+  const bool narrow = elements || shape.slice_elements * shape.element_bytes <= 16;
+  const bool by_target = narrow && whole_table && layout.runs.size() == 1 && layout.targets.size() == 1;
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
       Step write = winnerWrite(layout, run, target, table, updates, output, by_target, entries, device);

@@ -152,12 +152,17 @@ std::vector<OpPlan> samplePlans() {
   if (long_axis.ok()) {
     addPlan(plan::planGather(*long_axis, DataType::kInt64, placed(0, 0), placed(0, 24), placed(0, 0), device));
   }
-  // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples.
-  StatusOr<plan::ScatterShape> crowded = plan::inferScatterNDShape({3, 5}, DataType::kFloat32, {4, 1}, DataType::kInt32,
-                                                                   {4, 5}, DataType::kFloat32, Reduction::kNone);
-  EXPECT_TRUE(crowded.ok());
-  if (crowded.ok()) {
-    addPlan(plan::planScatter(*crowded, placed(0, 60), placed(0, 16), placed(0, 80), placed(0, 60), true, device));
+  // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples; slices
+  // of 5 floats are written per tuple, slices of 2 per data element (scatter_nd_write_by_target).
+  for (const int64_t slice : {5, 2}) {
+    StatusOr<plan::ScatterShape> crowded = plan::inferScatterNDShape(
+        {3, slice}, DataType::kFloat32, {4, 1}, DataType::kInt32, {4, slice}, DataType::kFloat32, Reduction::kNone);
+    EXPECT_TRUE(crowded.ok());
+    if (crowded.ok()) {
+      const uint64_t row_bytes = 4 * static_cast<uint64_t>(slice);
+      addPlan(plan::planScatter(*crowded, placed(0, 3 * row_bytes), placed(0, 16), placed(0, 4 * row_bytes),
+                                placed(0, 3 * row_bytes), true, device));
+    }
   }
   return plans;
 }
@@ -230,6 +235,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsClearClaims,
                         Kernel::kScatterNDClearClaims,
                         Kernel::kScatterNDWrite,
+                        Kernel::kScatterNDWriteByTarget,
                         Kernel::kScatterElementsAtomic,
                         Kernel::kScatterNDAtomic,
                         Kernel::kScatterNDRows,

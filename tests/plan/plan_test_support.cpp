@@ -125,6 +125,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDClearClaims:
     case Kernel::kScatterNDWrite:
+    case Kernel::kScatterNDWriteByTarget:
     case Kernel::kScatterNDAtomic:
     case Kernel::kScatterNDRows:
     case Kernel::kScatterNDRows8:
@@ -204,6 +205,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
     case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
+    case Kernel::kScatterNDWriteByTarget: return "scatter_nd_write_by_target";
     case Kernel::kScatterElementsAtomic: return "scatter_elements_atomic";
     case Kernel::kScatterNDAtomic: return "scatter_nd_atomic";
     case Kernel::kScatterNDRows: return "scatter_nd_rows";

@@ -68,7 +68,7 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
 
 TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   // ScatterND none: zero one scratch word per data row (8 rows of 3), claim, then write all at once.
-  // 8 tuples zero the whole table ...
+  // 8 tuples zero the whole table, and the write of its 6-byte slices then runs per data element ...
   StatusOr<ScatterShape> all = inferScatterNDShape({8, 3}, DataType::kInt16, {8, 1}, DataType::kInt64, {8, 3},
                                                    DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(all.ok()) << all.status().toString();
@@ -77,8 +77,19 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
-            "scatter_nd_write x1");
+            "scatter_nd_write_by_target x1");
   EXPECT_TRUE(plan->steps[3].wait_for.empty()) << "scratch is new to the recording";
+  EXPECT_EQ(pushOf<abi::ScatterNDParams>(plan->steps.back()).target_end, 24u) << "8 rows of 3 elements";
+  // ... where slices wider than 16 bytes keep the write per tuple (here 5 floats: the rows kernel).
+  StatusOr<ScatterShape> wide = inferScatterNDShape({8, 5}, DataType::kFloat32, {8, 1}, DataType::kInt64, {8, 5},
+                                                    DataType::kFloat32, Reduction::kNone);
+  ASSERT_TRUE(wide.ok()) << wide.status().toString();
+  plan = planScatter(*wide, placed(0, 160), placed(256, 64), placed(512, 160), placed(768, 160), false,
+                     fakeDevice(1024, 16));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
+            "scatter_nd_rows_4 x1");
   // ... 5 zero only the rows they claim, as the claim reads them (after the checks, as the copy is).
   StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kInt16, {5, 1}, DataType::kInt64, {5, 3},
                                                      DataType::kInt16, Reduction::kNone);

@@ -29,7 +29,8 @@ bool isWinnerKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsClearClaims ||
          kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterElementsWriteByTarget ||
          kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDClearClaims ||
-         kernel == Kernel::kScatterNDWrite || scatterNDRowsUnitBytes(kernel) != 0;
+         kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDWriteByTarget ||
+         scatterNDRowsUnitBytes(kernel) != 0;
 }
 
 bool isFoldKernel(Kernel kernel) {
@@ -68,7 +69,9 @@ bool isWalk(Kernel kernel) { return isElementsWalk(kernel) || isTupleWalk(kernel
 
 bool writesOutput(Kernel kernel) {
   return isWalk(kernel) || isFoldKernel(kernel) || isAtomicKernel(kernel) || kernel == Kernel::kScatterElementsWrite ||
-         kernel == Kernel::kScatterNDWrite || scatterNDRowsUnitBytes(kernel) != 0 || copyWordsUnitBytes(kernel) != 0;
+         kernel == Kernel::kScatterElementsWriteByTarget || kernel == Kernel::kScatterNDWrite ||
+         kernel == Kernel::kScatterNDWriteByTarget || scatterNDRowsUnitBytes(kernel) != 0 ||
+         copyWordsUnitBytes(kernel) != 0;
 }
 
 // One simulated scatter: its tensors' placements, the indices and status slot, and what every data
@@ -163,6 +166,8 @@ class Simulation {
         applyTuplesAtomically(step);
       } else if (step.kernel == Kernel::kScatterNDWrite) {
         writeWinners(step);
+      } else if (step.kernel == Kernel::kScatterNDWriteByTarget) {
+        writeWinnersByTarget(step);
       } else if (scatterNDRowsUnitBytes(step.kernel) != 0) {
         writeWinnerRows(step);
       } else if (isElementsWalk(step.kernel)) {
@@ -397,6 +402,19 @@ class Simulation {
         apply(step, p.updates_word_offset, p.out_word_offset, target, n * p.slice_elements + element);
       }
     });
+  }
+
+  // scatter_nd_write_by_target: every data element of [target_begin, target_end) copies its element of
+  // the slice of the tuple its row's table entry names, if any.
+  void writeWinnersByTarget(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    for (uint32_t target = p.target_begin; target < p.target_end && ok_; ++target) {
+      const uint32_t row = target / p.slice_elements, winner = tableEntry(step, row, "row");
+      if (winner != 0) {
+        apply(step, p.updates_word_offset, p.out_word_offset, target,
+              (winner - 1) * p.slice_elements + target % p.slice_elements);
+      }
+    }
   }
 
   // scatter_nd_write.comp's *_atomic module: the same for every element of every tuple of the pass.

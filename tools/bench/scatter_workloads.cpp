@@ -168,6 +168,10 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // table where DeviceInfo::min_walk_lines is above 1, and one invocation walks them all otherwise.
       scatterWorkload("scatter-1d-perm",
                       {false, {side * side}, {side * side}, 0, Reduction::kNone, false, vectorPermutation}, 15),
+      // The same permutation as ScatterND tuples of one component, each a one-element slice: ScatterND
+      // claims its winner table at every device threshold.
+      scatterWorkload("scatternd-1d-perm",
+                      {true, {side * side}, {side * side, 1}, 0, Reduction::kNone, false, vectorPermutation}, 15),
       // A histogram-like add onto a vector, eight updates per target at random: a single line (ScatterElements)
       // or one-element slices (ScatterND), so the fold by owner serves both where DeviceInfo::min_walk_lines
       // is above 1, and one invocation walks every update otherwise.
