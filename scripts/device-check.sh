@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs on a lent GPU machine (the `device` tool), from the bundle scripts/device-bundle.sh made here:
+#   run(command="scripts/device-check.sh", carry=[".device"], timeout_s=580)
+# In one call, as the device time is short: the devices, the ONNX node tests of the indexing
+# operators, the benchmark table and the sweep, then the GPU test suites with the validation layer on
+# (the error suites again under GPU-assisted validation). Each part's whole output is in
+# $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its last lines are on the
+# console. Each part has its own time limit, so one that hangs still leaves the others' results.
+# VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
+# driver here). Exits 1 if any part failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/vkindex-device-out}
+work=/tmp/vkindex-device
+logs=$work/logs
+mkdir -p "$out"
+rm -rf "$work" && mkdir -p "$work"
+tar -xJf .device/vkindex-device.tar.xz -C "$work" || { echo "device-check: no bundle; run scripts/device-bundle.sh" >&2; exit 1; }
+
+icd=${VKINDEX_DEVICE_ICD:-}
+if [[ -z $icd ]]; then
+  for candidate in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
+                   /etc/vulkan/icd.d/nvidia_icd.json; do
+    [[ -f $candidate ]] && { icd=$candidate; break; }
+  done
+fi
+[[ -n $icd ]] || { echo "device-check: no NVIDIA ICD manifest found; set VKINDEX_DEVICE_ICD" >&2; exit 1; }
+export VK_DRIVER_FILES=$icd
+export VK_LAYER_PATH=$work/layers
+export LD_LIBRARY_PATH=$work/lib:/usr/local/nvidia/lib64:/usr/local/nvidia/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+cli=$work/bin/vkindex
+mkdir -p "$logs"
+failed=()
+
+# part NAME SECONDS LINES COMMAND...: runs one part with its limit; its output goes to $logs/NAME.log
+# and its last LINES lines (40 if it failed) to the console, which the call returns only the end of.
+part() {
+  local name=$1 seconds=$2 lines=$3
+  shift 3
+  echo "== $name"
+  timeout "$seconds" "$@" >"$logs/$name.log" 2>&1
+  local status=$?
+  if ((status != 0)); then
+    lines=40
+    failed+=("$name (exit $status)")
+  fi
+  tail -n "$lines" "$logs/$name.log"
+  ((status == 0)) || echo "== $name: exit $status"
+}
+
+echo "bundle of commit $(cat "$work/commit"), ICD $icd"
+part devices 60 20 "$cli" devices
+part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
+part bench 180 45 "$cli" bench
+part sweep 120 25 "$cli" bench --sweep
+for binary in "$work"/bin/*_test; do
+  name=$(basename "$binary")
+  part "$name" 120 1 "$binary" --gtest_brief=1
+  if [[ $name == *_errors_test ]]; then
+    part "$name.gpu_assisted" 120 1 env VKINDEX_TEST_DRIVER=+gpu_assisted "$binary" --gtest_brief=1
+  fi
+done
+tar -czf "$out/logs.tar.gz" -C "$logs" .
+
+if ((${#failed[@]} > 0)); then
+  echo "device-check: failed: ${failed[*]}"
+  exit 1
+fi
+echo "device-check: every part passed"
