@@ -9,7 +9,7 @@
 # VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
 # driver here). Exits 1 if any part failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-/tmp/vkindex-device-out}
 work=/tmp/vkindex-device
 logs=$work/logs
