@@ -10,7 +10,7 @@
 // [target_begin, target_end) reads its table word and copies the winning update, if any: the table
 // and the output stream in order, and only the winners' updates are read at random, where the pass
 // per update read the table and wrote the output at random (the bench's scatter-1d-perm, a 4M-float
-// permutation, on lavapipe: this pass 114-160 -> 57-69 ms).
+// permutation, on lavapipe: this pass 114-169 -> 55-79 ms).
 #include "common/scatter_elements_params.h"
 
 // Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer

@@ -335,42 +335,60 @@ void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, c
   }
 }
 
-// A write pass of the winner table: the winning updates of `run` whose targets lie in `target`.
-// With `by_target` (the table zeroed whole, one run and one target range), one invocation per data
-// element of the table's `entries` targets (scatter_elements_write.comp's and scatter_nd_write.comp's
-// by-target modules). Else ScatterElements: one invocation per update (scatter_elements_write.comp);
-// ScatterND: slices of whole words move in the widest unit dividing the slice and both offsets, in
-// row segments (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes
-// invocations per segment of row_items units); other slices one element per invocation
-// (scatter_nd_write.comp).
-Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
-                 const Placement& updates, const Placement& output, bool by_target, uint64_t entries,
-                 const DeviceInfo& device) {
+// Sets the target range's end in a pass's push block (either scatter operator's) to `count` targets past
+// its begin.
+template <typename Params>
+void setTargetEnd(Step& pass, uint64_t count) {
+  Params params = pushOf<Params>(pass);
+  params.target_end = static_cast<uint32_t>(params.target_begin + count);
+  setPush(pass, params);
+}
+
+// The bindings of a winner table's write passes: `run`'s updates and indices, `target`'s output window,
+// the table.
+std::vector<Binding> winnerWriteBindings(const ScatterShape& shape, const SourceRun& run, const TargetRange& target,
+                                         const Window& table) {
+  return {{Role::kUpdates, run.updates.window},
+          indicesBinding(shape, run),
+          {Role::kOutput, target.output.window},
+          {Role::kScratch, table},
+          {Role::kStatus, {}}};
+}
+
+// The write pass of a table zeroed whole, where one pass holds every update and target: one
+// invocation per data element (scatter_elements_write.comp's and scatter_nd_write.comp's by-target
+// modules), over the `entries` targets of the table (ScatterND: their slices' elements), which the
+// push block's target range becomes.
+Step winnerWriteByTarget(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
+                         uint64_t entries, const DeviceInfo& device) {
   const ScatterShape& shape = layout.shape;
   Step write;
   setWinnerPass(write, layout, run, target);
-  write.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
-                                        indicesBinding(shape, run),
-                                        {Role::kOutput, target.output.window},
-                                        {Role::kScratch, table},
-                                        {Role::kStatus, {}}};
-  if (by_target && shape.op == "ScatterElements") {
-    abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(write);
-    params.target_end = static_cast<uint32_t>(params.target_begin + entries);
-    setPush(write, params);
+  write.bindings = winnerWriteBindings(shape, run, target, table);
+  const bool elements = shape.op == "ScatterElements";
+  const uint64_t targets = elements ? entries : entries * shape.slice_elements;
+  if (elements) {
+    setTargetEnd<abi::ScatterElementsParams>(write, targets);
     write.kernel = Kernel::kScatterElementsWriteByTarget;
-    write.groups = perUpdateGroups(entries, layout.workgroup, device);
-    return write;
-  }
-  if (by_target) {
-    abi::ScatterNDParams params = pushOf<abi::ScatterNDParams>(write);
-    const uint64_t targets = entries * shape.slice_elements;
-    params.target_end = static_cast<uint32_t>(params.target_begin + targets);
-    setPush(write, params);
+  } else {
+    setTargetEnd<abi::ScatterNDParams>(write, targets);
     write.kernel = Kernel::kScatterNDWriteByTarget;
-    write.groups = perUpdateGroups(targets, layout.workgroup, device);
-    return write;
   }
+  write.groups = perUpdateGroups(targets, layout.workgroup, device);
+  return write;
+}
+
+// A write pass of the winner table: the winning updates of `run` whose targets lie in `target`.
+// ScatterElements: one invocation per update (scatter_elements_write.comp). ScatterND: slices of
+// whole words move in the widest unit dividing the slice and both offsets, in row segments
+// (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes invocations per
+// segment of row_items units); other slices one element per invocation (scatter_nd_write.comp).
+Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
+                 const Placement& updates, const Placement& output, const DeviceInfo& device) {
+  const ScatterShape& shape = layout.shape;
+  Step write;
+  setWinnerPass(write, layout, run, target);
+  write.bindings = winnerWriteBindings(shape, run, target, table);
   if (shape.op == "ScatterElements") {
     write.kernel = Kernel::kScatterElementsWrite;
     write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
@@ -449,7 +467,8 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   const bool by_target = narrow && whole_table && layout.runs.size() == 1 && layout.targets.size() == 1;
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
-      Step write = winnerWrite(layout, run, target, table, updates, output, by_target, entries, device);
+      Step write = by_target ? winnerWriteByTarget(layout, run, target, table, entries, device)
+                             : winnerWrite(layout, run, target, table, updates, output, device);
       write.wait_for.push_back({Role::kScratch, table});
       orderPass(write, target.output.window, wait_for_checks, output_written);
       plan.steps.push_back(write);
