@@ -17,6 +17,14 @@ mkdir -p "$out"
 rm -rf "$work" && mkdir -p "$work"
 tar -xJf .device/vkindex-device.tar.xz -C "$work" || { echo "device-check: no bundle; run scripts/device-bundle.sh" >&2; exit 1; }
 
+# The GPU image has the NVIDIA driver but not the GL vendor-neutral dispatch libraries its Vulkan ICD
+# (libGLX_nvidia) needs: without them the loader finds the ICD but gets no vkCreateInstance from it.
+# device-bundle.sh downloads them as Debian packages; unpacked into / as the device tool's notes say.
+if [[ -z ${VKINDEX_DEVICE_ICD:-} ]] && compgen -G ".device/gl/*.deb" >/dev/null && ! ldconfig -p | grep -q libGLdispatch; then
+  for package in .device/gl/*.deb; do dpkg -x "$package" /; done
+  ldconfig
+fi
+
 icd=${VKINDEX_DEVICE_ICD:-}
 if [[ -z $icd ]]; then
   for candidate in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
@@ -46,13 +54,19 @@ part() {
   fi
   tail -n "$lines" "$logs/$name.log"
   ((status == 0)) || echo "== $name: exit $status"
+  # After every part, so that the logs come back even if the call runs out of time later.
+  tar -czf "$out/logs.tar.gz" -C "$logs" .
 }
 
 echo "bundle of commit $(cat "$work/commit"), ICD $icd"
 part devices 60 20 "$cli" devices
 part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
 part bench 180 45 "$cli" bench
+part bench-steps 180 0 "$cli" bench --steps
 part sweep 120 25 "$cli" bench --sweep
+# The sweep again as JSON lines, for scripts/plot-sweep.sh --input.
+part sweep-json 120 0 "$cli" bench --sweep --json
+cp "$logs/sweep-json.log" "$out/sweep.jsonl"
 for binary in "$work"/bin/*_test; do
   name=$(basename "$binary")
   part "$name" 120 1 "$binary" --gtest_brief=1
@@ -60,7 +74,6 @@ for binary in "$work"/bin/*_test; do
     part "$name.gpu_assisted" 120 1 env VKINDEX_TEST_DRIVER=+gpu_assisted "$binary" --gtest_brief=1
   fi
 done
-tar -czf "$out/logs.tar.gz" -C "$logs" .
 
 if ((${#failed[@]} > 0)); then
   echo "device-check: failed: ${failed[*]}"

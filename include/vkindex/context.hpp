@@ -57,6 +57,11 @@ struct ContextOptions {
   // Caps the staging buffer that uploads and downloads copy through (0: vkindex's 64 MiB chunk).
   // Larger tensors are copied a chunk at a time; tests use it to exercise that with small tensors.
   uint64_t max_staging_bytes = 0;
+  // Caps the workgroups per grid dimension vkindex dispatches below the device's
+  // maxComputeWorkGroupCount (0: no cap). Larger dispatches use the second grid dimension and then
+  // grid strides, as on a device with the minimum limit of 65535; tests use it to exercise that on
+  // devices whose limit is far higher (NVIDIA: 2^31 - 1 along x).
+  uint32_t max_workgroup_count = 0;
   // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
   // items_per_invocation also sets DeviceInfo::row_items. min_walk_lines sets DeviceInfo::min_walk_lines

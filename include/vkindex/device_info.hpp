@@ -67,9 +67,12 @@ struct DeviceInfo {
   // either way (unmeasured). False on an adopted device (Context::adopt), whose enabled features
   // vkindex cannot see.
   bool int64_units = false;
-  // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when the regions
-  // average at least this many bytes, the kernel otherwise: the crossover measured per driver.
+  // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when there are at
+  // most `few_copy_regions` of them, whatever their size, or when they average at least
+  // `min_copy_region_bytes` (UINT64_MAX: never for their size); the kernel otherwise. The crossovers
+  // measured per driver (see src/vk/device.cpp).
   uint64_t min_copy_region_bytes = 0;
+  uint64_t few_copy_regions = 0;
   // ScatterElements with reduction none walks each line (every coordinate but the axis) in one
   // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
   // vector is one) leave most of the device idle through the walk, so their updates all go at once

@@ -21,6 +21,7 @@ std::string environmentString(const char* name) {
 StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Impl> impl,
                                                     const ContextOptions& options) {
   impl->device->capBindingRange(options.max_binding_bytes);
+  impl->device->capWorkgroupCount(options.max_workgroup_count);
   impl->staging_chunk_bytes = options.max_staging_bytes > 0 && options.max_staging_bytes < kStagingChunkBytes
                                   ? options.max_staging_bytes
                                   : kStagingChunkBytes;

@@ -146,8 +146,9 @@ StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandB
   if (copy_possible && forced != HostIndexPath::kKernel) {
     regions = plan::rowCopyRegions(rows, indices.values, data.offset(), output.offset());
   }
-  const HostIndexPath path =
-      forced.value_or(plan::chooseHostIndexPath(rows, regions.size(), context.device().min_copy_region_bytes));
+  const DeviceInfo& device = context.device();
+  const HostIndexPath path = forced.value_or(
+      plan::chooseHostIndexPath(rows, regions.size(), {device.few_copy_regions, device.min_copy_region_bytes}));
   if (path == HostIndexPath::kCopyRegions && copy_possible) {
     return recordCopyRegions(implOf(context), cmd, regions, data, output);
   }

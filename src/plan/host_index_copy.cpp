@@ -72,12 +72,12 @@ std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* valu
   return regions;
 }
 
-HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes) {
+HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, CopyRegionCrossover crossover) {
   const uint64_t rows = gather.outer * gather.index_count;
   if (rows > kMaxCopyRows || region_count == 0) return HostIndexPath::kKernel;
-  if (region_count <= kFewCopyRegions) return HostIndexPath::kCopyRegions;
-  return rows * gather.row_bytes / region_count >= min_region_bytes ? HostIndexPath::kCopyRegions
-                                                                    : HostIndexPath::kKernel;
+  if (region_count <= crossover.few_regions) return HostIndexPath::kCopyRegions;
+  return rows * gather.row_bytes / region_count >= crossover.min_region_bytes ? HostIndexPath::kCopyRegions
+                                                                              : HostIndexPath::kKernel;
 }
 
 }  // namespace vkindex::plan

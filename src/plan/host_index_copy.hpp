@@ -48,15 +48,15 @@ inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
 std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
                                        uint64_t output_offset);
 
-// Up to this many regions are always cheaper than the kernel's dispatch, whatever their size: lavapipe
-// spends about 30 us on a 1-row gather kernel in a batch of 100 (`vkindex bench` latency rows) and
-// 0.2-0.7 us per region, so a decode step's embedding row, or a handful, stays a copy.
-inline constexpr uint64_t kFewCopyRegions = 32;
+// Where a device's copy regions beat its kernel (DeviceInfo::few_copy_regions and
+// min_copy_region_bytes, the crossovers measured on its driver).
+struct CopyRegionCrossover {
+  uint64_t few_regions = 0;       // up to this many regions copy whatever their size
+  uint64_t min_region_bytes = 0;  // more regions copy when they average at least this many bytes
+};
 
 // The path for `gather` whose merged regions would be `region_count` (see rowCopyRegions): copy
-// regions when there are at most kFewCopyRegions, or when they average at least `min_region_bytes`
-// (DeviceInfo::min_copy_region_bytes, the crossover measured on the device's driver), and the rows
-// are at most kMaxCopyRows.
-HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, uint64_t min_region_bytes);
+// regions where `crossover` says they win and the rows are at most kMaxCopyRows, the kernel otherwise.
+HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, CopyRegionCrossover crossover);
 
 }  // namespace vkindex::plan

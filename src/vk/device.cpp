@@ -84,9 +84,16 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // 5.7-5.9 for gathernd-rows-host (1 KiB rows). With the regions in source order (from 2026-11-27)
   // embedding-host's regions still took 5.5-5.9 ms against the kernel's 4.0-4.7. (On 2026-11-26, the
   // machine busier, the sweep had put the crossover at 1 KiB: the kernel shares the cores with other
-  // work, the regions do not.) A few regions take that path whatever their size (kFewCopyRegions).
-  // GPUs: 1 KiB, unmeasured.
-  info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 8192u : 1024u;
+  // work, the regions do not.) GPUs, measured on an NVIDIA H200 (driver 580.159, 2026-11-27): each
+  // region is a copy launch of its own, about 1.8 us, so regions never catch up with the kernel: the
+  // sweep's regions ran 0.3 GB/s at 256-byte rows and 54 GB/s at 64 KiB against the kernel's 1400+,
+  // and embedding-host (8192 rows of 4 KiB) took 14.4 ms against 0.033 ms for the kernel.
+  info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 8192u : UINT64_MAX;
+  // Up to this many regions take the copy path whatever their size: fewer than a dispatch costs. lavapipe
+  // spends about 30 us on a 1-row gather kernel in a batch of 100 (`vkindex bench` latency rows) and
+  // 0.2-0.7 us per region; the H200 spent 2.6 us per 1-row gather as a region and 14.2 us as a kernel
+  // (its check, report and gather dispatches), at about 1.8 us for each further region.
+  info.few_copy_regions = cpu ? 32u : 4u;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
   // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's
@@ -301,6 +308,11 @@ Status Device::finishSetup(VkPhysicalDevice physical, uint32_t index) {
 
 void Device::capBindingRange(uint64_t bytes) {
   if (bytes > 0 && bytes < info_.max_storage_buffer_range) info_.max_storage_buffer_range = bytes;
+}
+
+void Device::capWorkgroupCount(uint32_t groups) {
+  if (groups == 0) return;
+  for (uint32_t& limit : info_.max_workgroup_count) limit = std::min(limit, groups);
 }
 
 void Device::tuneAsGpu() { chooseTuning(info_, true); }

@@ -42,6 +42,8 @@ class Device {
   const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
   // Lowers the binding range vkindex plans with (ContextOptions::max_binding_bytes). Never raises it.
   void capBindingRange(uint64_t bytes);
+  // Lowers the workgroups per grid dimension vkindex dispatches (ContextOptions::max_workgroup_count).
+  void capWorkgroupCount(uint32_t groups);
   // Tunes the kernels as for a GPU whatever the device's type (ContextOptions::gpu_tuning).
   void tuneAsGpu();
   // Overrides the kernel tuning (0 keeps the probed choice). Rejects sizes beyond the device's limits.

@@ -134,6 +134,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "row_items",
                             "int64_units",
                             "min_copy_region_bytes",
+                            "few_copy_regions",
                             "min_walk_lines",
                             "min_soft_float_walk_lines"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();

@@ -48,7 +48,8 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.row_lanes, std::min(32u, info.workgroup_size));
   EXPECT_EQ(info.row_items, info.items_per_invocation);
   EXPECT_FALSE(info.int64_units);
-  EXPECT_EQ(info.min_copy_region_bytes, 1024u);
+  EXPECT_EQ(info.min_copy_region_bytes, UINT64_MAX);
+  EXPECT_EQ(info.few_copy_regions, 4u);
   EXPECT_EQ(info.min_walk_lines, 65536u);
   EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
   // The tuning overrides still apply on top of it.

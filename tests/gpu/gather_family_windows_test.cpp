@@ -83,16 +83,19 @@ TEST_F(GatherFamilyWindowsTest, DataLargerThanMaxStorageBufferRange) {
 }
 
 TEST_F(GatherFamilyWindowsTest, MoreWorkgroupsThanOneGridDimension) {
-  // 32-wide groups, one item each: 2.2M output elements need more than 65535 groups in the check and
-  // copy passes, so the kernels must use the 2-D grid (and grid strides).
+  // 32-wide groups, one item each, at most 256 groups per grid dimension (whatever the device's own
+  // limit): 2.2M output elements need more than 256 x 256 groups in the check and copy passes, so the
+  // kernels must use the 2-D grid and grid strides.
   ContextOptions options;
   options.workgroup_size = 32;
   options.items_per_invocation = 1;
+  options.max_workgroup_count = 256;
   std::unique_ptr<Context> ctx = contextWith(options);
   ASSERT_TRUE(ctx);
   const int64_t count = 2200000;
-  ASSERT_GT(uint64_t(count) / 32, uint64_t(ctx->device().max_workgroup_count[0]))
-      << "the test no longer needs more groups than one grid dimension holds";
+  const DeviceInfo& device = ctx->device();
+  ASSERT_GT(uint64_t(count) / 32, uint64_t(device.max_workgroup_count[0]) * device.max_workgroup_count[1])
+      << "the test no longer needs more groups than the 2-D grid holds";
   Rng rng(23);
   expectMatches(*ctx, Op::kGatherElements, randomTensor(rng, DataType::kFloat32, {1000, 3}),
                 randomIndices(rng, DataType::kInt32, {count, 3}, 1000), 0);

@@ -102,17 +102,20 @@ TEST_F(GatherWindowsTest, DataLargerThanMaxStorageBufferRange) {
 }
 
 TEST_F(GatherWindowsTest, MoreWorkgroupsThanOneGridDimension) {
-  // 32-wide groups, one item each: 2.2M indices and output words need more than 65535 groups in
-  // both the check pass and the copy pass, so the kernels must use the 2-D grid (and grid strides).
+  // 32-wide groups, one item each, at most 256 groups per grid dimension (whatever the device's own
+  // limit, which on NVIDIA is 2^31 - 1 along x): 2.2M indices and output words need more than 256 x 256
+  // groups in both the check pass and the copy pass, so the kernels must use the 2-D grid and grid
+  // strides.
   ContextOptions options;
   options.workgroup_size = 32;
   options.items_per_invocation = 1;
+  options.max_workgroup_count = 256;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   const int64_t count = 2200000;
   const DeviceInfo& device = ctx->device();
   ASSERT_GT(uint64_t(count) / (device.workgroup_size * device.items_per_invocation),
-            uint64_t(device.max_workgroup_count[0]))
-      << "the test no longer needs more groups than one grid dimension holds";
+            uint64_t(device.max_workgroup_count[0]) * device.max_workgroup_count[1])
+      << "the test no longer needs more groups than the 2-D grid holds";
   Rng rng(14);
   expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {1000}),
                 randomIndices(rng, DataType::kInt32, {count}, 1000), 0);

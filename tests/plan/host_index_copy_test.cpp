@@ -125,23 +125,35 @@ TEST(HostIndexCopyTest, RegionsComeInSourceOrderAndCoverEveryOutputRowOnce) {
 }
 
 TEST(HostIndexCopyTest, PathFollowsTheAverageRegionSize) {
-  const RowGather rows_1k = gatherOf({100, 256}, DataType::kFloat32, {8}, DataType::kInt64, 0);
-  EXPECT_EQ(chooseHostIndexPath(rows_1k, 8, 256), HostIndexPath::kCopyRegions);
+  const CopyRegionCrossover at_256{32, 256};
+  const RowGather rows_1k = gatherOf({100, 256}, DataType::kFloat32, {40}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_1k, 40, at_256), HostIndexPath::kCopyRegions);
   const RowGather rows_4b = gatherOf({100, 1}, DataType::kFloat32, {64}, DataType::kInt64, 0);
-  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, 256), HostIndexPath::kKernel);
-  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, 4), HostIndexPath::kCopyRegions);  // a driver with cheap regions
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, at_256), HostIndexPath::kKernel);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 64, {32, 4}), HostIndexPath::kCopyRegions);  // a driver with cheap regions
   // Small rows in long runs: the merged regions are large.
-  EXPECT_EQ(chooseHostIndexPath(rows_4b, 1, 256), HostIndexPath::kCopyRegions);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b, 1, at_256), HostIndexPath::kCopyRegions);
   // A few regions cost less than a dispatch whatever their size; one more than that does not.
-  const RowGather rows_4b_few = gatherOf({100, 1}, DataType::kFloat32, {kFewCopyRegions}, DataType::kInt64, 0);
-  EXPECT_EQ(chooseHostIndexPath(rows_4b_few, kFewCopyRegions, 256), HostIndexPath::kCopyRegions);
-  const RowGather rows_4b_more = gatherOf({100, 1}, DataType::kFloat32, {kFewCopyRegions + 1}, DataType::kInt64, 0);
-  EXPECT_EQ(chooseHostIndexPath(rows_4b_more, kFewCopyRegions + 1, 256), HostIndexPath::kKernel);
+  const RowGather rows_4b_few = gatherOf({100, 1}, DataType::kFloat32, {32}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b_few, 32, at_256), HostIndexPath::kCopyRegions);
+  const RowGather rows_4b_more = gatherOf({100, 1}, DataType::kFloat32, {33}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_4b_more, 33, at_256), HostIndexPath::kKernel);
   // A decode step's 4 KiB embedding row below a driver's 8 KiB crossover.
   const RowGather one_row = gatherOf({100, 1024}, DataType::kFloat32, {1}, DataType::kInt64, 0);
-  EXPECT_EQ(chooseHostIndexPath(one_row, 1, 8192), HostIndexPath::kCopyRegions);
+  EXPECT_EQ(chooseHostIndexPath(one_row, 1, {32, 8192}), HostIndexPath::kCopyRegions);
   const RowGather too_many = gatherOf({2, 4096}, DataType::kFloat32, {kMaxCopyRows + 1}, DataType::kInt32, 0);
-  EXPECT_EQ(chooseHostIndexPath(too_many, 1, 1), HostIndexPath::kKernel);
+  EXPECT_EQ(chooseHostIndexPath(too_many, 1, {32, 1}), HostIndexPath::kKernel);
+}
+
+// A GPU's crossover (each region a copy launch of its own): a few regions copy, more never do, however
+// large they are.
+TEST(HostIndexCopyTest, ADeviceWhoseRegionsNeverCatchUpCopiesOnlyAFew) {
+  const CopyRegionCrossover gpu{4, UINT64_MAX};
+  const RowGather rows_64k = gatherOf({100, 16384}, DataType::kFloat32, {5}, DataType::kInt64, 0);
+  EXPECT_EQ(chooseHostIndexPath(rows_64k, 4, gpu), HostIndexPath::kCopyRegions);
+  EXPECT_EQ(chooseHostIndexPath(rows_64k, 5, gpu), HostIndexPath::kKernel);
+  // Rows in one run merge into a single region, which copies.
+  EXPECT_EQ(chooseHostIndexPath(rows_64k, 1, gpu), HostIndexPath::kCopyRegions);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "json_line.hpp"
-#include "plan/host_index_copy.hpp"
 #include "quote.hpp"
 #include "vkindex/vkindex.hpp"
 
@@ -39,11 +38,16 @@ void printText(const DeviceInfo& d, bool is_default) {
               static_cast<unsigned long long>(d.device_local_heap_size));
   std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
-  std::printf(
-      "     segments of %u lanes x %u units%s; host-index copy regions from %llu bytes on average\n"
-      "     (or up to %llu regions of any size)\n",
-      d.row_lanes, d.row_items, d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "",
-      static_cast<unsigned long long>(d.min_copy_region_bytes), static_cast<unsigned long long>(plan::kFewCopyRegions));
+  std::printf("     segments of %u lanes x %u units%s\n", d.row_lanes, d.row_items,
+              d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "");
+  std::printf("     host-index copy regions: up to %llu of any size",
+              static_cast<unsigned long long>(d.few_copy_regions));
+  if (d.min_copy_region_bytes == UINT64_MAX) {
+    std::printf(", never more (the kernel instead)\n");
+  } else {
+    std::printf(", more when they average %llu bytes or more\n",
+                static_cast<unsigned long long>(d.min_copy_region_bytes));
+  }
   std::printf(
       "     ScatterElements none walks from %llu lines, below that through a winner table; reductions\n"
       "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner\n",
@@ -80,7 +84,8 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["row_lanes"] = d.row_lanes;
   device["row_items"] = d.row_items;
   device["int64_units"] = d.int64_units;
-  device["min_copy_region_bytes"] = d.min_copy_region_bytes;
+  device["min_copy_region_bytes"] = d.min_copy_region_bytes;  // UINT64_MAX: never for their size
+  device["few_copy_regions"] = d.few_copy_regions;
   device["min_walk_lines"] = d.min_walk_lines;
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
   return device;
