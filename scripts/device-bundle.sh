@@ -2,7 +2,8 @@
 # Packs what scripts/device-check.sh runs on a lent GPU machine (the `device` tool) into
 # .device/vkindex-device.tar.xz (git-ignored): that machine has CMake and a C++ compiler but no
 # glslang, no Vulkan loader, no validation layer, no ONNX libraries and no network, so the binaries are
-# built here and travel with every library they load. Then, in one device call:
+# built here and travel with every library they load (and the GL dispatch packages NVIDIA's ICD
+# needs). Then, in one device call:
 #   run(command="scripts/device-check.sh", carry=[".device"], timeout_s=580)
 # Stripped and compressed, the bundle is about 20 MiB of the 64 MiB a call may carry.
 set -euo pipefail
@@ -38,4 +39,13 @@ git rev-parse HEAD >"$stage/commit"
 
 mkdir -p .device
 tar -cJf .device/vkindex-device.tar.xz -C "$stage" .
+
+# NVIDIA's Vulkan ICD (libGLX_nvidia) needs the GL vendor-neutral dispatch libraries, which the GPU image
+# lacks; device-check.sh unpacks these packages there (the device tool's notes name them).
+if ! compgen -G ".device/gl/*.deb" >/dev/null; then
+  mkdir -p .device/gl /tmp/vkindex-apt-lists/partial
+  apt_options=(-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/vkindex-apt-lists)
+  apt-get "${apt_options[@]}" update >/dev/null
+  (cd .device/gl && apt-get "${apt_options[@]}" download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2)
+fi
 echo "device-bundle: .device/vkindex-device.tar.xz, $(du -h .device/vkindex-device.tar.xz | cut -f1), commit $(cat "$stage/commit")"
