@@ -85,6 +85,13 @@ struct DeviceInfo {
   // two, since a walk's steps run one after another and each costs as much as the arithmetic.
   // Measured per driver (see src/vk/device.cpp).
   uint64_t min_soft_float_walk_lines = 0;
+  // Steps one invocation takes in one pass of a walk in index order (a scatter's walk, or the fold of
+  // a heavy target's updates); longer walks run as passes one after another. A correctness limit, not
+  // a tuning choice: llvmpipe ends any shader loop nest after 65535 iterations (its guard against
+  // endless loops), which silently dropped later updates, so CPU drivers get 16384. GPUs take 2^24: a
+  // pass is a dispatch and a barrier (about 4 us on an NVIDIA H200, where 4M updates onto one target
+  // took 257 of them).
+  uint64_t max_walk_steps = 16384;
 };
 
 // "1.3.230" from a packed API version.

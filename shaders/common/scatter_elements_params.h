@@ -17,7 +17,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterElementsParams)
   uint line_count;           // being numbered row-major over every coordinate but the axis
   uint axis_extent;          // updates along the axis (indices' extent of the axis dim)
   uint axis_begin;           // this pass applies the updates at axis positions [begin, end) of every
-  uint axis_end;             // line (passes run in order; see kMaxWalk in src/plan/scatter_plan.cpp)
+  uint axis_end;             // line (passes run in order; see DeviceInfo::max_walk_steps)
   uint axis_size;            // s = data.shape[axis]: index values lie in [-s, s-1]
   uint updates_word_offset;  // where updates start in their binding, in words
   uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words

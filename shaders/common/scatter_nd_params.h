@@ -14,7 +14,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(ScatterNDParams)
   uint status_slot;          // the check pass's status slot; a set slot means "write nothing"
   uint slice_elements;       // elements per slice (one invocation each)
   uint first_tuple;          // this pass applies tuples [first, end) in order (passes run in order;
-  uint end_tuple;            // see kMaxWalk in src/plan/scatter_plan.cpp)
+  uint end_tuple;            // see DeviceInfo::max_walk_steps)
   uint updates_word_offset;  // where updates start in their binding, in words
   uint out_word_offset;      // where the output (or in-place data) starts in its binding, in words
   uint indices_word_offset;  // where indices start in their binding, in words

@@ -47,7 +47,8 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
            (layout.most_heavy - 1) >> (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS) != 0) {
       ++layout.digit_passes;
     }
-    layout.fold_passes = (update_count + kMaxWalk - 1) / kMaxWalk;
+    layout.walk_items = device.max_walk_steps;
+    layout.fold_passes = (update_count + layout.walk_items - 1) / layout.walk_items;
     const uint64_t commands = VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, layout.fold_passes);
     // Every array is addressed in words through the whole-scratch binding: no alignment needed.
     layout.runs = {layout.scratch_bytes, layout.most_heavy * 4};
@@ -61,7 +62,8 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
     // 65535 groups every device takes. heavy_scan.comp's invocations each scan a share of the tile
     // counts or runs in one loop, which llvmpipe would end after 65535 iterations.
     const uint64_t longest_scan = std::max(VKINDEX_SORT_DIGITS * layout.tile_count, layout.most_heavy);
-    if (layout.tile_count > kMaxIndirectGroups || groupsForItems(longest_scan, device.workgroup_size) > kMaxWalk) {
+    if (layout.tile_count > kMaxIndirectGroups ||
+        groupsForItems(longest_scan, device.workgroup_size) > device.max_walk_steps) {
       return std::nullopt;
     }
   }
@@ -101,7 +103,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   params.tile_count = static_cast<uint32_t>(layout.tile_count);
   params.digit_passes = layout.digit_passes;
   params.command_count = static_cast<uint32_t>(layout.commands.size / 12);
-  params.walk_items = static_cast<uint32_t>(kMaxWalk);
+  params.walk_items = static_cast<uint32_t>(layout.walk_items);
   params.pass = VKINDEX_NO_PASS;
   const auto bucketPass = [&](Kernel kernel, uint64_t groups) {
     Step pass;
@@ -162,7 +164,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   plan.steps.push_back(bucketPass(Kernel::kBucketSort, owner_groups));
   plan.steps.push_back(foldPass(bucketPass(fold_kernel, owner_groups)));
   if (!heavy) return;
-  // One invocation per heavy target, a pass per kMaxWalk items of the heaviest run.
+  // One invocation per heavy target, a pass per walk_items of the heaviest run.
   const uint64_t heavy_groups = groupsForItems(layout.most_heavy, workgroup);
   for (uint64_t fold = 0; fold < layout.fold_passes; ++fold) {
     params.pass = static_cast<uint32_t>(fold);

@@ -13,11 +13,6 @@
 
 namespace vkindex::plan {
 
-// Updates one invocation applies in one pass of a walk in index order. A walk is one loop in the
-// kernel, and llvmpipe ends any shader loop nest after 65535 iterations (its guard against endless
-// loops), which silently dropped later updates; longer walks are cut into passes that run in order.
-constexpr uint64_t kMaxWalk = 16384;
-
 // Where the fold's arrays lie in scratch memory. The locate pass binds `targets` and `counts` as
 // windows of their own; the other passes bind all of scratch and find the arrays by word offset.
 struct FoldLayout {
@@ -31,7 +26,8 @@ struct FoldLayout {
   uint32_t sort_workgroup = 0;  // the sort passes' workgroup size
   uint64_t tile_count = 0;
   uint32_t digit_passes = 0;
-  uint64_t fold_passes = 0;  // passes of kMaxWalk items over the heavy runs
+  uint64_t walk_items = 0;   // items of a heavy run one pass folds (DeviceInfo::max_walk_steps)
+  uint64_t fold_passes = 0;  // passes of walk_items over the heavy runs
   Window runs, heavy_targets, sorted, keys, tiles, commands;
   uint64_t scratch_bytes = 0;
 };

@@ -219,14 +219,15 @@ void orderPass(Step& pass, const Window& output, bool& wait_for_checks, bool& ou
 }
 
 // The walk in index order (every reduction, and ScatterElements): one invocation per line (per slice
-// element for ScatterND) applies its updates in order, cut into passes of at most kMaxWalk steps that
-// run one after another, one pass per output window for each.
-void appendWalkPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_checks, bool output_written) {
+// element for ScatterND) applies its updates in order, cut into passes of at most `max_walk` steps
+// (DeviceInfo::max_walk_steps) that run one after another, one pass per output window for each.
+void appendWalkPasses(OpPlan& plan, const PassLayout& layout, uint64_t max_walk, bool wait_for_checks,
+                      bool output_written) {
   const ScatterShape& shape = layout.shape;
   const bool elements = shape.op == "ScatterElements";
   for (const SourceRun& run : layout.runs) {
-    for (uint64_t begin = run.walk_begin; begin < run.walk_end; begin += kMaxWalk) {
-      const uint64_t end = std::min(run.walk_end, begin + kMaxWalk);
+    for (uint64_t begin = run.walk_begin; begin < run.walk_end; begin += max_walk) {
+      const uint64_t end = std::min(run.walk_end, begin + max_walk);
       for (const TargetRange& target : layout.targets) {
         Step pass;
         // Bindings are built and moved in, here and below: GCC 12 at -O3 (the arm64 cross build) takes
@@ -303,7 +304,7 @@ void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const Eleme
       const Bound window = bindBytes(output, t0 * E, t1 * E, device);
       layout.targets.push_back(one_window ? TargetRange{0, kMax32, window} : TargetRange{t0, t1, window});
     }
-    appendWalkPasses(plan, layout, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device.max_walk_steps, wait_for_checks, output_written);
     wait_for_checks = false;
     output_written = true;
   }
@@ -764,7 +765,7 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
     appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
   } else {
-    appendWalkPasses(plan, layout, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device.max_walk_steps, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.
     if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
       fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);

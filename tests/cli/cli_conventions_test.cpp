@@ -136,7 +136,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "min_copy_region_bytes",
                             "few_copy_regions",
                             "min_walk_lines",
-                            "min_soft_float_walk_lines"}) {
+                            "min_soft_float_walk_lines",
+                            "max_walk_steps"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

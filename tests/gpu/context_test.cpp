@@ -37,7 +37,7 @@ TEST_F(ContextTest, ContextsWithAndWithoutValidationCoexist) {
 }
 
 // The GPU's choice whatever the device (src/vk/device.cpp): 32 lanes per row segment of 4 units each,
-// no 64-bit units, copy regions from 1 KiB rows, and walks only from 65536 lines. The test suite runs
+// no 64-bit units, a few copy regions and no more, and walks only from 65536 lines. The test suite runs
 // the operator tests once more this way (the "gpu_tuning" registrations), so this only checks that
 // the option sets what those runs rely on.
 TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
@@ -52,6 +52,11 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.few_copy_regions, 4u);
   EXPECT_EQ(info.min_walk_lines, 65536u);
   EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
+  // A CPU driver's loop guard is not tuning: it stays.
+  EXPECT_EQ(info.max_walk_steps, context().device().max_walk_steps);
+  if (info.type == "cpu") {
+    EXPECT_EQ(info.max_walk_steps, 16384u);
+  }
   // The tuning overrides still apply on top of it.
   options.min_walk_lines = 3;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> overridden, makeContext(options));

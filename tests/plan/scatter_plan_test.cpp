@@ -425,7 +425,7 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
   // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two
-  // fold passes over the runs (kMaxWalk = 16384 items each).
+  // fold passes over the runs (DeviceInfo::max_walk_steps = 16384 items each).
   StatusOr<ScatterShape> shape = inferScatterElementsShape({600}, DataType::kInt32, {20000}, DataType::kInt32, {20000},
                                                            DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(shape.ok());
@@ -444,7 +444,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   EXPECT_EQ(p.digit_passes, 3u);
   EXPECT_EQ(p.tile_count, 157u);
   EXPECT_EQ(p.command_count, 9u) << "the runs' scan, 3 x (sort, scan), 2 fold passes";
-  EXPECT_EQ(p.walk_items, kMaxWalk);
+  EXPECT_EQ(p.walk_items, device.max_walk_steps);
   EXPECT_EQ(p.heavy_targets_at - p.runs_at, 600u) << "a run per possible heavy target";
   EXPECT_EQ(p.sorted_at - p.heavy_targets_at, 600u) << "a target element per possible heavy id";
   EXPECT_EQ(p.keys_at - p.sorted_at, 20000u) << "the 20000 positions (the other array is the end of buckets)";
@@ -477,6 +477,15 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
     EXPECT_EQ(steps[i].groups, 75u) << "an invocation per possible heavy target";
     EXPECT_EQ(str(steps[i].wait_for), "scratch {0, " + std::to_string(plan->scratch_bytes) + "}, output {0, 2400}");
   }
+  // A GPU's walks (2^24 steps a pass) fold the same runs in one pass: one dispatch, not one per 16384.
+  DeviceInfo gpu = device;
+  gpu.max_walk_steps = uint64_t(1) << 24;
+  plan = planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, gpu);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_NE(kernels(*plan).find("bucket_sort x1, scatter_fold_int32 x2"), std::string::npos)
+      << "the light fold and one heavy pass: " << kernels(*plan);
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).walk_items, uint64_t(1) << 24);
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).command_count, 8u) << "the runs' scan, 3 x 2, one fold";
   // Wider workgroups sort in workgroups of 256 (heavy_sort_scatter.comp's shared counts), tiles of 4096.
   device.workgroup_size = 1024;
   plan = planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);

@@ -111,7 +111,7 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
 // Reductions by the fold by owner (a device that never walks, every tensor in one window): vectors,
 // rows along the last axis and narrow ScatterND slices, whose targets receive from a few updates
 // each (light buckets, filled in a random order that the owners must sort) to thousands (heavy targets,
-// sorted by heavy id and folded run by run), beyond kMaxWalk updates in one case of five so that the
+// sorted by heavy id and folded run by run), beyond DeviceInfo::max_walk_steps updates in one case of five so that the
 // heavy runs take several fold passes, and up to 600 targets in one case of three so that heavy ids
 // take up to three digit passes.
 TEST(ScatterSimulationTest, FoldByOwner) {

@@ -50,9 +50,11 @@ void printText(const DeviceInfo& d, bool is_default) {
   }
   std::printf(
       "     ScatterElements none walks from %llu lines, below that through a winner table; reductions\n"
-      "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner\n",
+      "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner; walks and\n"
+      "     folds take up to %llu steps per pass\n",
       static_cast<unsigned long long>(d.min_walk_lines), static_cast<unsigned long long>(d.min_walk_lines),
-      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)));
+      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
+      static_cast<unsigned long long>(d.max_walk_steps));
 }
 
 // Every field printText shows, under the names DeviceInfo gives them.
@@ -88,6 +90,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["few_copy_regions"] = d.few_copy_regions;
   device["min_walk_lines"] = d.min_walk_lines;
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
+  device["max_walk_steps"] = d.max_walk_steps;
   return device;
 }
 
