@@ -73,6 +73,10 @@ struct DeviceInfo {
   // measured per driver (see src/vk/device.cpp).
   uint64_t min_copy_region_bytes = 0;
   uint64_t few_copy_regions = 0;
+  // The fold by owner's bucket allocation reserves its shared cursors once per workgroup (shared-memory
+  // totals between barriers) instead of once per invocation: GPUs, whose contended atomics on one
+  // word queue up; not CPU drivers, whose barriers cost more (see shaders/bucket_alloc.comp).
+  bool group_reserved_cursors = false;
   // ScatterElements with reduction none walks each line (every coordinate but the axis) in one
   // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
   // vector is one) leave most of the device idle through the walk, so their updates all go at once

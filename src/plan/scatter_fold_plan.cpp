@@ -124,7 +124,9 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   };
   const uint64_t per_update_groups = groupsForItems(layout.update_count, workgroup, device.row_items);
   plan.steps.push_back(bucketPass(Kernel::kBucketCount, per_update_groups));
-  plan.steps.push_back(bucketPass(Kernel::kBucketAlloc, per_update_groups));
+  Step alloc = bucketPass(Kernel::kBucketAlloc, per_update_groups);
+  alloc.spec[kSpecDims] = device.group_reserved_cursors ? 1u : 0u;  // bucket_alloc.comp's GROUP_RESERVE
+  plan.steps.push_back(alloc);
   plan.steps.push_back(bucketPass(Kernel::kBucketFill, per_update_groups));
   const bool heavy = layout.most_heavy > 0;
   if (heavy) {

@@ -137,7 +137,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "few_copy_regions",
                             "min_walk_lines",
                             "min_soft_float_walk_lines",
-                            "max_walk_steps"}) {
+                            "max_walk_steps",
+                            "group_reserved_cursors"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);
