@@ -317,6 +317,13 @@ uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
   return run.walk_end - run.walk_begin;
 }
 
+// The update elements of `run`: its updates, times the slice's elements for ScatterND, whose element
+// passes (scatter_nd_locate.comp, scatter_nd_write.comp) take one element per item. Sized by tuples,
+// a locate pass of 4096 slices of 1024 floats ran in 4 workgroups: 2.46 ms on an NVIDIA H200.
+uint64_t runUpdateElements(const ScatterShape& shape, const SourceRun& run) {
+  return shape.op == "ScatterElements" ? runUpdates(shape, run) : runUpdates(shape, run) * shape.slice_elements;
+}
+
 // Workgroups for a pass of one update per item, row_items of them per invocation (CPU drivers: 256,
 // GPUs: items_per_invocation): lavapipe ran a vector of 4M updates through the table in 228-232 ms,
 // against 270-283 ms with one item and 269-279 ms with 4 items per invocation.
@@ -532,7 +539,7 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
                                            indicesBinding(shape, run),
                                            {Role::kOutput, target.output.window},
                                            {Role::kStatus, {}}};
-      pass.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+      pass.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, device);
       orderPass(pass, target.output.window, wait_for_checks, output_written);
       plan.steps.push_back(pass);
     }
@@ -568,7 +575,7 @@ void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout&
   setWinnerPass(locate, layout, run, target);
   locate.bindings = std::vector<Binding>{
       indicesBinding(shape, run), {Role::kScratch, fold.targets}, {Role::kScratch, fold.counts}, {Role::kStatus, {}}};
-  locate.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+  locate.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, device);
   const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
   appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
                    tensors, wait_for_checks, output_written, device);

@@ -422,6 +422,31 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_order32 x1");
 }
 
+// ScatterND's element passes (the fold's locate, the atomics) take one slice element per item, so
+// their groups follow the update elements, not the tuples.
+TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 64, 4);
+  device.min_walk_lines = uint64_t(1) << 20;
+  const uint64_t elements = 17 * 64, groups = (elements + 64 * device.row_items - 1) / (64 * device.row_items);
+  ASSERT_GT(groups, 1u);
+  StatusOr<ScatterShape> add = inferScatterNDShape({40, 64}, DataType::kFloat32, {17, 1}, DataType::kInt64, {17, 64},
+                                                   DataType::kFloat32, Reduction::kAdd);
+  ASSERT_TRUE(add.ok());
+  StatusOr<OpPlan> plan = planScatter(*add, placed(0, 40 * 256), placed(16384, 136), placed(16640, elements * 4),
+                                      placed(0, 40 * 256), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  ASSERT_EQ(plan->steps[2].kernel, Kernel::kScatterNDLocate) << kernels(*plan);
+  EXPECT_EQ(plan->steps[2].groups, groups);
+  StatusOr<ScatterShape> min = inferScatterNDShape({40, 64}, DataType::kUInt32, {17, 1}, DataType::kInt64, {17, 64},
+                                                   DataType::kUInt32, Reduction::kMin);
+  ASSERT_TRUE(min.ok());
+  plan = planScatter(*min, placed(0, 40 * 256), placed(16384, 136), placed(16640, elements * 4), placed(0, 40 * 256),
+                     true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  ASSERT_EQ(plan->steps.back().kernel, Kernel::kScatterNDAtomic) << kernels(*plan);
+  EXPECT_EQ(plan->steps.back().groups, groups);
+}
+
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
   // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two
