@@ -16,11 +16,11 @@ class PipelineLibraryTest : public GpuTest {};
 TEST_F(PipelineLibraryTest, ConstantsTheModuleDoesNotDeclareDoNotMakeANewPipeline) {
   kernels::PipelineLibrary& library = *implOf(context()).pipelines;
   const uint32_t workgroup = context().device().workgroup_size;
-  // bucket_alloc declares only its workgroup size: a scatter of another index width, element size or
+  // bucket_count declares only its workgroup size: a scatter of another index width, element size or
   // reduction reuses it.
-  VKINDEX_ASSERT_OK_AND_ASSIGN(const Pipeline* first, library.get(ShaderId::kBucketAlloc, {workgroup, 1, 1, 1, 6, 0}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(const Pipeline* first, library.get(ShaderId::kBucketCount, {workgroup, 1, 1, 1, 6, 0}));
   const size_t created = library.size();
-  VKINDEX_ASSERT_OK_AND_ASSIGN(const Pipeline* second, library.get(ShaderId::kBucketAlloc, {workgroup, 2, 8, 4, 9, 1}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(const Pipeline* second, library.get(ShaderId::kBucketCount, {workgroup, 2, 8, 4, 9, 1}));
   EXPECT_EQ(second, first);
   EXPECT_EQ(library.size(), created);
   // A declared constant still tells pipelines apart: gather_rows reads int32 and int64 indices (id 1)

@@ -299,8 +299,10 @@ TEST(ShaderInterfaceTest, SpecIdMaskReadsSpecIdDecorationsOnly) {
 // reach the key, and the declared ones must. Checked on the embedded modules themselves.
 TEST(ShaderInterfaceTest, DeclaredSpecValuesKeepOnlyWhatTheModuleDeclares) {
   const SpecValues planned = {256, 2, 8, 3, 6, 1};
-  // bucket_alloc reads neither indices nor elements: only its workgroup size is specialized.
-  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kBucketAlloc), planned), (SpecValues{256, 0, 0, 0, 0, 0}));
+  // bucket_count reads neither indices nor elements: only its workgroup size is specialized.
+  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kBucketCount), planned), (SpecValues{256, 0, 0, 0, 0, 0}));
+  // bucket_alloc adds GROUP_RESERVE (id 5), the GPUs' per-workgroup cursor reservation.
+  EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kBucketAlloc), planned), (SpecValues{256, 0, 0, 0, 0, 1}));
   // The scatter fold combines elements (size, reduction, kind) but reads no indices.
   EXPECT_EQ(declaredSpecValues(shaderInfo(Kernel::kScatterFold), planned), (SpecValues{256, 0, 8, 3, 6, 0}));
   // gather_rows moves whole units (its width is the module), so only id 2 is dropped.
