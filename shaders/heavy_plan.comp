@@ -26,8 +26,10 @@ uint groupsOf(uint command, uint heavy, uint most) {
     return command == VKINDEX_SORT_COMMAND(pass) ? pc.tile_count : 1u;  // the count and scatter, or the scan
   }
   uint fold_pass = command - VKINDEX_FOLD_COMMAND(pc.digit_passes, 0u);
-  // One invocation per heavy target, in this kernel's workgroups (the fold's size).
-  return most > fold_pass * pc.walk_items ? divideRoundingUp(heavy, gl_WorkGroupSize.x) : 0u;
+  if (most <= fold_pass * pc.walk_items) return 0u;
+  // One workgroup per heavy target (at most the 65535 groups an indirect dispatch may ask for; the
+  // fold strides over the rest), or one invocation per heavy target, in workgroups of the fold's size.
+  return pc.run_workgroups != 0u ? min(heavy, 65535u) : divideRoundingUp(heavy, gl_WorkGroupSize.x);
 }
 
 void main() {

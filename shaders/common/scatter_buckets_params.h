@@ -107,8 +107,9 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint tile_count;           // tiles over update_count items
   uint digit_passes;         // the sort's planned digit passes (those a call needs run)
   uint command_count;        // 1 + 2 digit_passes + the fold's passes over the runs
-  uint walk_items;           // a run's items one invocation folds in one pass
+  uint walk_items;           // a run's items one heavy fold pass applies
   uint pass;                 // the digit pass, the fold's pass over the runs, or VKINDEX_NO_PASS
+  uint run_workgroups;       // 1: a workgroup reduces each heavy run (max and min; scatter_fold.comp)
 VKINDEX_PUSH_BLOCK_END(BucketParams)
 
 #endif

@@ -26,7 +26,11 @@ struct FoldLayout {
   uint32_t sort_workgroup = 0;  // the sort passes' workgroup size
   uint64_t tile_count = 0;
   uint32_t digit_passes = 0;
-  uint64_t walk_items = 0;   // items of a heavy run one pass folds (DeviceInfo::max_walk_steps)
+  // Max and min: a workgroup reduces each heavy run (scatter_fold.comp), each invocation a chunk of
+  // up to DeviceInfo::max_walk_steps items per pass; other reductions: one invocation walks each run,
+  // max_walk_steps items per pass.
+  bool run_workgroups = false;
+  uint64_t walk_items = 0;   // items of a heavy run one pass applies
   uint64_t fold_passes = 0;  // passes of walk_items over the heavy runs
   Window runs, heavy_targets, sorted, keys, tiles, commands;
   uint64_t scratch_bytes = 0;
@@ -34,7 +38,10 @@ struct FoldLayout {
 
 // The layout for `target_count` data elements and `update_count` updates, or nothing where its
 // scratch memory would be more than the fold is worth, or more than one binding holds.
-std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device);
+// `reduce_runs`: the reduction is max or min and the device reduces runs in workgroups
+// (FoldLayout::run_workgroups, DeviceInfo::reduce_runs_in_workgroups).
+std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device,
+                                     bool reduce_runs);
 
 // The tensors the fold writes from and into: windows and where the tensors start in them, in words.
 struct FoldTensors {

@@ -560,7 +560,9 @@ std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const Pas
   // after a sort: SwiftShader, float64 min of 2^20 updates onto one element, 1.3 s walked, 2.3 s folded.
   if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;
   if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
-  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device);
+  const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
+  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device,
+                    ordered && device.reduce_runs_in_workgroups);
 }
 
 // A reduction by the fold by owner: this operator's locate pass (each update records the data element

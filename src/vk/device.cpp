@@ -97,6 +97,7 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // (its check, report and gather dispatches), at about 1.8 us for each further region.
   info.few_copy_regions = cpu ? 32u : 4u;
   info.group_reserved_cursors = gpu;
+  info.reduce_runs_in_workgroups = gpu;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
   // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's

@@ -138,7 +138,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "min_walk_lines",
                             "min_soft_float_walk_lines",
                             "max_walk_steps",
-                            "group_reserved_cursors"}) {
+                            "group_reserved_cursors",
+                            "reduce_runs_in_workgroups"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

@@ -492,6 +492,52 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
+// Max and min onto a few targets through the fold by owner, on a context tuned as a GPU that never
+// walks: a workgroup reduces each heavy run chunk by chunk (scatter_fold.comp's reduceRun), which must
+// keep what index order keeps: of equal elements (+0 and -0) the earlier, no NaN update, a NaN target.
+// Values of every kind, 20000 updates onto 6 targets (runs of about 3300, in chunks of a dozen or
+// more), and runs of almost only NaNs (chunks without a winner), in 256- and 32-wide workgroups.
+TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder) {
+  ContextOptions options;
+  options.gpu_tuning = true;
+  options.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> folding, makeContext(options));
+  options.workgroup_size = 32;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> narrow, makeContext(options));
+  ASSERT_TRUE(folding->device().reduce_runs_in_workgroups);
+  Rng rng(0x4ea7);
+  size_t n = 0;
+  for (Context* ctx : {folding.get(), narrow.get()}) {
+    for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64}) {
+      for (const Reduction reduction : {Reduction::kMax, Reduction::kMin}) {
+        SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + ", workgroup " +
+                     std::to_string(ctx->device().workgroup_size));
+        ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+            *ctx,
+            {reductionValues(rng, dtype, {6}), randomIndices(rng, DataType::kInt32, {20000}, 6),
+             reductionValues(rng, dtype, {20000}), 0, reduction},
+            alternating(n++)));
+      }
+    }
+    // float32, 97% NaNs with payloads, the rest signed zeros and ties; one target a NaN.
+    const uint32_t kPlusZero = 0x00000000u, kMinusZero = 0x80000000u, kOne = 0x3F800000u, kTwo = 0x40000000u;
+    std::vector<uint32_t> updates(20000);
+    for (uint32_t& bits : updates) {
+      const uint32_t pick = static_cast<uint32_t>(rng() % 100);
+      const uint32_t others[] = {kPlusZero, kMinusZero, kOne, kTwo};
+      bits = pick < 97 ? (0x7F800001u + static_cast<uint32_t>(rng() % 0x7FFFFF)) | (pick % 2 ? 0x80000000u : 0u)
+                       : others[pick % 4];
+    }
+    for (const Reduction reduction : {Reduction::kMax, Reduction::kMin}) {
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+          *ctx,
+          {floatBitsTensor({6}, {kMinusZero, kPlusZero, 0x7FC00000u, kOne, kTwo, 0xFF800000u}),
+           randomIndices(rng, DataType::kInt64, {20000}, 6), floatBitsTensor({20000}, updates), 0, reduction},
+          alternating(n++)));
+    }
+  }
+}
+
 // Reduction none through the winner table (claim, then every update at once), which a device runs
 // below DeviceInfo::min_walk_lines lines; here on contexts that never walk, whatever each driver's own
 // threshold: every type but strings (no kernel) x both index types x ranks 1-3 x random axes,

@@ -447,6 +447,34 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
   EXPECT_EQ(plan->steps.back().groups, groups);
 }
 
+// Max and min on a device that reduces runs in workgroups: one workgroup per heavy target (the 600
+// possible ones, 75 workgroups' worth per invocation before), each pass covering a workgroup's chunks
+// of max_walk_steps items; other reductions keep one invocation per run.
+TEST(PlanScatterTest, MaxAndMinReduceHeavyRunsInWorkgroups) {
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+  device.min_walk_lines = 2;
+  device.reduce_runs_in_workgroups = true;
+  StatusOr<ScatterShape> max = inferScatterElementsShape({600}, DataType::kFloat32, {20000}, DataType::kInt32, {20000},
+                                                         DataType::kFloat32, 0, Reduction::kMax);
+  ASSERT_TRUE(max.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*max, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const Step& heavy = plan->steps.back();
+  ASSERT_EQ(heavy.kernel, Kernel::kScatterFoldOrder32) << kernels(*plan);
+  EXPECT_EQ(plan->steps[plan->steps.size() - 2].kernel, Kernel::kScatterFoldOrder32) << "the light fold, then one pass";
+  EXPECT_EQ(pushOf<abi::BucketParams>(heavy).run_workgroups, 1u);
+  EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 8u * 16384u);
+  EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
+  StatusOr<ScatterShape> add = inferScatterElementsShape({600}, DataType::kFloat32, {20000}, DataType::kInt32, {20000},
+                                                         DataType::kFloat32, 0, Reduction::kAdd);
+  ASSERT_TRUE(add.ok());
+  plan = planScatter(*add, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).run_workgroups, 0u);
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).walk_items, 16384u);
+}
+
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
   // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two

@@ -111,9 +111,10 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
 // Reductions by the fold by owner (a device that never walks, every tensor in one window): vectors,
 // rows along the last axis and narrow ScatterND slices, whose targets receive from a few updates
 // each (light buckets, filled in a random order that the owners must sort) to thousands (heavy targets,
-// sorted by heavy id and folded run by run), beyond DeviceInfo::max_walk_steps updates in one case of five so that the
-// heavy runs take several fold passes, and up to 600 targets in one case of three so that heavy ids
-// take up to three digit passes.
+// sorted by heavy id and folded run by run), beyond DeviceInfo::max_walk_steps updates in one case of
+// five so that the heavy runs take several fold passes, and up to 600 targets in one case of three so
+// that heavy ids take up to three digit passes. Half the devices reduce the max heavy runs in
+// workgroups (DeviceInfo::reduce_runs_in_workgroups).
 TEST(ScatterSimulationTest, FoldByOwner) {
   std::mt19937 rng(0xf01d);
   for (int round = 0; round < 40; ++round) {
@@ -141,6 +142,7 @@ TEST(ScatterSimulationTest, FoldByOwner) {
     c.output_offset = offsets[rng() % std::size(offsets)];
     c.device = fakeDevice(uint64_t(1) << 20, rng() % 2 ? 16 : 64);
     c.device.min_walk_lines = UINT64_MAX;
+    c.device.reduce_runs_in_workgroups = round % 4 < 2;  // max: heavy runs reduced in workgroups
     SCOPED_TRACE(describe(c));
     ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
     if (::testing::Test::HasFailure()) return;

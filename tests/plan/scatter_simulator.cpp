@@ -584,7 +584,8 @@ class Simulation {
         groups = pass >= digitPassesNeeded(p, heavy) ? 0 : command == VKINDEX_SORT_COMMAND(pass) ? p.tile_count : 1;
       } else {
         const uint64_t fold = command - VKINDEX_FOLD_COMMAND(p.digit_passes, 0u);
-        groups = most > fold * p.walk_items ? (heavy + workgroup - 1) / workgroup : 0;
+        const uint32_t owners = p.run_workgroups != 0 ? std::min(heavy, 65535u) : (heavy + workgroup - 1) / workgroup;
+        groups = most > fold * p.walk_items ? owners : 0;
       }
       bucketWord(step, p.commands_at + command * 3) = groups;
       bucketWord(step, p.commands_at + command * 3 + 1) = 1;
@@ -765,9 +766,20 @@ class Simulation {
       });
       return;
     }
-    // One owner per heavy target, items [pass * walk_items, ...) of its run, in order.
+    // One owner per heavy target, items [pass * walk_items, ...) of its run, in order. With
+    // run_workgroups a workgroup reduces them, whose result for max and min is the same.
     const uint32_t heavy = control(p, step, VKINDEX_HEAVY_COUNT);
-    if (indirectGroups(step) * step.spec[kSpecWorkgroupSize] < heavy) return fail("a heavy fold without every owner");
+    if (p.run_workgroups != 0) {
+      const bool reduces = step.kernel == Kernel::kScatterFoldOrder32 || step.kernel == Kernel::kScatterFold ||
+                           step.kernel == Kernel::kScatterFoldIntegers;
+      if (!reduces || (shape_.reduction != Reduction::kMax && shape_.reduction != Reduction::kMin)) {
+        return fail("a workgroup reduction of heavy runs in a kernel or for a reduction that has none");
+      }
+      // Groups stride over the heavy targets, one at a time.
+      if (indirectGroups(step) < std::min(heavy, 65535u)) return fail("a heavy fold without every owner");
+    } else if (indirectGroups(step) * step.spec[kSpecWorkgroupSize] < heavy) {
+      return fail("a heavy fold without every owner");
+    }
     const uint32_t sorted = sortedAt(p, step, digitPassesNeeded(p, heavy) - 1);
     for (uint32_t heavy_id : shuffled(heavy)) {
       const uint32_t run_end =
