@@ -11,7 +11,7 @@ layout(local_size_x_id = 0) in;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };
-layout(binding = 2, std430) writeonly buffer Counts { uint counts[]; };
+layout(binding = 2, std430) buffer Counts { uint counts[]; };
 layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
@@ -26,6 +26,8 @@ void main() {
     uint position, target;
     locateUpdate(item, position, target);
     targets[position] = target;
-    counts[target] = 0u;
+    // Stored only where not zero yet: duplicates then read a shared line instead of all writing it
+    // (lavapipe, 4M updates onto 512K or 104K targets: this pass 44-59 -> 34-39 ms).
+    if (counts[target] != 0u) counts[target] = 0u;
   }
 }
