@@ -1,9 +1,10 @@
-# Runs `vkindex bench --sweep --quick --json` and checks its lines: one JSON object per row size 1, 2, 4,
-# ..., 65536 bytes in that order, each with the keys scripts/plot-sweep.sh and other readers use, positive
-# rates, no failed point, exit code 0 and no validation message.
+# Runs `vkindex bench --sweep --quick --sweep-mib 2 --json` and checks its lines: one JSON object per row
+# size 1, 2, 4, ..., 65536 bytes in that order, each of 2 MiB of output (--sweep-mib over --quick's 1), with
+# the keys scripts/plot-sweep.sh and other readers use, positive rates, no failed point, exit code 0 and
+# no validation message.
 # Inputs: CLI (the vkindex binary).
 include(${CMAKE_CURRENT_LIST_DIR}/cli_json_lines.cmake)
-vkindex_cli_json_lines(lines bench --sweep --quick --json)
+vkindex_cli_json_lines(lines bench --sweep --quick --sweep-mib 2 --json)
 set(expected_row_bytes 1)
 foreach(line ${lines})
   # Every key a reader relies on; GET fails (and the test with it) on a missing key or a line that is not JSON.
@@ -24,6 +25,10 @@ foreach(line ${lines})
       message(FATAL_ERROR "${key} is not positive: ${line}")
     endif()
   endforeach()
+  string(JSON output_bytes GET "${line}" output_bytes)
+  if(NOT output_bytes EQUAL 2097152)
+    message(FATAL_ERROR "expected 2 MiB of output per point, got: ${line}")
+  endif()
   math(EXPR expected_row_bytes "${expected_row_bytes} * 2")
 endforeach()
 if(NOT expected_row_bytes EQUAL 131072)

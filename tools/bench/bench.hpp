@@ -28,6 +28,9 @@ struct BenchOptions {
   bool steps = false;
   // Instead of the operator table: Gather GB/s against row size (sweep.hpp).
   bool sweep = false;
+  // The sweep's output per point in MiB, 1 to 256 (0: 16, or 1 with --quick). A GPU whose L2 cache holds 16 MiB
+  // twice over (an NVIDIA H200's holds 60 MB) needs more to time its memory rather than its cache.
+  int sweep_mib = 0;
   // Instead of the operator table: process start to the first Gather result, with and without a pipeline
   // cache file (cold_start.hpp).
   bool cold_start = false;

@@ -13,11 +13,6 @@ namespace {
 
 // Row sizes 2^0 .. 2^16 bytes: from the sub-word byte-assembly path to rows far wider than a workgroup.
 constexpr int kLargestRowLog2 = 16;
-// Output bytes per point: 16 MiB is well past launch overhead on the CPU drivers and still verifies in
-// about a second on the host; --quick keeps 1 MiB.
-constexpr int64_t kOutputBytes = int64_t(16) << 20;
-constexpr int64_t kQuickOutputBytes = int64_t(1) << 20;
-
 // One point of the sweep: `rows` rows of `row_bytes` bytes gathered from a table with as many rows.
 struct SweepPoint {
   int64_t row_bytes;
@@ -160,8 +155,7 @@ void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint&
 }  // namespace
 
 Status runSweep(Context& context, tools::CommandTimer& timer, const RunInfo& info, const MeasureOptions& measure,
-                bool json, bool quick, std::ostream& out) {
-  const int64_t output_bytes = quick ? kQuickOutputBytes : kOutputBytes;
+                bool json, bool quick, int64_t output_bytes, std::ostream& out) {
   const int64_t max_timed_regions = quick ? kMaxQuickTimedRegions : kMaxTimedRegions;
   if (!json) printSweepHeader(out, info, output_bytes, max_timed_regions);
   out.flush();

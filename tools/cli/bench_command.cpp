@@ -19,7 +19,7 @@ const char* const kBenchModesHelp =
     "1-row in-place ScatterND, each as host us to record it, device us, us of the synchronous call, and\n"
     "per-op us when 100 are recorded into one command buffer.\n"
     "--sweep: Gather GB/s for row sizes 1 B .. 64 KiB (powers of two, 16 MiB out per point, 1 MiB with\n"
-    "--quick) beside both copy baselines; scripts/plot-sweep.sh draws it.\n"
+    "--quick, N MiB with --sweep-mib N) beside both copy baselines; scripts/plot-sweep.sh draws it.\n"
     "--cold-start: starts this program again as child processes and reports process start to the first\n"
     "Gather result with an empty and with a warm pipeline cache (a temporary VKINDEX_PIPELINE_CACHE_DIR).\n\n";
 
@@ -42,6 +42,13 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
       "--cold-start", options.cold_start,
       "Instead of the table: process start to the first Gather result, without and with a pipeline cache file");
   sweep->excludes(cold_start);
+  command
+      ->add_option("--sweep-mib", options.sweep_mib,
+                   "With --sweep: MiB of output per point (default 16, 1 with --quick); more than a GPU's L2 "
+                   "cache times its memory")
+      ->type_name("N")
+      ->check(CLI::Range(1, 256))
+      ->needs(sweep);
   // The hidden side of --cold-start: an empty group keeps it out of --help.
   command->add_flag("--cold-start-child", options.cold_start_child, "Internal: one --cold-start measurement")
       ->group("");
