@@ -447,6 +447,15 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
   EXPECT_EQ(plan->steps.back().groups, groups);
 }
 
+// 20000 updates of 4-byte `type` (int32 indices) into a vector of 600, in place: up to 600 heavy targets
+// (20000 / 33 = 606).
+StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const DeviceInfo& device) {
+  StatusOr<ScatterShape> shape =
+      inferScatterElementsShape({600}, type, {20000}, DataType::kInt32, {20000}, type, 0, reduction);
+  if (!shape.ok()) return shape.status();
+  return planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+}
+
 // Max and min on a device that reduces runs in workgroups: one workgroup per heavy target (the 600
 // possible ones, 75 workgroups' worth per invocation before), each pass covering a workgroup's chunks
 // of max_walk_steps items; other reductions keep one invocation per run.
@@ -454,11 +463,7 @@ TEST(PlanScatterTest, MaxAndMinReduceHeavyRunsInWorkgroups) {
   DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   device.min_walk_lines = 2;
   device.reduce_runs_in_workgroups = true;
-  StatusOr<ScatterShape> max = inferScatterElementsShape({600}, DataType::kFloat32, {20000}, DataType::kInt32, {20000},
-                                                         DataType::kFloat32, 0, Reduction::kMax);
-  ASSERT_TRUE(max.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*max, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  StatusOr<OpPlan> plan = planHeavyVector(DataType::kFloat32, Reduction::kMax, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   const Step& heavy = plan->steps.back();
   ASSERT_EQ(heavy.kernel, Kernel::kScatterFoldOrder32) << kernels(*plan);
@@ -466,26 +471,19 @@ TEST(PlanScatterTest, MaxAndMinReduceHeavyRunsInWorkgroups) {
   EXPECT_EQ(pushOf<abi::BucketParams>(heavy).run_workgroups, 1u);
   EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 8u * 16384u);
   EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
-  StatusOr<ScatterShape> add = inferScatterElementsShape({600}, DataType::kFloat32, {20000}, DataType::kInt32, {20000},
-                                                         DataType::kFloat32, 0, Reduction::kAdd);
-  ASSERT_TRUE(add.ok());
-  plan = planScatter(*add, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  plan = planHeavyVector(DataType::kFloat32, Reduction::kAdd, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).run_workgroups, 0u);
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).walk_items, 16384u);
 }
 
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
-  // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets
-  // (20000 / 33 = 606), whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two
-  // fold passes over the runs (DeviceInfo::max_walk_steps = 16384 items each).
-  StatusOr<ScatterShape> shape = inferScatterElementsShape({600}, DataType::kInt32, {20000}, DataType::kInt32, {20000},
-                                                           DataType::kInt32, 0, Reduction::kMul);
-  ASSERT_TRUE(shape.ok());
+  // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets,
+  // whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two fold passes over the
+  // runs (DeviceInfo::max_walk_steps = 16384 items each).
   DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   device.min_walk_lines = 2;
-  StatusOr<OpPlan> plan =
-      planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  StatusOr<OpPlan> plan = planHeavyVector(DataType::kInt32, Reduction::kMul, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
@@ -533,7 +531,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // A GPU's walks (2^24 steps a pass) fold the same runs in one pass: one dispatch, not one per 16384.
   DeviceInfo gpu = device;
   gpu.max_walk_steps = uint64_t(1) << 24;
-  plan = planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, gpu);
+  plan = planHeavyVector(DataType::kInt32, Reduction::kMul, gpu);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_NE(kernels(*plan).find("bucket_sort x1, scatter_fold_int32 x2"), std::string::npos)
       << "the light fold and one heavy pass: " << kernels(*plan);
@@ -541,7 +539,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).command_count, 8u) << "the runs' scan, 3 x 2, one fold";
   // Wider workgroups sort in workgroups of 256 (heavy_sort_scatter.comp's shared counts), tiles of 4096.
   device.workgroup_size = 1024;
-  plan = planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  plan = planHeavyVector(DataType::kInt32, Reduction::kMul, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps[8]).tile_count, 5u);
   EXPECT_EQ(plan->steps[8].spec[kSpecWorkgroupSize], 256u);
