@@ -10,6 +10,11 @@
 #define VKINDEX_GATHER_ROWS_PARAMS_H
 #include "abi.h"
 
+// Rows of at most this many units, in a pass of whole outer slices sharing their tuples (Gather) with at
+// least ITEMS_PER_INVOCATION slices, are copied column by column: one invocation per row position n and
+// block of slices (gather_rows.comp, copyColumns; the planner sizes its grid by the same test).
+#define VKINDEX_COLUMN_ROW_UNITS 4u
+
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)
   uint status_slot;       // the check pass's status slot; a set slot means "write nothing"
   uint row_units;         // units per row (bytes per row / UNIT_BYTES)

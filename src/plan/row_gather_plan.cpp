@@ -30,6 +30,19 @@ struct PassShape {
   }
 };
 
+// gather_rows.comp's slicesShareRows(): the pass copies its short rows column by column, one
+// invocation per row position and block of `items` slices (columnItems of them).
+bool copiesColumns(const abi::GatherRowsParams& p, const PassShape& shape) {
+  return shape.unit_bytes >= 4 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 &&
+         p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
+         p.pass_rows / p.index_count >= shape.items;
+}
+
+uint64_t columnItems(const abi::GatherRowsParams& p, uint32_t items) {
+  const uint64_t slices = p.pass_rows / p.index_count;
+  return uint64_t(p.index_count) * ((slices + items - 1) / items);
+}
+
 // Builds the copy passes for output rows [q0, q1) that read tuples [t_begin, t_end) (bound as one
 // window): one pass per data window the rows can read from.
 struct PassBuilder {
@@ -94,8 +107,10 @@ struct PassBuilder {
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      pass.groups = SegmentLayout{shape.lanes, shape.items}.groupsFor(shape.passSegments(p.pass_rows, p.out_word_count),
-                                                                      shape.workgroup_size);
+      pass.groups = copiesColumns(p, shape)
+                        ? groupsForItems(columnItems(p, shape.items), shape.workgroup_size)
+                        : SegmentLayout{shape.lanes, shape.items}.groupsFor(
+                              shape.passSegments(p.pass_rows, p.out_word_count), shape.workgroup_size);
       if (wait_for_checks) {
         waitForChecks(pass);
         wait_for_checks = false;

@@ -122,6 +122,21 @@ TEST_F(GatherShapesTest, LastAxisOfBytesByColumns) {
   expectMatches(DataType::kInt8, {1, 1031}, DataType::kInt32, {1028}, indexValues(rng, 1028, 1031), -1);
 }
 
+TEST_F(GatherShapesTest, ShortWordRowsByColumns) {
+  // Rows of at most 4 units in outer slices that share their indices: an invocation copies one row
+  // position of up to 256 slices (CPU drivers; 4 on GPUs), reading its index once. Slice counts past
+  // one block, index counts that are not a multiple of the workgroup, every unit width, rows of 1 to 4
+  // units; and rows of 5 units and fewer slices than a block, which keep the segments.
+  Rng rng(45);
+  expectMatches(DataType::kFloat32, {600, 37}, DataType::kInt32, {19}, indexValues(rng, 19, 37), -1);
+  expectMatches(DataType::kFloat64, {257, 11}, DataType::kInt64, {3, 5}, indexValues(rng, 15, 11), 1);
+  expectMatches(DataType::kComplex128, {3, 100, 5}, DataType::kInt32, {7}, indexValues(rng, 7, 5), 2);
+  expectMatches(DataType::kInt32, {300, 9, 3}, DataType::kInt64, {4}, indexValues(rng, 4, 9), 1);
+  expectMatches(DataType::kUInt16, {520, 13, 8}, DataType::kInt32, {2, 3}, indexValues(rng, 6, 13), -2);
+  expectMatches(DataType::kFloat32, {270, 6, 20}, DataType::kInt64, {5}, indexValues(rng, 5, 6), 1);
+  expectMatches(DataType::kFloat32, {200, 6, 5}, DataType::kInt64, {5}, indexValues(rng, 5, 6), 1);
+}
+
 TEST_F(GatherShapesTest, EveryUnitWidth) {
   // Rows of 16, 8 and 4 bytes pick uvec4, uvec2 and uint units.
   expectMatches(DataType::kComplex128, {9, 1}, DataType::kInt32, {4}, {8, 0, -1, 4}, 0);

@@ -50,6 +50,9 @@ TEST_F(GatherWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWindows) {
     expectMatches(*ctx, randomTensor(rng, DataType::kInt64, {6, 50, 3}), randomIndices(rng, index_type, {9, 7}, 50), 1);
     expectMatches(*ctx, randomTensor(rng, DataType::kComplex128, {300, 2}), randomIndices(rng, index_type, {400}, 300),
                   0);
+    // Short word rows copied by columns (slices sharing their indices): 7 indices make each pass's
+    // 896 output rows whole slices, and data windows end inside slices.
+    expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {700, 9}), randomIndices(rng, index_type, {7}, 9), 1);
     // Sub-word rows: windows start and end inside output words, which passes must share.
     expectMatches(*ctx, randomTensor(rng, DataType::kUInt8, {1000, 5}), randomIndices(rng, index_type, {900}, 1000), 0);
     expectMatches(*ctx, randomTensor(rng, DataType::kInt16, {40, 90, 3}), randomIndices(rng, index_type, {37}, 90), 1);

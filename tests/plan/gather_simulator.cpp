@@ -137,6 +137,30 @@ class RowGatherMachine {
     };
     const auto wrote = [&](uint64_t byte) { out_.wrote(out.absolute(byte)); };
     const uint32_t pass_units = p.pass_rows * p.row_units;
+    const auto copyRow = [&](uint32_t pass_row, uint32_t data_row, uint32_t first_unit, uint32_t end_unit,
+                             uint32_t unit_stride) {
+      for (uint32_t unit = first_unit; unit < end_unit; unit += unit_stride) {
+        const uint64_t source = p.data_unit_offset + uint64_t(data_row) * p.row_units + unit;
+        const uint64_t target = p.out_unit_offset + uint64_t(pass_row) * p.row_units + unit;
+        if (!in.inside(source * U, U) || !out.inside(target * U, U)) return;
+        std::memcpy(out.at(target * U), in.at(source * U), U);
+        for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
+      }
+    };
+    // copyColumns: short rows of whole slices sharing their tuples, column n of `items` slices at a time.
+    if (U >= 4 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 && p.first_index == 0 &&
+        p.index_count != 0 && p.pass_rows % p.index_count == 0 && p.pass_rows / p.index_count >= shape.items) {
+      const uint32_t slices = p.pass_rows / p.index_count;
+      for (uint32_t column = 0; column < p.index_count && ok; ++column) {
+        const uint32_t axis_row = tupleRow(column - p.index_window_begin);
+        for (uint32_t slice = 0; slice < slices && ok; ++slice) {
+          const uint32_t row = (p.first_outer + slice) * p.axis_size + axis_row;
+          if (row < p.data_row_begin || row >= p.data_row_end) continue;
+          copyRow(slice * p.index_count + column, row - p.data_row_begin, 0, p.row_units, 1);
+        }
+      }
+      return;
+    }
     if (U >= 4) {  // copySegment: lanes x items units of a row, or whole short rows, per segment
       const uint32_t segment_units = shape.lanes * shape.items;
       const bool whole_rows = p.segments_per_row == 1;  // rowsPerSegment()
@@ -153,19 +177,14 @@ class RowGatherMachine {
           begin = (segment - first_row * p.segments_per_row) * segment_units;
           end = std::min(begin + segment_units, p.row_units);
         }
-        for (uint32_t pass_row = first_row; pass_row < end_row && ok; ++pass_row) {  // copyRows
+        // copyRows
+        for (uint32_t pass_row = first_row; pass_row < end_row && ok; ++pass_row) {
           const uint32_t data_row = boundDataRow(pass_row);
           if (data_row == kNotBound) continue;
           for (uint32_t lane = 0; lane < shape.lanes; ++lane) {
-            for (uint32_t i = 0; i < shape.items; ++i) {
-              const uint32_t unit = begin + lane + i * shape.lanes;
-              if (unit >= end) break;
-              const uint64_t source = p.data_unit_offset + uint64_t(data_row) * p.row_units + unit;
-              const uint64_t target = p.out_unit_offset + uint64_t(pass_row) * p.row_units + unit;
-              if (!in.inside(source * U, U) || !out.inside(target * U, U)) break;
-              std::memcpy(out.at(target * U), in.at(source * U), U);
-              for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
-            }
+            const uint64_t lane_end = begin + lane + uint64_t(shape.items) * shape.lanes;
+            copyRow(pass_row, data_row, begin + lane, static_cast<uint32_t>(std::min<uint64_t>(end, lane_end)),
+                    shape.lanes);
           }
         }
       }

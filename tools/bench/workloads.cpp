@@ -204,6 +204,18 @@ std::vector<Workload> workloads(bool quick) {
       // One byte per gathered element and rows of 4099 bytes (not word multiples): the byte-assembly path.
       workload("uint8-rows", kGather,
                {DT::kUInt8, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
+      // What bounds uint8-rows: the same picks in address order (is it the random access?), and the same
+      // picks of 4-byte elements (float32, 4x the bytes: is its cost per element or per byte?).
+      workload("uint8-rows-ascending", kGather,
+               {DT::kUInt8,
+                {quick ? 512 : 4096, quick ? 515 : 4099},
+                DT::kInt32,
+                {quick ? 256 : 2048},
+                1,
+                IndexOrder::kAscending},
+               3),
+      workload("float32-columns", kGather,
+               {DT::kFloat32, {quick ? 512 : 4096, quick ? 515 : 4099}, DT::kInt32, {quick ? 256 : 2048}, 1}, 3),
       // The embedding again with int32 indices: what the narrower index type saves or costs.
       workload("embedding-i32", kGather, {DT::kFloat32, {vocab, hidden}, DT::kInt32, {tokens}, 0}, 1),
       // The embedding and middle-axis gathers with indices 0, 1, 2, ...: the same kernels reading rows in
