@@ -95,27 +95,31 @@ void copySegment(uint segment, uint rows_per_segment, uint lane) {
 }
 
 // Rows of at most VKINDEX_COLUMN_ROW_UNITS units in a pass of whole outer slices that all read the
-// same tuples (Gather: index_outer_stride 0), as a Gather along the last axis has: row n of every
-// slice copies data row tuple(n) of that slice. Each invocation takes one column n of
-// ITEMS_PER_INVOCATION consecutive slices and reads its tuple once for them all; consecutive
-// invocations take consecutive columns (adjacent output rows). The bench's float32-columns row
-// (8M 4-byte picks from rows of 4099): SwiftShader 150 -> 36-38 ms, lavapipe 70-73 -> 55-63 ms.
-// src/plan/row_gather_plan.cpp sizes the grid by the same test.
+// same tuples (Gather: index_outer_stride 0), as a Gather along the last axes has: row n of every
+// slice copies data row tuple(n) of that slice. Each invocation takes one column n of a block of
+// consecutive slices (about a segment's units: ITEMS_PER_INVOCATION / row_units slices) and reads its
+// tuple once for them all; consecutive invocations take consecutive columns. Only with one lane per
+// segment (CPU drivers, and GPUs for one-unit rows), since an invocation copies whole rows: a GPU's
+// lanes share longer rows so that their stores coalesce. src/plan/row_gather_plan.cpp sizes the grid
+// by the same test (columnBlockSlices there).
+uint columnBlockSlices() { return max(1u, ITEMS_PER_INVOCATION / max(pc.row_units, 1u)); }
+
 bool slicesShareRows() {
-  return pc.row_units <= VKINDEX_COLUMN_ROW_UNITS && pc.index_outer_stride == 0u && pc.first_index == 0u &&
-         pc.index_count != 0u && pc.pass_rows % pc.index_count == 0u &&
-         pc.pass_rows / pc.index_count >= ITEMS_PER_INVOCATION;
+  return ROW_LANES == 1u && pc.row_units <= VKINDEX_COLUMN_ROW_UNITS && pc.index_outer_stride == 0u &&
+         pc.first_index == 0u && pc.index_count != 0u && pc.pass_rows % pc.index_count == 0u &&
+         pc.pass_rows / pc.index_count >= columnBlockSlices();
 }
 
 void copyColumns() {
   uint slices = fastDivide(pc.pass_rows, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
-  uint blocks = divideRoundingUp(slices, ITEMS_PER_INVOCATION);
+  uint block_slices = columnBlockSlices();
+  uint blocks = divideRoundingUp(slices, block_slices);
   for (uint item = firstInvocationItem(); item < pc.index_count * blocks; item += invocationStride()) {
     uint block = fastDivide(item, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
     uint column = item - block * pc.index_count;
     uint axis_row = tupleRow(column - pc.index_window_begin);
-    uint slice_end = min(slices, (block + 1u) * ITEMS_PER_INVOCATION);
-    for (uint slice = block * ITEMS_PER_INVOCATION; slice < slice_end; ++slice) {
+    uint slice_end = min(slices, (block + 1u) * block_slices);
+    for (uint slice = block * block_slices; slice < slice_end; ++slice) {
       uint row = (pc.first_outer + slice) * pc.axis_size + axis_row;
       if (row < pc.data_row_begin || row >= pc.data_row_end) continue;  // another pass's data window
       uint source = pc.data_unit_offset + (row - pc.data_row_begin) * pc.row_units;

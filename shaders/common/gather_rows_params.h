@@ -11,8 +11,8 @@
 #include "abi.h"
 
 // Rows of at most this many units, in a pass of whole outer slices sharing their tuples (Gather) with at
-// least ITEMS_PER_INVOCATION slices, are copied column by column: one invocation per row position n and
-// block of slices (gather_rows.comp, copyColumns; the planner sizes its grid by the same test).
+// least one block of slices, are copied column by column where one lane takes a segment: one invocation
+// per row position n and block (gather_rows.comp, copyColumns; the planner sizes its grid by the same test).
 #define VKINDEX_COLUMN_ROW_UNITS 4u
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)

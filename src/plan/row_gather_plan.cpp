@@ -30,17 +30,21 @@ struct PassShape {
   }
 };
 
-// gather_rows.comp's slicesShareRows(): the pass copies its short rows column by column, one
-// invocation per row position and block of `items` slices (columnItems of them).
-bool copiesColumns(const abi::GatherRowsParams& p, const PassShape& shape) {
-  return shape.unit_bytes >= 4 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 &&
-         p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
-         p.pass_rows / p.index_count >= shape.items;
+// gather_rows.comp's columnBlockSlices() and slicesShareRows(): the pass copies its short rows
+// column by column, one invocation per row position and block of slices (columnItems of them).
+uint64_t columnBlockSlices(const abi::GatherRowsParams& p, const PassShape& shape) {
+  return std::max<uint64_t>(1, shape.items / std::max<uint32_t>(p.row_units, 1));
 }
 
-uint64_t columnItems(const abi::GatherRowsParams& p, uint32_t items) {
-  const uint64_t slices = p.pass_rows / p.index_count;
-  return uint64_t(p.index_count) * ((slices + items - 1) / items);
+bool copiesColumns(const abi::GatherRowsParams& p, const PassShape& shape) {
+  return shape.unit_bytes >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS &&
+         p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
+         p.pass_rows / p.index_count >= columnBlockSlices(p, shape);
+}
+
+uint64_t columnItems(const abi::GatherRowsParams& p, const PassShape& shape) {
+  const uint64_t slices = p.pass_rows / p.index_count, block = columnBlockSlices(p, shape);
+  return uint64_t(p.index_count) * ((slices + block - 1) / block);
 }
 
 // Builds the copy passes for output rows [q0, q1) that read tuples [t_begin, t_end) (bound as one
@@ -108,7 +112,7 @@ struct PassBuilder {
                        {Role::kStatus, {}}};
       setPush(pass, p);
       pass.groups = copiesColumns(p, shape)
-                        ? groupsForItems(columnItems(p, shape.items), shape.workgroup_size)
+                        ? groupsForItems(columnItems(p, shape), shape.workgroup_size)
                         : SegmentLayout{shape.lanes, shape.items}.groupsFor(
                               shape.passSegments(p.pass_rows, p.out_word_count), shape.workgroup_size);
       if (wait_for_checks) {

@@ -124,9 +124,9 @@ TEST_F(GatherShapesTest, LastAxisOfBytesByColumns) {
 
 TEST_F(GatherShapesTest, ShortWordRowsByColumns) {
   // Rows of at most 4 units in outer slices that share their indices: an invocation copies one row
-  // position of up to 256 slices (CPU drivers; 4 on GPUs), reading its index once. Slice counts past
-  // one block, index counts that are not a multiple of the workgroup, every unit width, rows of 1 to 4
-  // units; and rows of 5 units and fewer slices than a block, which keep the segments.
+  // position of a block of slices (CPU drivers: 256 / row units; GPUs: 4, one-unit rows only), reading
+  // its index once. Slice counts past one block, index counts that are not a multiple of the workgroup,
+  // every unit width, rows of 1 to 4 units; and rows of 5 units, which keep the segments.
   Rng rng(45);
   expectMatches(DataType::kFloat32, {600, 37}, DataType::kInt32, {19}, indexValues(rng, 19, 37), -1);
   expectMatches(DataType::kFloat64, {257, 11}, DataType::kInt64, {3, 5}, indexValues(rng, 15, 11), 1);

@@ -147,9 +147,12 @@ class RowGatherMachine {
         for (uint32_t b = 0; b < U; ++b) wrote(target * U + b);
       }
     };
-    // copyColumns: short rows of whole slices sharing their tuples, column n of `items` slices at a time.
-    if (U >= 4 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 && p.first_index == 0 &&
-        p.index_count != 0 && p.pass_rows % p.index_count == 0 && p.pass_rows / p.index_count >= shape.items) {
+    // copyColumns: short rows of whole slices sharing their tuples, column n of a block of slices at a
+    // time (one lane per segment only). The order of blocks does not change the bytes.
+    const uint32_t block_slices = std::max(1u, shape.items / std::max(p.row_units, 1u));
+    if (U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 &&
+        p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
+        p.pass_rows / p.index_count >= block_slices) {
       const uint32_t slices = p.pass_rows / p.index_count;
       for (uint32_t column = 0; column < p.index_count && ok; ++column) {
         const uint32_t axis_row = tupleRow(column - p.index_window_begin);

@@ -292,12 +292,12 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     const uint64_t segments = U < 4                   ? ceilDiv(p.out_word_count, segment_units)
                               : segments_per_row == 1 ? ceilDiv(p.pass_rows, rows_per_segment)
                                                       : uint64_t(p.pass_rows) * segments_per_row;
-    // Short rows of whole slices that share their tuples go column by column (gather_rows.comp,
-    // copyColumns): one invocation per row position and block of `items` slices.
-    const uint64_t slices = p.pass_rows / N;
-    const bool columns = U >= 4 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && S == 0 && p.first_index == 0 &&
-                         p.pass_rows % N == 0 && slices >= shape.items;
-    EXPECT_EQ(pass.step.groups, columns ? ceilDiv(N * ceilDiv(slices, shape.items), shape.workgroup_size)
+    // Short rows of whole slices that share their tuples go column by column with one lane per segment
+    // (gather_rows.comp, copyColumns): one invocation per row position and block of slices.
+    const uint64_t slices = p.pass_rows / N, block = std::max<uint64_t>(1, shape.items / p.row_units);
+    const bool columns = U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && S == 0 &&
+                         p.first_index == 0 && p.pass_rows % N == 0 && slices >= block;
+    EXPECT_EQ(pass.step.groups, columns ? ceilDiv(N * ceilDiv(slices, block), shape.workgroup_size)
                                         : ceilDiv(segments, segments_per_group));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }
