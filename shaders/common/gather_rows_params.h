@@ -10,10 +10,11 @@
 #define VKINDEX_GATHER_ROWS_PARAMS_H
 #include "abi.h"
 
-// Rows of at most this many units, in a pass of whole outer slices sharing their tuples (Gather) with at
-// least one block of slices, are copied column by column where one lane takes a segment: one invocation
-// per row position n and block (gather_rows.comp, copyColumns; the planner sizes its grid by the same test).
-#define VKINDEX_COLUMN_ROW_UNITS 4u
+// Short rows: at most this many units. With one lane per segment they are copied whole, row by row
+// (gather_rows.comp, copyShortRows), or, in a pass of whole outer slices sharing their tuples (Gather)
+// with at least one block of slices, column by column: one invocation per row position n and block
+// (copyColumns; the planner sizes its grid by the same test).
+#define VKINDEX_SHORT_ROW_UNITS 4u
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)
   uint status_slot;       // the check pass's status slot; a set slot means "write nothing"

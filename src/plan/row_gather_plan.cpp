@@ -37,7 +37,7 @@ uint64_t columnBlockSlices(const abi::GatherRowsParams& p, const PassShape& shap
 }
 
 bool copiesColumns(const abi::GatherRowsParams& p, const PassShape& shape) {
-  return shape.unit_bytes >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS &&
+  return shape.unit_bytes >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS &&
          p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
          p.pass_rows / p.index_count >= columnBlockSlices(p, shape);
 }

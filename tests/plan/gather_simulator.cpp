@@ -150,7 +150,7 @@ class RowGatherMachine {
     // copyColumns: short rows of whole slices sharing their tuples, column n of a block of slices at a
     // time (one lane per segment only). The order of blocks does not change the bytes.
     const uint32_t block_slices = std::max(1u, shape.items / std::max(p.row_units, 1u));
-    if (U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && p.index_outer_stride == 0 &&
+    if (U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS && p.index_outer_stride == 0 &&
         p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
         p.pass_rows / p.index_count >= block_slices) {
       const uint32_t slices = p.pass_rows / p.index_count;
@@ -180,7 +180,7 @@ class RowGatherMachine {
           begin = (segment - first_row * p.segments_per_row) * segment_units;
           end = std::min(begin + segment_units, p.row_units);
         }
-        // copyRows
+        // copyRows, or copyShortRows: the same units of the same rows
         for (uint32_t pass_row = first_row; pass_row < end_row && ok; ++pass_row) {
           const uint32_t data_row = boundDataRow(pass_row);
           if (data_row == kNotBound) continue;

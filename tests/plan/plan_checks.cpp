@@ -295,7 +295,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     // Short rows of whole slices that share their tuples go column by column with one lane per segment
     // (gather_rows.comp, copyColumns): one invocation per row position and block of slices.
     const uint64_t slices = p.pass_rows / N, block = std::max<uint64_t>(1, shape.items / p.row_units);
-    const bool columns = U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_COLUMN_ROW_UNITS && S == 0 &&
+    const bool columns = U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS && S == 0 &&
                          p.first_index == 0 && p.pass_rows % N == 0 && slices >= block;
     EXPECT_EQ(pass.step.groups, columns ? ceilDiv(N * ceilDiv(slices, block), shape.workgroup_size)
                                         : ceilDiv(segments, segments_per_group));
