@@ -62,7 +62,7 @@ uvec2 assembleUnitRows(uint word, uvec2 at) {
       value |= loadSubUnit(pc.data_unit_offset + data_row) << shift;
       owned |= kUnitMask << shift;
     }
-    at = at.y + 1u == pc.index_count ? uvec2(at.x + 1u, 0u) : uvec2(at.x, at.y + 1u);
+    at = nextRowCoordinates(at);
   }
   storeOwnedBits(word, value, owned);
   return at;

@@ -102,16 +102,20 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
         uint target = pc.out_unit_offset + pass_row * pc.row_units;                         \
         COPY_ROW                                                                            \
       }                                                                                     \
-      at = at.y + 1u == pc.index_count ? uvec2(at.x + 1u, 0u) : uvec2(at.x, at.y + 1u);     \
+      at = nextRowCoordinates(at);                                                          \
     }                                                                                       \
   }
+
+// All row_units units of one row, from unit `source` of the data binding to unit `target` of the output.
+void copyWholeRow(uint source, uint target) {
+  for (uint unit = 0u; unit < pc.row_units; ++unit) out_units[target + unit] = data_units[source + unit];
+}
 
 void copyShortRows(uint first_row, uint end_row) {
   if (pc.row_units == 1u) {
     VKINDEX_FOR_SHORT_ROWS(first_row, end_row, out_units[target] = data_units[source];)
   } else {
-    VKINDEX_FOR_SHORT_ROWS(first_row, end_row,
-                           for (uint u = 0u; u < pc.row_units; ++u) out_units[target + u] = data_units[source + u];)
+    VKINDEX_FOR_SHORT_ROWS(first_row, end_row, copyWholeRow(source, target);)
   }
 }
 
@@ -161,7 +165,7 @@ void copyColumns() {
       if (row < pc.data_row_begin || row >= pc.data_row_end) continue;  // another pass's data window
       uint source = pc.data_unit_offset + (row - pc.data_row_begin) * pc.row_units;
       uint target = pc.out_unit_offset + (slice * pc.index_count + column) * pc.row_units;
-      for (uint unit = 0u; unit < pc.row_units; ++unit) out_units[target + unit] = data_units[source + unit];
+      copyWholeRow(source, target);
     }
   }
 }

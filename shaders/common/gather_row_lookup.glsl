@@ -25,6 +25,11 @@ uvec2 passRowCoordinates(uint pass_row) {
   return uvec2(pc.first_outer + outer_step, index_row - outer_step * pc.index_count);
 }
 
+// The coordinates of the output row after (outer, n) = `at`.
+uvec2 nextRowCoordinates(uvec2 at) {
+  return at.y + 1u == pc.index_count ? uvec2(at.x + 1u, 0u) : uvec2(at.x, at.y + 1u);
+}
+
 // The same for the output row `pass_row` rows after the pass's first row.
 uint boundDataRow(uint pass_row) {
   uvec2 at = passRowCoordinates(pass_row);
