@@ -7,7 +7,10 @@
 # $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its last lines are on the
 # console. Each part has its own time limit, so one that hangs still leaves the others' results.
 # VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
-# driver here). Exits 1 if any part failed.
+# driver here). For a short check of one area, when little device time is left:
+# VKINDEX_DEVICE_BENCH=<rows> runs only those bench rows (`vkindex bench --only`, with --steps) and no
+# sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*').
+# Exits 1 if any part failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=${OUT:-/tmp/vkindex-device-out}
@@ -61,14 +64,18 @@ part() {
 echo "bundle of commit $(cat "$work/commit"), ICD $icd"
 part devices 60 20 "$cli" devices
 part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
-part bench 180 45 "$cli" bench
-part bench-steps 180 0 "$cli" bench --steps
-part sweep 120 25 "$cli" bench --sweep
-# The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
-# (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
-part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
-cp "$logs/sweep-json.log" "$out/sweep.jsonl"
-for binary in "$work"/bin/*_test; do
+if [[ -n ${VKINDEX_DEVICE_BENCH:-} ]]; then
+  part bench-steps 180 80 "$cli" bench --steps --only "$VKINDEX_DEVICE_BENCH"
+else
+  part bench 180 45 "$cli" bench
+  part bench-steps 180 0 "$cli" bench --steps
+  part sweep 120 25 "$cli" bench --sweep
+  # The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
+  # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
+  part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
+  cp "$logs/sweep-json.log" "$out/sweep.jsonl"
+fi
+for binary in "$work"/bin/${VKINDEX_DEVICE_TESTS:-*}_test; do
   name=$(basename "$binary")
   part "$name" 120 1 "$binary" --gtest_brief=1
   if [[ $name == *_errors_test ]]; then

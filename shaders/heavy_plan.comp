@@ -27,9 +27,10 @@ uint groupsOf(uint command, uint heavy, uint most) {
   }
   uint fold_pass = command - VKINDEX_FOLD_COMMAND(pc.digit_passes, 0u);
   if (most <= fold_pass * pc.walk_items) return 0u;
-  // One workgroup per heavy target (at most the 65535 groups an indirect dispatch may ask for; the
-  // fold strides over the rest), or one invocation per heavy target, in workgroups of the fold's size.
-  return pc.run_workgroups != 0u ? min(heavy, 65535u) : divideRoundingUp(heavy, gl_WorkGroupSize.x);
+  // One workgroup per heavy target where they are few (scatter_fold.comp; at most the 65535 groups an
+  // indirect dispatch may ask for: the fold strides over the rest), or one invocation per heavy target,
+  // in workgroups of the fold's size.
+  return heavy <= pc.most_group_runs ? min(heavy, 65535u) : divideRoundingUp(heavy, gl_WorkGroupSize.x);
 }
 
 void main() {

@@ -77,11 +77,16 @@ struct DeviceInfo {
   // totals between barriers) instead of once per invocation: GPUs, whose contended atomics on one
   // word queue up; not CPU drivers, whose barriers cost more (see shaders/bucket_alloc.comp).
   bool group_reserved_cursors = false;
-  // Max and min fold each heavy target's updates (one target with many) in a workgroup, chunk by chunk
-  // (shaders/scatter_fold.comp), instead of one invocation walking them: GPUs, where that walk waits
-  // on two dependent loads a step (an NVIDIA H200 took 130 ms over 4M float32 maxima onto 16 targets);
-  // not CPU drivers, whose walk is fast (lavapipe: 44 ms, against 60 ms in workgroups).
-  bool reduce_runs_in_workgroups = false;
+  // Where a call's fold by owner has at most this many heavy targets (targets with many updates), each
+  // gets a workgroup instead of one invocation walking its updates (shaders/scatter_fold.comp): max and
+  // min reduce them chunk by chunk; add and mul stage them in shared memory for one invocation to fold
+  // in index order. GPUs, where that walk waits on two dependent loads a step (an NVIDIA H200 took
+  // 130 ms over 4M float32 maxima onto 16 targets, then 1.9 ms in workgroups; 170 ms over as many
+  // float32 adds, then 58 ms), up to about the workgroups they run at once: more runs than that, each
+  // shorter, walk faster (the H200 over 4M float32 adds: onto 1024 targets 4.5 ms walked, 2.8 ms in
+  // workgroups; onto 4096 1.7 and 2.2 ms; src/vk/device.cpp has the rest). 0 on CPU drivers, whose
+  // walk is fast (lavapipe: 44 ms over the maxima, against 60 ms in workgroups).
+  uint32_t most_workgroup_runs = 0;
   // ScatterElements with reduction none walks each line (every coordinate but the axis) in one
   // invocation, its updates in index order, when there are at least this many lines; fewer lines (a
   // vector is one) leave most of the device idle through the walk, so their updates all go at once

@@ -3,10 +3,12 @@
 // declares `updates_words` and `out_words` (read-write) and a push block with `updates_word_offset`
 // and `out_word_offset`. Elements are numbered from those offsets.
 //   applyElement(target, source) applies one update. With VKINDEX_APPLY_RUNS (the fold by owner),
-//   the combining variants also have applyRun(target, begin, end): updates runSource(begin), ...,
-//   runSource(end - 1), a function the including shader defines, folded in that order into a
-//   target the caller owns. It reads the target once, folds in registers and writes once, where
-//   applying one update at a time would make every step wait for the previous one's store.
+//   the combining variants also have applyRun(target, begin, end): the update elements of run items
+//   begin, ..., end - 1 folded in that order into a target the caller owns. The including shader
+//   defines runUpdateWord(i, w), word w of item i's update element (sub-word elements right-aligned
+//   in word 0), from updateWord(source, w) below or from its own copy of those words. applyRun
+//   reads the target once, folds in registers and writes once, where applying one update at a time
+//   would make every step wait for the previous one's store.
 //   ELEMENT_BYTES: 1, 2, 4, 8 or 16. Sub-word elements use 32-bit atomics on their word, so the
 //   kernels need no 8/16-bit storage.
 //   VKINDEX_SCATTER_MOVE_ONLY (the *_move modules, reduction none): the update replaces the target
@@ -67,6 +69,16 @@ uint subWordUpdate(uint source) {
   uint source_byte = pc.updates_word_offset * 4u + source * ELEMENT_BYTES;
   return (updates_words[source_byte >> 2] >> ((source_byte & 3u) * 8u)) & kSubWordMask;
 }
+
+// Word w of update element `source` (sub-word elements: the element, right-aligned, for w 0).
+uint updateWord(uint source, uint w) {
+  if (ELEMENT_BYTES < 4u) return subWordUpdate(source);
+  return updates_words[pc.updates_word_offset + source * (ELEMENT_BYTES / 4u) + w];
+}
+
+#ifdef VKINDEX_APPLY_RUNS
+uint runUpdateWord(uint i, uint w);
+#endif
 
 // Sub-word elements: the byte where target element `target` starts in the output binding.
 uint subWordTargetByte(uint target) { return pc.out_word_offset * 4u + target * ELEMENT_BYTES; }
@@ -153,7 +165,7 @@ void applyRun(uint target, uint begin, uint end) {
   uint t = pc.out_word_offset + target;
   uint current = out_words[t];
   for (uint i = begin; i < end; ++i) {
-    uint update = updates_words[pc.updates_word_offset + runSource(i)];
+    uint update = runUpdateWord(i, 0u);
     if (replaces32(update, current)) current = update;
   }
   out_words[t] = current;
@@ -162,21 +174,18 @@ void applyRun(uint target, uint begin, uint end) {
 #elif VKINDEX_SCATTER_INT32
 // Adds or multiplies update element `source` into target element `target`: 32-bit integers, which
 // wrap the same whether signed or not.
-uint combined32(uint current, uint source) {
-  uint update = updates_words[pc.updates_word_offset + source];
-  return REDUCTION == kReduceAdd ? current + update : current * update;
-}
+uint combined32(uint current, uint update) { return REDUCTION == kReduceAdd ? current + update : current * update; }
 
 void applyElement(uint target, uint source) {
   uint t = pc.out_word_offset + target;
-  out_words[t] = combined32(out_words[t], source);
+  out_words[t] = combined32(out_words[t], updateWord(source, 0u));
 }
 
 #ifdef VKINDEX_APPLY_RUNS
 void applyRun(uint target, uint begin, uint end) {
   uint t = pc.out_word_offset + target;
   uint current = out_words[t];
-  for (uint i = begin; i < end; ++i) current = combined32(current, runSource(i));
+  for (uint i = begin; i < end; ++i) current = combined32(current, runUpdateWord(i, 0u));
   out_words[t] = current;
 }
 #endif
@@ -197,9 +206,7 @@ void applyRun(uint target, uint begin, uint end) {
   uint t = pc.out_word_offset + target * words;
   for (uint w = 0u; w < words; ++w) {
     uint current = out_words[t + w];
-    for (uint i = begin; i < end; ++i) {
-      current = f32Add(current, updates_words[pc.updates_word_offset + runSource(i) * words + w]);
-    }
+    for (uint i = begin; i < end; ++i) current = f32Add(current, runUpdateWord(i, w));
     out_words[t + w] = current;
   }
 }
@@ -211,14 +218,11 @@ void applyRun(uint target, uint begin, uint end) {
 #define VKINDEX_COMBINES_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 2)
 #define VKINDEX_COMBINES_SUB_WORDS (!VKINDEX_SCATTER_SOFT_ADD || VKINDEX_SCATTER_FLOATS == 1)
 
-// Target element words `current` (an element of 4, 8 or 16 bytes, in its low words) with update
-// element `source` folded in.
-uvec4 combinedWords(uvec4 current, uint source) {
-  const uint words = ELEMENT_BYTES / 4u;
-  uint s = pc.updates_word_offset + source * words;
+// Update element `source`'s words (an element of 4, 8 or 16 bytes, in the low words).
+uvec4 updateWords(uint source) {
   uvec4 update = uvec4(0u);
-  for (uint w = 0u; w < words; ++w) update[w] = updates_words[s + w];
-  return combineWords(current, update, words);
+  for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) update[w] = updateWord(source, w);
+  return update;
 }
 
 // The first word of target element `target` (ELEMENT_BYTES >= 4), and its words.
@@ -234,8 +238,6 @@ void storeTargetWords(uint t, uvec4 value) {
   for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) out_words[t + w] = value[w];
 }
 
-// A 1- or 2-byte target element `current`, right-aligned, with update element `source` folded in.
-uint combinedSubWord(uint current, uint source) { return combineSmall(current, subWordUpdate(source)); }
 
 // Combines update element `source` into target element `target` with REDUCTION.
 void applyElement(uint target, uint source) {
@@ -248,12 +250,12 @@ void applyElement(uint target, uint source) {
 #if VKINDEX_COMBINES_WORDS
   if (ELEMENT_BYTES >= 4u) {
     uint t = targetWord(target);
-    storeTargetWords(t, combinedWords(loadTargetWords(t), source));
+    storeTargetWords(t, combineWords(loadTargetWords(t), updateWords(source), ELEMENT_BYTES / 4u));
     return;
   }
 #endif
 #if VKINDEX_COMBINES_SUB_WORDS
-  storeSubWordTarget(target, combinedSubWord(loadSubWordTarget(target), source));
+  storeSubWordTarget(target, combineSmall(loadSubWordTarget(target), subWordUpdate(source)));
 #endif
 }
 
@@ -263,14 +265,18 @@ void applyRun(uint target, uint begin, uint end) {
   if (ELEMENT_BYTES >= 4u) {
     uint t = targetWord(target);
     uvec4 current = loadTargetWords(t);
-    for (uint i = begin; i < end; ++i) current = combinedWords(current, runSource(i));
+    for (uint i = begin; i < end; ++i) {
+      uvec4 update = uvec4(0u);
+      for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) update[w] = runUpdateWord(i, w);
+      current = combineWords(current, update, ELEMENT_BYTES / 4u);
+    }
     storeTargetWords(t, current);
     return;
   }
 #endif
 #if VKINDEX_COMBINES_SUB_WORDS
   uint current = loadSubWordTarget(target);
-  for (uint i = begin; i < end; ++i) current = combinedSubWord(current, runSource(i));
+  for (uint i = begin; i < end; ++i) current = combineSmall(current, runUpdateWord(i, 0u));
   storeSubWordTarget(target, current);
 #endif
 }

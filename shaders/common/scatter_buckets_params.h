@@ -109,7 +109,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint command_count;        // 1 + 2 digit_passes + the fold's passes over the runs
   uint walk_items;           // a run's items one heavy fold pass applies
   uint pass;                 // the digit pass, the fold's pass over the runs, or VKINDEX_NO_PASS
-  uint run_workgroups;       // 1: a workgroup reduces each heavy run (max and min; scatter_fold.comp)
+  uint most_group_runs;      // heavy targets up to which each heavy run gets a workgroup (0: none)
 VKINDEX_PUSH_BLOCK_END(BucketParams)
 
 #endif

@@ -172,7 +172,8 @@ enum SpecConstant : uint32_t {
   // gather_rows.comp: index tuple length k; gather_elements.comp: coalesced dim count. A constant so
   // that the per-component loop unrolls with constant push-array indices (measured on lavapipe: a
   // loop bounded by a push constant made Gather's uint8 rows 2.6x and middle-axis rows 2.4x slower).
-  // copy.comp reuses it: 1 to batch the loads of whole segments, as gather_rows.comp does.
+  // copy.comp reuses it: 1 to batch the loads of whole segments, as gather_rows.comp does; and
+  // scatter_fold.comp: 1 where a heavy pass stages its runs in shared memory (FoldLayout::staged_runs).
   kSpecDims = 5,
   kSpecCount = 6,
 };

@@ -22,16 +22,12 @@ constexpr uint32_t kMaxTargetsPerInvocation = 64;
 // The groups in x every device dispatches (maxComputeWorkGroupCount's minimum).
 constexpr uint64_t kMaxIndirectGroups = 65535;
 
-// The most items of a heavy run one pass of a workgroup's reduction covers (FoldLayout::run_workgroups):
-// scatter_fold.comp adds it to a run's start in 32 bits.
-constexpr uint64_t kMaxRunSegment = uint64_t(1) << 30;
-
 uint32_t word(uint64_t bytes) { return static_cast<uint32_t>(bytes / 4); }
 
 }  // namespace
 
 std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device,
-                                     bool reduce_runs) {
+                                     bool ordered) {
   const uint64_t align = bindingAlignment(device);
   FoldLayout layout;
   layout.target_count = target_count;
@@ -52,10 +48,10 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
            (layout.most_heavy - 1) >> (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS) != 0) {
       ++layout.digit_passes;
     }
-    layout.run_workgroups = reduce_runs;
-    // A workgroup's chunks, capped so that the kernels' item arithmetic stays within 32 bits.
-    layout.walk_items = reduce_runs ? std::min(uint64_t{device.workgroup_size} * device.max_walk_steps, kMaxRunSegment)
-                                    : device.max_walk_steps;
+    layout.most_group_runs = device.most_workgroup_runs;
+    layout.staged_runs = layout.most_group_runs > 0 && !ordered;
+    // The steps of one invocation that walks or folds a staged run; reduced, an invocation's chunk.
+    layout.walk_items = device.max_walk_steps;
     layout.fold_passes = (update_count + layout.walk_items - 1) / layout.walk_items;
     const uint64_t commands = VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, layout.fold_passes);
     // Every array is addressed in words through the whole-scratch binding: no alignment needed.
@@ -112,7 +108,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   params.digit_passes = layout.digit_passes;
   params.command_count = static_cast<uint32_t>(layout.commands.size / 12);
   params.walk_items = static_cast<uint32_t>(layout.walk_items);
-  params.run_workgroups = layout.run_workgroups ? 1u : 0u;
+  params.most_group_runs = layout.most_group_runs;
   params.pass = VKINDEX_NO_PASS;
   const auto bucketPass = [&](Kernel kernel, uint64_t groups) {
     Step pass;
@@ -175,14 +171,16 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   plan.steps.push_back(bucketPass(Kernel::kBucketSort, owner_groups));
   plan.steps.push_back(foldPass(bucketPass(fold_kernel, owner_groups)));
   if (!heavy) return;
-  // One invocation (or with run_workgroups one workgroup, at most the groups an indirect dispatch
-  // takes) per heavy target, a pass per walk_items of the heaviest run.
-  const uint64_t heavy_groups = layout.run_workgroups ? std::min(layout.most_heavy, kMaxIndirectGroups)
-                                                      : groupsForItems(layout.most_heavy, workgroup);
+  // One invocation per heavy target, or where they are few one workgroup each (at most the groups an
+  // indirect dispatch takes), a pass per walk_items of the heaviest run: at most the larger.
+  const uint64_t group_runs = std::min({layout.most_heavy, uint64_t{layout.most_group_runs}, kMaxIndirectGroups});
+  const uint64_t heavy_groups = std::max(group_runs, groupsForItems(layout.most_heavy, workgroup));
   for (uint64_t fold = 0; fold < layout.fold_passes; ++fold) {
     params.pass = static_cast<uint32_t>(fold);
-    plan.steps.push_back(
-        foldPass(heavyPass(fold_kernel, heavy_groups, VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, fold))));
+    Step pass =
+        foldPass(heavyPass(fold_kernel, heavy_groups, VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, fold)));
+    pass.spec[kSpecDims] = layout.staged_runs ? 1u : 0u;  // scatter_fold.comp's STAGED_RUNS
+    plan.steps.push_back(pass);
   }
 }
 

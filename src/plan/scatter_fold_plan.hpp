@@ -26,11 +26,13 @@ struct FoldLayout {
   uint32_t sort_workgroup = 0;  // the sort passes' workgroup size
   uint64_t tile_count = 0;
   uint32_t digit_passes = 0;
-  // Max and min: a workgroup reduces each heavy run (scatter_fold.comp), each invocation a chunk of
-  // up to DeviceInfo::max_walk_steps items per pass; other reductions: one invocation walks each run,
-  // max_walk_steps items per pass.
-  bool run_workgroups = false;
-  uint64_t walk_items = 0;   // items of a heavy run one pass applies
+  // Where a call has at most most_group_runs heavy targets (DeviceInfo::most_workgroup_runs), a
+  // workgroup takes each heavy run (scatter_fold.comp, which heavy_plan.comp sizes for it): max and
+  // min reduce it chunk by chunk, other reductions stage it in shared memory for one invocation to
+  // fold (staged_runs). Else one invocation walks each run.
+  uint32_t most_group_runs = 0;
+  bool staged_runs = false;  // most_group_runs > 0, for a reduction other than max and min
+  uint64_t walk_items = 0;   // items of a heavy run one pass applies: DeviceInfo::max_walk_steps
   uint64_t fold_passes = 0;  // passes of walk_items over the heavy runs
   Window runs, heavy_targets, sorted, keys, tiles, commands;
   uint64_t scratch_bytes = 0;
@@ -38,10 +40,9 @@ struct FoldLayout {
 
 // The layout for `target_count` data elements and `update_count` updates, or nothing where its
 // scratch memory would be more than the fold is worth, or more than one binding holds.
-// `reduce_runs`: the reduction is max or min and the device reduces runs in workgroups
-// (FoldLayout::run_workgroups, DeviceInfo::reduce_runs_in_workgroups).
+// `ordered`: the reduction is max or min, which a workgroup reduces (FoldLayout::most_group_runs).
 std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device,
-                                     bool reduce_runs);
+                                     bool ordered);
 
 // The tensors the fold writes from and into: windows and where the tensors start in them, in words.
 struct FoldTensors {

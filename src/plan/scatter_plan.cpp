@@ -561,8 +561,7 @@ std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const Pas
   if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;
   if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
-  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device,
-                    ordered && device.reduce_runs_in_workgroups);
+  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device, ordered);
 }
 
 // A reduction by the fold by owner: this operator's locate pass (each update records the data element

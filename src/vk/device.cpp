@@ -97,7 +97,11 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // (its check, report and gather dispatches), at about 1.8 us for each further region.
   info.few_copy_regions = cpu ? 32u : 4u;
   info.group_reserved_cursors = gpu;
-  info.reduce_runs_in_workgroups = gpu;
+  // Measured on an NVIDIA H200 (driver 580.159, 2026-11-27; `vkindex bench`, 4M float32 adds onto a
+  // vector of 16 to 104857 elements, all heavy targets), walked -> in workgroups: 16 targets 164 ->
+  // 58 ms, 256 15.4 -> 5.2, 1024 4.5 -> 2.8, 4096 1.7 -> 2.2, 16384 1.2 -> 2.2, 104857 1.4 -> 2.7; max
+  // onto 16 targets 132 -> 1.9 ms, onto 16384 1.15 -> 1.28.
+  info.most_workgroup_runs = gpu ? 1024u : 0u;
   // Measured with `vkindex bench` (ScatterElements none, 4M float32 updates to distinct random targets
   // in 16 MiB, split into 1 to 1024 lines): lavapipe walks a vector (one line) in 670 ms and runs the
   // table in 230-280 ms whatever the lines, but walks 4 lines in 257 ms and 1024 in 34 ms; SwiftShader's

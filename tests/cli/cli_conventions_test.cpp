@@ -139,7 +139,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "min_soft_float_walk_lines",
                             "max_walk_steps",
                             "group_reserved_cursors",
-                            "reduce_runs_in_workgroups"}) {
+                            "most_workgroup_runs"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);

@@ -51,7 +51,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.min_copy_region_bytes, UINT64_MAX);
   EXPECT_EQ(info.few_copy_regions, 4u);
   EXPECT_TRUE(info.group_reserved_cursors);
-  EXPECT_TRUE(info.reduce_runs_in_workgroups);
+  EXPECT_EQ(info.most_workgroup_runs, 1024u);
   EXPECT_EQ(info.min_walk_lines, 65536u);
   EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
   // A CPU driver's loop guard is not tuning: it stays.

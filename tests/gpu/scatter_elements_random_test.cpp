@@ -492,19 +492,28 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
+// Contexts tuned as a GPU that never walks a reduction, so that heavy runs fold by owner, each in a
+// workgroup where a call has at most 1024 (DeviceInfo::most_workgroup_runs): 256- and 32-wide groups.
+void makeHeavyRunContexts(std::unique_ptr<Context>& folding, std::unique_ptr<Context>& narrow) {
+  ContextOptions options;
+  options.gpu_tuning = true;
+  options.min_walk_lines = UINT64_MAX;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(folding, makeTestContext(options));
+  options.workgroup_size = 32;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(narrow, makeTestContext(options));
+  ASSERT_EQ(folding->device().most_workgroup_runs, 1024u);
+}
+
 // Max and min onto a few targets through the fold by owner, on a context tuned as a GPU that never
 // walks: a workgroup reduces each heavy run chunk by chunk (scatter_fold.comp's reduceRun), which must
 // keep what index order keeps: of equal elements (+0 and -0) the earlier, no NaN update, a NaN target.
 // Values of every kind, 20000 updates onto 6 targets (runs of about 3300, in chunks of a dozen or
-// more), and runs of almost only NaNs (chunks without a winner), in 256- and 32-wide workgroups.
+// more), and runs of almost only NaNs (chunks without a winner), in 256- and 32-wide workgroups. And
+// 2000 heavy targets of about 40 updates, more than the device's most_workgroup_runs (1024): those
+// runs are walked, one invocation each, by the same passes.
 TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder) {
-  ContextOptions options;
-  options.gpu_tuning = true;
-  options.min_walk_lines = UINT64_MAX;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> folding, makeContext(options));
-  options.workgroup_size = 32;
-  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> narrow, makeContext(options));
-  ASSERT_TRUE(folding->device().reduce_runs_in_workgroups);
+  std::unique_ptr<Context> folding, narrow;
+  ASSERT_NO_FATAL_FAILURE(makeHeavyRunContexts(folding, narrow));
   Rng rng(0x4ea7);
   size_t n = 0;
   for (Context* ctx : {folding.get(), narrow.get()}) {
@@ -534,8 +543,68 @@ TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder)
           {floatBitsTensor({6}, {kMinusZero, kPlusZero, 0x7FC00000u, kOne, kTwo, 0xFF800000u}),
            randomIndices(rng, DataType::kInt64, {20000}, 6), floatBitsTensor({20000}, updates), 0, reduction},
           alternating(n++)));
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+          *ctx,
+          {reductionValues(rng, DataType::kFloat32, {2000}), randomIndices(rng, DataType::kInt32, {80000}, 2000),
+           reductionValues(rng, DataType::kFloat32, {80000}), 0, reduction},
+          alternating(n++)));
     }
   }
+}
+
+// Add and mul onto a few heavy targets through the fold by owner, on a context tuned as a GPU: a
+// workgroup stages each heavy run's update elements in shared memory, 2048 words at a time (2048
+// elements of up to 4 bytes, 1024 of 8, 512 of 16), for invocation 0 to fold in index order
+// (scatter_fold.comp's stageChunk). Runs of about 6700 updates (chunks and a partial last one) and of
+// 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
+// (float32, complex64 and float16 add; float64 and complex128 add; float32 and bfloat16 mul;
+// complex128 mul; int32 mul; int8, uint16 and int64 add), with float adds whose result depends on
+// the order, in 256- and 32-wide workgroups. And 2000 heavy targets of 40 updates, more than the
+// device's most_workgroup_runs (1024): those runs are walked, one invocation each, by the same passes.
+TEST_F(ScatterElementsTest, HeavyAddAndMulRunsStagedByWorkgroupsKeepIndexOrder) {
+  std::unique_ptr<Context> folding, narrow;
+  ASSERT_NO_FATAL_FAILURE(makeHeavyRunContexts(folding, narrow));
+  // Float adds take updates whose sum depends on their order (orderSensitiveUpdates' blocks of four,
+  // each onto one target in turn); the rest random values onto random targets.
+  const auto blockIndices = [](int64_t updates, int64_t targets) {
+    std::vector<int64_t> values;
+    for (int64_t i = 0; i < updates; ++i) values.push_back((i / 4) % targets);
+    return indexTensor(DataType::kInt32, {updates}, values);
+  };
+  struct Fold {
+    DataType dtype;
+    Reduction reduction;
+    bool order_sensitive;
+  };
+  const Fold folds[] = {{DataType::kFloat32, Reduction::kAdd, true},    {DataType::kComplex64, Reduction::kAdd, true},
+                        {DataType::kFloat16, Reduction::kAdd, true},    {DataType::kFloat64, Reduction::kAdd, true},
+                        {DataType::kComplex128, Reduction::kAdd, true}, {DataType::kFloat32, Reduction::kMul, false},
+                        {DataType::kBFloat16, Reduction::kMul, false},  {DataType::kComplex128, Reduction::kMul, false},
+                        {DataType::kInt32, Reduction::kMul, false},     {DataType::kInt8, Reduction::kAdd, false},
+                        {DataType::kUInt16, Reduction::kAdd, false},    {DataType::kInt64, Reduction::kAdd, false}};
+  Rng rng(0x57a9e);
+  size_t n = 0;
+  for (Context* ctx : {folding.get(), narrow.get()}) {
+    for (const Fold& fold : folds) {
+      for (const int64_t targets : {6, 2, 2000}) {
+        const int64_t updates = targets == 2000 ? 80000 : 40000;
+        SCOPED_TRACE(std::string(dataTypeName(fold.dtype)) + " " + reductionName(fold.reduction) + ", " +
+                     std::to_string(targets) + " targets, workgroup " + std::to_string(ctx->device().workgroup_size));
+        const bool sensitive = fold.order_sensitive;
+        const ScatterCase c{
+            sensitive ? smallExactValues(fold.dtype, {targets}) : reductionValues(rng, fold.dtype, {targets}),
+            sensitive ? blockIndices(updates, targets) : randomIndices(rng, DataType::kInt32, {updates}, targets),
+            sensitive ? orderSensitiveUpdates(rng, fold.dtype, {updates}) : reductionValues(rng, fold.dtype, {updates}),
+            0, fold.reduction};
+        if (sensitive) {
+          ASSERT_TRUE(orderChangesTheResult(c.op(*ctx), c.inputs(), rng));
+        }
+        ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*ctx, c, alternating(n++)));
+      }
+    }
+  }
+  EXPECT_EQ(folding->validationMessageCount(), 0u) << folding->firstValidationMessage();
+  EXPECT_EQ(narrow->validationMessageCount(), 0u) << narrow->firstValidationMessage();
 }
 
 // Reduction none through the winner table (claim, then every update at once), which a device runs

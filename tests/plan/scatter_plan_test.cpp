@@ -456,25 +456,46 @@ StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const Devic
   return planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
 }
 
-// Max and min on a device that reduces runs in workgroups: one workgroup per heavy target (the 600
-// possible ones, 75 workgroups' worth per invocation before), each pass covering a workgroup's chunks
-// of max_walk_steps items; other reductions keep one invocation per run.
-TEST(PlanScatterTest, MaxAndMinReduceHeavyRunsInWorkgroups) {
+// A device that gives heavy runs workgroups where a call has few (DeviceInfo::most_workgroup_runs):
+// the heavy folds carry that count to heavy_plan.comp, which sizes them by the heavy targets it finds,
+// so they reserve the larger of a workgroup per possible heavy target (600, at most 1024) and an
+// invocation per one (75 8-wide groups). Add and mul runs are staged (STAGED_RUNS), max and min
+// reduced. Every pass covers max_walk_steps items of a run.
+TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
   DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   device.min_walk_lines = 2;
-  device.reduce_runs_in_workgroups = true;
-  StatusOr<OpPlan> plan = planHeavyVector(DataType::kFloat32, Reduction::kMax, device);
+  device.most_workgroup_runs = 1024;
+  for (const Reduction reduction : {Reduction::kMax, Reduction::kAdd}) {
+    SCOPED_TRACE(reductionName(reduction));
+    StatusOr<OpPlan> plan = planHeavyVector(DataType::kFloat32, reduction, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    const Kernel kernel = reduction == Reduction::kMax ? Kernel::kScatterFoldOrder32 : Kernel::kScatterFoldFloat32Add;
+    // The light fold, then two passes of 16384 items over runs of up to 20000.
+    ASSERT_GE(plan->steps.size(), 3u);
+    const Step& light = plan->steps[plan->steps.size() - 3];
+    ASSERT_EQ(light.kernel, kernel) << kernels(*plan);
+    EXPECT_EQ(pushOf<abi::BucketParams>(light).pass, VKINDEX_NO_PASS);
+    EXPECT_EQ(light.spec[kSpecDims], 0u) << "the light fold never stages";
+    for (size_t k = 0; k < 2; ++k) {
+      const Step& heavy = plan->steps[plan->steps.size() - 2 + k];
+      ASSERT_EQ(heavy.kernel, kernel) << kernels(*plan);
+      EXPECT_EQ(pushOf<abi::BucketParams>(heavy).pass, k);
+      EXPECT_EQ(pushOf<abi::BucketParams>(heavy).most_group_runs, 1024u);
+      EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 16384u);
+      EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
+      EXPECT_EQ(heavy.spec[kSpecDims], reduction == Reduction::kAdd ? 1u : 0u) << "STAGED_RUNS";
+    }
+  }
+  device.most_workgroup_runs = 16;
+  StatusOr<OpPlan> plan = planHeavyVector(DataType::kFloat32, Reduction::kAdd, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  const Step& heavy = plan->steps.back();
-  ASSERT_EQ(heavy.kernel, Kernel::kScatterFoldOrder32) << kernels(*plan);
-  EXPECT_EQ(plan->steps[plan->steps.size() - 2].kernel, Kernel::kScatterFoldOrder32) << "the light fold, then one pass";
-  EXPECT_EQ(pushOf<abi::BucketParams>(heavy).run_workgroups, 1u);
-  EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 8u * 16384u);
-  EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
+  EXPECT_EQ(plan->steps.back().groups, 75u) << "an invocation per possible heavy target, more than 16 workgroups";
+  device.most_workgroup_runs = 0;
   plan = planHeavyVector(DataType::kFloat32, Reduction::kAdd, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).run_workgroups, 0u);
-  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).walk_items, 16384u);
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).most_group_runs, 0u);
+  EXPECT_EQ(plan->steps.back().spec[kSpecDims], 0u);
+  EXPECT_EQ(plan->steps.back().groups, 75u);
 }
 
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {

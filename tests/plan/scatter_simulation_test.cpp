@@ -113,8 +113,9 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
 // each (light buckets, filled in a random order that the owners must sort) to thousands (heavy targets,
 // sorted by heavy id and folded run by run), beyond DeviceInfo::max_walk_steps updates in one case of
 // five so that the heavy runs take several fold passes, and up to 600 targets in one case of three so
-// that heavy ids take up to three digit passes. Half the devices reduce the max heavy runs in
-// workgroups (DeviceInfo::reduce_runs_in_workgroups).
+// that heavy ids take up to three digit passes. Half the devices give each heavy run a workgroup where
+// a call has at most 1024 or 4 heavy targets (DeviceInfo::most_workgroup_runs), which reduces max
+// runs and stages add runs.
 TEST(ScatterSimulationTest, FoldByOwner) {
   std::mt19937 rng(0xf01d);
   for (int round = 0; round < 40; ++round) {
@@ -142,7 +143,7 @@ TEST(ScatterSimulationTest, FoldByOwner) {
     c.output_offset = offsets[rng() % std::size(offsets)];
     c.device = fakeDevice(uint64_t(1) << 20, rng() % 2 ? 16 : 64);
     c.device.min_walk_lines = UINT64_MAX;
-    c.device.reduce_runs_in_workgroups = round % 4 < 2;  // max: heavy runs reduced in workgroups
+    c.device.most_workgroup_runs = round % 4 == 0 ? 1024 : round % 4 == 1 ? 4 : 0;
     SCOPED_TRACE(describe(c));
     ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
     if (::testing::Test::HasFailure()) return;

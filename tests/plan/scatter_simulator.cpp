@@ -584,7 +584,8 @@ class Simulation {
         groups = pass >= digitPassesNeeded(p, heavy) ? 0 : command == VKINDEX_SORT_COMMAND(pass) ? p.tile_count : 1;
       } else {
         const uint64_t fold = command - VKINDEX_FOLD_COMMAND(p.digit_passes, 0u);
-        const uint32_t owners = p.run_workgroups != 0 ? std::min(heavy, 65535u) : (heavy + workgroup - 1) / workgroup;
+        const uint32_t owners =
+            heavy <= p.most_group_runs ? std::min(heavy, 65535u) : (heavy + workgroup - 1) / workgroup;
         groups = most > fold * p.walk_items ? owners : 0;
       }
       bucketWord(step, p.commands_at + command * 3) = groups;
@@ -759,6 +760,7 @@ class Simulation {
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     if (p.pass == VKINDEX_NO_PASS) {
+      if (step.spec[kSpecDims] != 0) return fail("a light fold planned to stage heavy runs");
       forEachLightBucket(step, [&](uint32_t t, uint32_t first, uint32_t end) {
         for (uint32_t i = first; i < end && ok_; ++i) {
           apply(step, p.updates_word_offset, p.out_word_offset, t, bucketWord(step, i));
@@ -766,15 +768,19 @@ class Simulation {
       });
       return;
     }
-    // One owner per heavy target, items [pass * walk_items, ...) of its run, in order. With
-    // run_workgroups a workgroup reduces them, whose result for max and min is the same.
+    // One owner per heavy target, items [pass * walk_items, ...) of its run, in order. Where there
+    // are at most most_group_runs, a workgroup takes each: max and min reduce them, whose result is
+    // the same, and the other reductions fold them in order from shared memory.
     const uint32_t heavy = control(p, step, VKINDEX_HEAVY_COUNT);
-    if (p.run_workgroups != 0) {
+    const bool ordered = shape_.reduction == Reduction::kMax || shape_.reduction == Reduction::kMin;
+    // scatter_fold.comp's STAGED_RUNS: where workgroups may take runs, the order-sensitive reductions.
+    if (step.spec[kSpecDims] != (p.most_group_runs != 0 && !ordered ? 1u : 0u)) {
+      return fail("a heavy fold staged where it must not be, or not where it must");
+    }
+    if (heavy <= p.most_group_runs) {
       const bool reduces = step.kernel == Kernel::kScatterFoldOrder32 || step.kernel == Kernel::kScatterFold ||
                            step.kernel == Kernel::kScatterFoldIntegers;
-      if (!reduces || (shape_.reduction != Reduction::kMax && shape_.reduction != Reduction::kMin)) {
-        return fail("a workgroup reduction of heavy runs in a kernel or for a reduction that has none");
-      }
+      if (ordered && !reduces) return fail("a workgroup reduction of heavy runs in a kernel that has none");
       // Groups stride over the heavy targets, one at a time.
       if (indirectGroups(step) < std::min(heavy, 65535u)) return fail("a heavy fold without every owner");
     } else if (indirectGroups(step) * step.spec[kSpecWorkgroupSize] < heavy) {

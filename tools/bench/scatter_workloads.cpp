@@ -74,6 +74,16 @@ std::vector<int64_t> randomTargets(const ScatterSpec& spec, uint64_t seed) {
   return values;
 }
 
+// Every index one of 16 targets spread evenly through data's first dim, at random: a few hot
+// targets in a large tensor.
+std::vector<int64_t> sixteenSpreadTargets(const ScatterSpec& spec, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> pick(0, 15);
+  std::vector<int64_t> values(static_cast<size_t>(elementCount(spec.indices_shape)));
+  for (int64_t& value : values) value = pick(rng) * (spec.data_shape[0] / 16);
+  return values;
+}
+
 // ScatterND, one-component tuples: distinct random rows of data.
 std::vector<int64_t> distinctRows(const ScatterSpec& spec, uint64_t seed) {
   std::vector<int64_t> rows = randomPermutation(spec.data_shape[0], seed);
@@ -191,6 +201,11 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       // when larger.
       scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
       scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
+      // The same 16 hot targets spread through the 16 MiB vector, in place (a gradient onto a few rows of a
+      // large table): the plan must allow for a heavy target per 33 updates, and learns only on the
+      // device that there are 16.
+      scatterWorkload("scatter-1d-wide-add-hot",
+                      {false, {side * side}, {side * side}, 0, Reduction::kAdd, true, sixteenSpreadTargets}, 18),
       // The same add on int32 (the *_int32 modules). Integer adds give the same bits in any order, so
       // this is the row where a fold in parallel, which float adds cannot have, would show.
       scatterWorkload("scatter-1d-i32-add-hot",

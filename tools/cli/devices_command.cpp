@@ -92,7 +92,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
   device["max_walk_steps"] = d.max_walk_steps;
   device["group_reserved_cursors"] = d.group_reserved_cursors;
-  device["reduce_runs_in_workgroups"] = d.reduce_runs_in_workgroups;
+  device["most_workgroup_runs"] = d.most_workgroup_runs;
   return device;
 }
 
