@@ -559,8 +559,9 @@ TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder)
 // 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
 // (float32, complex64 and float16 add; float64 and complex128 add; float32 and bfloat16 mul;
 // complex128 mul; int32 mul; int8, uint16 and int64 add), with float adds whose result depends on
-// the order, in 256- and 32-wide workgroups. And 2000 heavy targets of 40 updates, more than the
-// device's most_workgroup_runs (1024): those runs are walked, one invocation each, by the same passes.
+// the order, in 256- and 32-wide workgroups. And, in 256-wide ones, 2000 heavy targets of 40 updates,
+// more than the device's most_workgroup_runs (1024): those runs are walked, one invocation each, by
+// the same passes.
 TEST_F(ScatterElementsTest, HeavyAddAndMulRunsStagedByWorkgroupsKeepIndexOrder) {
   std::unique_ptr<Context> folding, narrow;
   ASSERT_NO_FATAL_FAILURE(makeHeavyRunContexts(folding, narrow));
@@ -587,6 +588,7 @@ TEST_F(ScatterElementsTest, HeavyAddAndMulRunsStagedByWorkgroupsKeepIndexOrder) 
   for (Context* ctx : {folding.get(), narrow.get()}) {
     for (const Fold& fold : folds) {
       for (const int64_t targets : {6, 2, 2000}) {
+        if (targets == 2000 && ctx != folding.get()) continue;  // walked: one width is enough
         const int64_t updates = targets == 2000 ? 80000 : 40000;
         SCOPED_TRACE(std::string(dataTypeName(fold.dtype)) + " " + reductionName(fold.reduction) + ", " +
                      std::to_string(targets) + " targets, workgroup " + std::to_string(ctx->device().workgroup_size));
