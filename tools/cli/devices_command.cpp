@@ -55,6 +55,10 @@ void printText(const DeviceInfo& d, bool is_default) {
       static_cast<unsigned long long>(d.min_walk_lines), static_cast<unsigned long long>(d.min_walk_lines),
       static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
       static_cast<unsigned long long>(d.max_walk_steps));
+  if (d.most_workgroup_runs > 0) {
+    std::printf("     a fold's heavy targets take a workgroup each where a call has at most %u\n",
+                d.most_workgroup_runs);
+  }
 }
 
 // Every field printText shows, under the names DeviceInfo gives them.
