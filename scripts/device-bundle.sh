@@ -35,7 +35,11 @@ sed 's|"library_path": "[^"]*"|"library_path": "./libVkLayer_khronos_validation.
   /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json >"$stage/layers/VkLayer_khronos_validation.json"
 cp -r /usr/share/libonnx-testdata/data/node/test_gather* /usr/share/libonnx-testdata/data/node/test_scatter* \
   "$stage/nodes/"
-git rev-parse HEAD >"$stage/commit"
+# The commit the binaries were built from, marked where the working tree differs from it (a device
+# check of uncommitted work must not read as one of the commit).
+commit=$(git rev-parse HEAD)
+[[ -z $(git status --porcelain --untracked-files=no) ]] || commit+=" plus uncommitted changes"
+echo "$commit" >"$stage/commit"
 
 mkdir -p .device
 tar -cJf .device/vkindex-device.tar.xz -C "$stage" .
