@@ -44,12 +44,12 @@ layout(constant_id = 5) const uint STAGED_RUNS = 0;
 const uint kStagedWords = STAGED_RUNS != 0u ? 2048u : 1u;
 const uint kElementWords = ELEMENT_BYTES < 4u ? 1u : ELEMENT_BYTES / 4u;
 shared uint staged_words[kStagedWords];
-bool staged = false;     // the pass stages: staged_words hold items from staged_first on
+bool stages = false;     // this dispatch stages: staged_words hold items from staged_first on
 uint staged_first = 0u;
 
 // common/scatter_apply.glsl's applyRun reads updates through this.
 uint runUpdateWord(uint i, uint w) {
-  if (STAGED_RUNS != 0u && staged) return staged_words[(i - staged_first) * kElementWords + w];
+  if (STAGED_RUNS != 0u && stages) return staged_words[(i - staged_first) * kElementWords + w];
   return updateWord(runSource(i), w);
 }
 
@@ -61,7 +61,6 @@ void stageChunk(uint first, uint end) {
     staged_words[word] = updateWord(runSource(first + word / kElementWords), word % kElementWords);
   }
   barrier();
-  staged = true;
   staged_first = first;
 }
 
@@ -92,9 +91,7 @@ void itemRange(uint item, bool light, out uint target, out uint begin, out uint 
 
 // Update element `source`'s bits in the low words (sub-word elements right-aligned).
 uvec2 updateBits(uint source) {
-  if (ELEMENT_BYTES < 4u) return uvec2(subWordUpdate(source), 0u);
-  uint s = pc.updates_word_offset + source * (ELEMENT_BYTES / 4u);
-  return uvec2(updates_words[s], ELEMENT_BYTES == 8u ? updates_words[s + 1u] : 0u);
+  return uvec2(updateWord(source, 0u), ELEMENT_BYTES == 8u ? updateWord(source, 1u) : 0u);
 }
 
 bool isNaNBits(uvec2 v) {
@@ -166,7 +163,7 @@ void main() {
 #else
   const bool reduces = false;
 #endif
-  bool stages = by_group && STAGED_RUNS != 0u;  // planned where reduces cannot be
+  stages = by_group && STAGED_RUNS != 0u;  // planned where reduces cannot be
   // By group, invocation 0 alone applies: the target is its own.
   bool applies = !by_group || gl_LocalInvocationID.x == 0u;
   uint first = by_group ? groupIndex() : firstInvocationItem();

@@ -238,7 +238,6 @@ void storeTargetWords(uint t, uvec4 value) {
   for (uint w = 0u; w < ELEMENT_BYTES / 4u; ++w) out_words[t + w] = value[w];
 }
 
-
 // Combines update element `source` into target element `target` with REDUCTION.
 void applyElement(uint target, uint source) {
 #if !VKINDEX_SCATTER_SOFT_ADD
