@@ -102,9 +102,11 @@ struct DeviceInfo {
   // Steps one invocation takes in one pass of a walk in index order (a scatter's walk, or the fold of
   // a heavy target's updates); longer walks run as passes one after another. A correctness limit, not
   // a tuning choice: llvmpipe ends any shader loop nest after 65535 iterations (its guard against
-  // endless loops), which silently dropped later updates, so CPU drivers get 16384. GPUs take 2^24: a
-  // pass is a dispatch and a barrier (about 4 us on an NVIDIA H200, where 4M updates onto one target
-  // took 257 of them).
+  // endless loops), which silently dropped later updates, so CPU drivers get 16384. GPUs take 2^20, a
+  // bound on how long one dispatch runs: GPU watchdogs end long dispatches (Windows' TDR after 2 s,
+  // and mobile drivers' timeouts) and lose the device. An NVIDIA H200 spent up to about 650 ns per step
+  // of a walked float add (220 ns staged), so 2^20 steps take under a second there, where 2^24 took up
+  // to 11 s; the extra passes cost a dispatch and a barrier (about 4 us there) per 2^20 steps.
   uint64_t max_walk_steps = 16384;
 };
 

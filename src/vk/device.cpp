@@ -188,7 +188,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   info.max_workgroup_size_x = limits.maxComputeWorkGroupSize[0];
   // Set here, not in chooseTuning: tuning as a GPU (ContextOptions::gpu_tuning) must keep a CPU
   // driver's loop guard.
-  info.max_walk_steps = info.type == "cpu" ? 16384u : uint64_t(1) << 24;
+  info.max_walk_steps = info.type == "cpu" ? 16384u : uint64_t(1) << 20;
   info.max_push_constants_size = limits.maxPushConstantsSize;
   uint32_t timestamp_bits = 0;
   computeQueueFamily(physical, &timestamp_bits);
