@@ -81,7 +81,8 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.max_workgroup_invocations = 256;
   device.max_workgroup_size_x = 256;
   device.shader_int64 = input.ConsumeBool();
-  device.int64_units = device.shader_int64;  // the 64-bit-component row gathers need the feature
+  device.int64_units = device.shader_int64;         // the 64-bit-component row gathers need the feature
+  device.native_float32_add = input.ConsumeBool();  // float32 add's native-add modules
   // ScatterElements none: always walked, or through the winner table wherever it fits.
   device.min_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;
   return device;

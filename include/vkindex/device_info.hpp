@@ -67,6 +67,16 @@ struct DeviceInfo {
   // either way (unmeasured). False on an adopted device (Context::adopt), whose enabled features
   // vkindex cannot see.
   bool int64_units = false;
+  // float32 and complex64 add reductions take the device's float adder wherever its bits are sure to
+  // be the soft add's (operands and sum normal numbers; shaders/common/native_float32_add.glsl), the
+  // soft add elsewhere. Needs VK_KHR_shader_float_controls with shaderRoundingModeRTEFloat32, which
+  // vkindex enables on the devices it creates, where advertised (lavapipe has it, SwiftShader not).
+  // A fold's steps wait on each other, so on a GPU each costs the add's latency: the soft add took
+  // about 220 ns a step on an NVIDIA H200 (not yet measured with this). lavapipe, `vkindex bench
+  // --steps`, alternating builds: scatter-add-dup8's walk 36-37 -> 31 ms, scatter-1d-add-dup40's fold
+  // 75-104 -> 66-68 ms; scatter-1d-add-hot's fold unchanged (37-44 -> 41-46 ms), bound by its loads.
+  // False on an adopted device (Context::adopt), whose enabled extensions vkindex cannot see.
+  bool native_float32_add = false;
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when there are at
   // most `few_copy_regions` of them, whatever their size, or when they average at least
   // `min_copy_region_bytes` (UINT64_MAX: never for their size); the kernel otherwise. The crossovers

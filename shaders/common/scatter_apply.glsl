@@ -19,7 +19,9 @@
 //   VKINDEX_SCATTER_FLOAT32_ADD (the *_float32_add modules): float32 and complex64 add, the common
 //   float reductions, with only the soft float32 add compiled in, for the same reason: SwiftShader ran
 //   the bench's float32 ScatterElements add (eight updates per target) 1591 -> 179 ms against the
-//   whole float32 module, and its ScatterND add 1590 -> 160 ms; lavapipe ran both the same.
+//   whole float32 module, and its ScatterND add 1590 -> 160 ms; lavapipe ran both the same. With
+//   VKINDEX_NATIVE_FLOAT32_ADD as well (the *_float32_add_native modules), the add is
+//   common/native_float32_add.glsl's, which takes the device's adder where its bits are exact.
 //   VKINDEX_SCATTER_ORDER32 (the *_order32 modules): max and min of int32, uint32 and float32 alone,
 //   the common ordered reductions (float32 max with eight updates per target: SwiftShader 440 -> 97
 //   ms against the plain module; lavapipe the same).
@@ -54,8 +56,15 @@
 #ifndef VKINDEX_SCATTER_ATOMIC
 #define VKINDEX_SCATTER_ATOMIC 0
 #endif
-#if VKINDEX_SCATTER_FLOAT32_ADD
+#ifndef VKINDEX_NATIVE_FLOAT32_ADD
+#define VKINDEX_NATIVE_FLOAT32_ADD 0
+#endif
+#if VKINDEX_SCATTER_FLOAT32_ADD && VKINDEX_NATIVE_FLOAT32_ADD
+#include "native_float32_add.glsl"
+#define VKINDEX_FLOAT32_ADD f32AddNative
+#elif VKINDEX_SCATTER_FLOAT32_ADD
 #include "soft_float.glsl"
+#define VKINDEX_FLOAT32_ADD f32Add
 #elif !VKINDEX_SCATTER_MOVE_ONLY
 #include "scatter_combine.glsl"
 #endif
@@ -196,7 +205,7 @@ void applyElement(uint target, uint source) {
   const uint words = ELEMENT_BYTES / 4u;
   uint t = pc.out_word_offset + target * words;
   uint s = pc.updates_word_offset + source * words;
-  for (uint w = 0u; w < words; ++w) out_words[t + w] = f32Add(out_words[t + w], updates_words[s + w]);
+  for (uint w = 0u; w < words; ++w) out_words[t + w] = VKINDEX_FLOAT32_ADD(out_words[t + w], updates_words[s + w]);
 }
 
 #ifdef VKINDEX_APPLY_RUNS
@@ -206,7 +215,7 @@ void applyRun(uint target, uint begin, uint end) {
   uint t = pc.out_word_offset + target * words;
   for (uint w = 0u; w < words; ++w) {
     uint current = out_words[t + w];
-    for (uint i = begin; i < end; ++i) current = f32Add(current, runUpdateWord(i, w));
+    for (uint i = begin; i < end; ++i) current = VKINDEX_FLOAT32_ADD(current, runUpdateWord(i, w));
     out_words[t + w] = current;
   }
 }

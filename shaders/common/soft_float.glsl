@@ -185,6 +185,21 @@ uint f32Add(uint a, uint b) {
   return roundPackSmall(a >> 31u, exponent, sig, 23u, 8u);
 }
 
+// A normal binary32 number: exponent bits neither all zeros (zero, subnormal) nor all ones (inf, NaN).
+bool f32IsNormal(uint x) {
+  uint exponent = x & kF32Infinity;
+  return exponent != 0u && exponent != kF32Infinity;
+}
+
+// f32Add(a, b), given `sum`: a device adder's a + b rounded to nearest even, which Vulkan still lets
+// flush subnormals and drop the rules for zeros, infinities and NaNs (common/native_float32_add.glsl).
+// Where the operands and the sum are all normal numbers, rounding alone decided the sum: it is taken.
+// Anywhere else the soft add decides.
+uint f32AddGivenSum(uint a, uint b, uint sum) {
+  if (f32IsNormal(a) && f32IsNormal(b) && f32IsNormal(sum)) return sum;
+  return f32Add(a, b);
+}
+
 // -b for subtraction: SSE subss propagates a NaN b before it would flip b's sign, so a NaN keeps it.
 uint f32Negated(uint b) { return f32IsNaN(b) ? b : b ^ kSoftSignBit; }
 

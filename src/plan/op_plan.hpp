@@ -57,6 +57,9 @@ enum class Kernel : uint32_t {
   // The same two with float32 add only (float and complex64), which SwiftShader runs 9-10x faster.
   kScatterElementsFloat32Add,
   kScatterNDFloat32Add,
+  // The same taking the device's float adder where its bits are exact (DeviceInfo::native_float32_add).
+  kScatterElementsFloat32AddNative,
+  kScatterNDFloat32AddNative,
   // The same two with float16 and bfloat16 add only, and with float64 and complex128 add only
   // (SwiftShader about 2x faster).
   kScatterElementsHalfAdd,
@@ -116,12 +119,13 @@ enum class Kernel : uint32_t {
   kHeavySortScatter,       // heavy_sort_scatter.comp
   kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
-  // float64, float32 add alone, float16 and bfloat16 add alone, float64 and complex128 add alone,
-  // 4-byte max and min alone, 32-bit integer add and mul alone, the other integers alone).
+  // float64, float32 add alone (soft, or native where exact), float16 and bfloat16 add alone, float64 and complex128
+  // add alone, 4-byte max and min alone, 32-bit integer add and mul alone, the other integers alone).
   kScatterFold,
   kScatterFoldFloat32,
   kScatterFoldFloat64,
   kScatterFoldFloat32Add,
+  kScatterFoldFloat32AddNative,
   kScatterFoldHalfAdd,
   kScatterFoldFloat64Add,
   kScatterFoldOrder32,

@@ -173,33 +173,38 @@ SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t d
 
 // One walk kernel's variants (scatter_apply.glsl): the arithmetic compiled into each.
 struct WalkKernels {
-  Kernel move, plain, float32, float64, float32_add, half_add, float64_add, order32, int32, integers;
+  Kernel move, plain, float32, float64, float32_add, float32_add_native, half_add, float64_add, order32, int32,
+      integers;
 };
 
-constexpr WalkKernels kElementsWalk = {Kernel::kScatterElementsMove,       Kernel::kScatterElements,
-                                       Kernel::kScatterElementsFloat32,    Kernel::kScatterElementsFloat64,
-                                       Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsHalfAdd,
-                                       Kernel::kScatterElementsFloat64Add, Kernel::kScatterElementsOrder32,
-                                       Kernel::kScatterElementsInt32,      Kernel::kScatterElementsIntegers};
-constexpr WalkKernels kNDWalk = {Kernel::kScatterNDMove,       Kernel::kScatterND,           Kernel::kScatterNDFloat32,
-                                 Kernel::kScatterNDFloat64,    Kernel::kScatterNDFloat32Add, Kernel::kScatterNDHalfAdd,
-                                 Kernel::kScatterNDFloat64Add, Kernel::kScatterNDOrder32,    Kernel::kScatterNDInt32,
-                                 Kernel::kScatterNDIntegers};
+constexpr WalkKernels kElementsWalk = {
+    Kernel::kScatterElementsMove,    Kernel::kScatterElements,           Kernel::kScatterElementsFloat32,
+    Kernel::kScatterElementsFloat64, Kernel::kScatterElementsFloat32Add, Kernel::kScatterElementsFloat32AddNative,
+    Kernel::kScatterElementsHalfAdd, Kernel::kScatterElementsFloat64Add, Kernel::kScatterElementsOrder32,
+    Kernel::kScatterElementsInt32,   Kernel::kScatterElementsIntegers};
+constexpr WalkKernels kNDWalk = {
+    Kernel::kScatterNDMove,    Kernel::kScatterND,           Kernel::kScatterNDFloat32,
+    Kernel::kScatterNDFloat64, Kernel::kScatterNDFloat32Add, Kernel::kScatterNDFloat32AddNative,
+    Kernel::kScatterNDHalfAdd, Kernel::kScatterNDFloat64Add, Kernel::kScatterNDOrder32,
+    Kernel::kScatterNDInt32,   Kernel::kScatterNDIntegers};
 
 // The walk kernel variant with the arithmetic this call needs and no more: none without a reduction;
 // for integers, add and mul alone for 32-bit ones, max and min alone for 4-byte elements, and the
 // integer arithmetic without float compares for the others; for floats, each width's add alone
 // (float32 and complex64, float16 and bfloat16, float64 and complex128), max and min alone for
-// float32, and the whole soft float of the width for mul. Complex numbers have no max or min.
-Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels) {
+// float32, and the whole soft float of the width for mul. Complex numbers have no max or min. float32
+// and complex64 add take the device's adder where exact, on devices that allow it (`native_add`:
+// DeviceInfo::native_float32_add).
+Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels, bool native_add) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
   const bool add = shape.reduction == Reduction::kAdd;
+  const Kernel float32_add = native_add ? kernels.float32_add_native : kernels.float32_add;
   switch (shape.element_kind) {
     case kInt32:
     case kUInt32: return ordered ? kernels.order32 : kernels.int32;
-    case kFloat32: return ordered ? kernels.order32 : add ? kernels.float32_add : kernels.float32;
-    case kComplex64: return add ? kernels.float32_add : kernels.float32;
+    case kFloat32: return ordered ? kernels.order32 : add ? float32_add : kernels.float32;
+    case kComplex64: return add ? float32_add : kernels.float32;
     case kFloat16:
     case kBFloat16: return ordered ? kernels.plain : add ? kernels.half_add : kernels.float32;
     case kFloat64: return ordered ? kernels.plain : add ? kernels.float64_add : kernels.float64;
@@ -221,9 +226,10 @@ void orderPass(Step& pass, const Window& output, bool& wait_for_checks, bool& ou
 // The walk in index order (every reduction, and ScatterElements): one invocation per line (per slice
 // element for ScatterND) applies its updates in order, cut into passes of at most `max_walk` steps
 // (DeviceInfo::max_walk_steps) that run one after another, one pass per output window for each.
-void appendWalkPasses(OpPlan& plan, const PassLayout& layout, uint64_t max_walk, bool wait_for_checks,
+void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& device, bool wait_for_checks,
                       bool output_written) {
   const ScatterShape& shape = layout.shape;
+  const uint64_t max_walk = device.max_walk_steps;
   const bool elements = shape.op == "ScatterElements";
   for (const SourceRun& run : layout.runs) {
     for (uint64_t begin = run.walk_begin; begin < run.walk_end; begin += max_walk) {
@@ -238,11 +244,11 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, uint64_t max_walk,
                                              {Role::kStatus, {}}};
         pass.groups = groupsForItems(run.line_end - run.line_begin, layout.workgroup);
         if (elements) {
-          pass.kernel = walkKernel(shape, kElementsWalk);
+          pass.kernel = walkKernel(shape, kElementsWalk, device.native_float32_add);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(layout.view.dims->size()));
           setPush(pass, elementsParams(layout, run, target, begin, end));
         } else {
-          pass.kernel = walkKernel(shape, kNDWalk);
+          pass.kernel = walkKernel(shape, kNDWalk, device.native_float32_add);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
           setPush(pass, ndParams(shape, run, target, begin, end));
         }
@@ -304,7 +310,7 @@ void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const Eleme
       const Bound window = bindBytes(output, t0 * E, t1 * E, device);
       layout.targets.push_back(one_window ? TargetRange{0, kMax32, window} : TargetRange{t0, t1, window});
     }
-    appendWalkPasses(plan, layout, device.max_walk_steps, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device, wait_for_checks, output_written);
     wait_for_checks = false;
     output_written = true;
   }
@@ -484,17 +490,17 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   }
 }
 
-constexpr WalkKernels kFold = {Kernel::kScatterFold,           Kernel::kScatterFold,
-                               Kernel::kScatterFoldFloat32,    Kernel::kScatterFoldFloat64,
-                               Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldHalfAdd,
-                               Kernel::kScatterFoldFloat64Add, Kernel::kScatterFoldOrder32,
-                               Kernel::kScatterFoldInt32,      Kernel::kScatterFoldIntegers};
+constexpr WalkKernels kFold = {
+    Kernel::kScatterFold,        Kernel::kScatterFold,           Kernel::kScatterFoldFloat32,
+    Kernel::kScatterFoldFloat64, Kernel::kScatterFoldFloat32Add, Kernel::kScatterFoldFloat32AddNative,
+    Kernel::kScatterFoldHalfAdd, Kernel::kScatterFoldFloat64Add, Kernel::kScatterFoldOrder32,
+    Kernel::kScatterFoldInt32,   Kernel::kScatterFoldIntegers};
 
 // Whether the reduction's walk runs soft-float arithmetic beyond float32 add (DeviceInfo::
 // min_soft_float_walk_lines): the modules that carry f32Mul, float64, the widening and narrowing of
 // half floats, or their compares.
 bool softFloatWalk(const ScatterShape& shape) {
-  const Kernel kernel = walkKernel(shape, kElementsWalk);
+  const Kernel kernel = walkKernel(shape, kElementsWalk, false);
   return kernel == kElementsWalk.plain || kernel == kElementsWalk.float32 || kernel == kElementsWalk.float64 ||
          kernel == kElementsWalk.half_add || kernel == kElementsWalk.float64_add;
 }
@@ -578,8 +584,8 @@ void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout&
       indicesBinding(shape, run), {Role::kScratch, fold.targets}, {Role::kScratch, fold.counts}, {Role::kStatus, {}}};
   locate.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, device);
   const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
-  appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold), scatterSpec(shape, layout.workgroup, 0),
-                   tensors, wait_for_checks, output_written, device);
+  appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold, device.native_float32_add),
+                   scatterSpec(shape, layout.workgroup, 0), tensors, wait_for_checks, output_written, device);
 }
 
 // Copies below this stay one word-per-invocation pass: the bulk pass would add a dispatch for little.
@@ -773,7 +779,7 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
     appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
   } else {
-    appendWalkPasses(plan, layout, device.max_walk_steps, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.
     if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
       fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);

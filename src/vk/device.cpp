@@ -140,7 +140,14 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
     tail = &maintenance4.pNext;
   }
   const bool has_driver = hasExtension(physical, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
-  if (has_driver) *tail = &driver;
+  if (has_driver) {
+    *tail = &driver;
+    tail = &driver.pNext;
+  }
+  VkPhysicalDeviceFloatControlsPropertiesKHR float_controls{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES_KHR};
+  const bool has_float_controls = hasExtension(physical, VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME);
+  if (has_float_controls) *tail = &float_controls;
   vkGetPhysicalDeviceProperties2(physical, &properties);
   const VkPhysicalDeviceProperties& p = properties.properties;
   const VkPhysicalDeviceLimits& limits = p.limits;
@@ -157,6 +164,8 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
 
   info.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
   info.max_buffer_size = has_maintenance4 ? maintenance4.maxBufferSize : 0;
+  // Device::create enables the extension where advertised.
+  info.native_float32_add = has_float_controls && float_controls.shaderRoundingModeRTEFloat32;
   info.device_local_heap_size = largestHeap(physical);
 
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
@@ -270,6 +279,13 @@ StatusOr<std::unique_ptr<Device>> Device::create(const Instance& instance, uint3
   VkPhysicalDeviceFeatures enabled{};
   enabled.shaderInt64 = supported.shaderInt64;
   info.pEnabledFeatures = &enabled;
+  // VK_KHR_shader_float_controls where advertised: the *_float32_add_native modules declare
+  // RoundingModeRTE (DeviceInfo::native_float32_add).
+  const char* float_controls = VK_KHR_SHADER_FLOAT_CONTROLS_EXTENSION_NAME;
+  if (hasExtension(physical, float_controls)) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &float_controls;
+  }
 
   std::unique_ptr<Device> device(new Device());
   device->owned_ = true;
@@ -306,7 +322,8 @@ StatusOr<std::unique_ptr<Device>> Device::adopt(const Instance& instance, VkPhys
   volkLoadDeviceTable(&device->table_, handle);
   VKINDEX_RETURN_IF_ERROR(device->finishSetup(physical_device, static_cast<uint32_t>(found - devices.begin())));
   device->info_.timestamps = device->info_.timestamps && families[queue_family].timestampValidBits > 0;
-  device->info_.int64_units = false;  // the application may not have enabled shaderInt64
+  device->info_.int64_units = false;         // the application may not have enabled shaderInt64
+  device->info_.native_float32_add = false;  // nor VK_KHR_shader_float_controls
   return device;
 }
 

@@ -133,6 +133,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "row_lanes",
                             "row_items",
                             "int64_units",
+                            "native_float32_add",
                             "min_copy_region_bytes",
                             "few_copy_regions",
                             "min_walk_lines",

@@ -2,6 +2,7 @@
 // shared, so each instance must use its own extension entry points). ContextOptions::gpu_tuning gives
 // a GPU's kernel tuning on any device.
 #include <algorithm>
+#include <string>
 
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
@@ -34,6 +35,24 @@ TEST_F(ContextTest, ContextsWithAndWithoutValidationCoexist) {
   // vkDestroyDebugUtilsMessengerEXT taken from volk's globals.
   validated.reset();
   plain.reset();
+}
+
+// float32 and complex64 add take the device's adder only where the device can be told to round to
+// nearest even (VK_KHR_shader_float_controls, shaderRoundingModeRTEFloat32): lavapipe can, SwiftShader
+// cannot, so the suite's float add cases run the native-add modules on one and the soft add on the
+// other. GPU tuning leaves the choice alone: it is a property of the adder, not a tuning.
+TEST_F(ContextTest, NativeFloat32AddWhereTheDeviceRoundsToNearestEvenOnRequest) {
+  const DeviceInfo& info = context().device();
+  if (info.driver_name.find("llvmpipe") != std::string::npos) {
+    EXPECT_TRUE(info.native_float32_add);
+  }
+  if (info.driver_name.find("SwiftShader") != std::string::npos) {
+    EXPECT_FALSE(info.native_float32_add);
+  }
+  ContextOptions options;
+  options.gpu_tuning = true;
+  VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> tuned, makeContext(options));
+  EXPECT_EQ(tuned->device().native_float32_add, info.native_float32_add);
 }
 
 // The GPU's choice whatever the device (src/vk/device.cpp): 32 lanes per row segment of 4 units each,

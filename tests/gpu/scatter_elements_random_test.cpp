@@ -330,6 +330,79 @@ TEST_F(ScatterElementsTest, FloatAddMulKeepSubnormalsAndFollowTheNaNRule) {
   }
 }
 
+// float32 add at every edge of the device's adder (DeviceInfo::native_float32_add: it answers only
+// where operands and sum are normal numbers, shaders/common/native_float32_add.glsl), one step per
+// target with the bits written out: ties to even (up, down, negative, and a sticky bit just past the
+// tie), a tie into overflow, overflow, exact cancellation to +0, a sum that is subnormal, one that is
+// exactly the smallest normal, and subnormal, zero and infinite operands. Then a chain per target
+// that passes through those states and back, against the reference. Both as two lines (walked on
+// lavapipe) and as a vector (folded by owner there); on SwiftShader, whose adder cannot be told to
+// round, every step is the soft add.
+TEST_F(ScatterElementsTest, Float32AddIsExactAtEveryEdgeOfTheDevicesAdder) {
+  struct Step {
+    uint32_t data, update, sum;
+  };
+  const Step steps[] = {
+      {0x3F800000u, 0x33800000u, 0x3F800000u},  // 1 + 2^-24: a tie, to even (down)
+      {0x3F800000u, 0x34400000u, 0x3F800002u},  // 1 + 3 * 2^-24: a tie, to even (up)
+      {0xBF800000u, 0xB3800000u, 0xBF800000u},  // -1 - 2^-24: a negative tie
+      {0x3F800000u, 0x33800001u, 0x3F800001u},  // just past the tie: up
+      {0x7F7FFFFFu, 0x73000000u, 0x7F800000u},  // FLT_MAX + half its unit: a tie into overflow
+      {0x7F7FFFFFu, 0x7F7FFFFFu, 0x7F800000u},  // overflow to +inf
+      {0x40400000u, 0xC0400000u, 0x00000000u},  // 3 - 3 = +0
+      {0x00C00000u, 0x80A00000u, 0x00200000u},  // 1.5 * 2^-126 - 1.25 * 2^-126: a subnormal sum
+      {0x01000000u, 0x80800000u, 0x00800000u},  // 2^-125 - 2^-126: exactly the smallest normal
+      {0x3F800001u, 0xBF800000u, 0x34000000u},  // (1 + 2^-23) - 1: exact cancellation to a normal
+      {0x00000003u, 0x3F800000u, 0x3F800000u},  // a subnormal operand
+      {0x00800000u, 0x00000001u, 0x00800001u},  // a subnormal operand that counts: 2^-126 + 2^-149
+      {0x00000000u, 0x40200000u, 0x40200000u},  // a zero operand
+      {0xC0200000u, 0x80000000u, 0xC0200000u},  // -2.5 + -0
+      {0x7F800000u, 0x3F800000u, 0x7F800000u},  // inf + 1
+  };
+  const int64_t n = static_cast<int64_t>(std::size(steps));
+  std::vector<uint32_t> data, updates, sums;
+  std::vector<int64_t> positions;
+  for (int64_t line = 0; line < 2; ++line) {
+    for (int64_t i = 0; i < n; ++i) {
+      data.push_back(steps[i].data);
+      updates.push_back(steps[i].update);
+      sums.push_back(steps[i].sum);
+      positions.push_back(i);
+    }
+  }
+  const std::vector<uint32_t> line_data(data.begin(), data.begin() + n);
+  const std::vector<uint32_t> line_updates(updates.begin(), updates.begin() + n);
+  const std::vector<uint32_t> line_sums(sums.begin(), sums.begin() + n);
+  const std::vector<int64_t> line_positions(positions.begin(), positions.begin() + n);
+  expectHandWritten(context(),
+                    {floatBitsTensor({2, n}, data), indexTensor(DataType::kInt64, {2, n}, positions),
+                     floatBitsTensor({2, n}, updates), 1, Reduction::kAdd},
+                    floatBitsTensor({2, n}, sums));
+  expectHandWritten(context(),
+                    {floatBitsTensor({n}, line_data), indexTensor(DataType::kInt32, {n}, line_positions),
+                     floatBitsTensor({n}, line_updates), 0, Reduction::kAdd},
+                    floatBitsTensor({n}, line_sums));
+
+  // The chains: every target receives the chain 5 times over, in index order, from its own start value
+  // (40 updates each: heavy targets in the fold); the sums run subnormal, zero, normal and tied along
+  // the way.
+  const std::vector<uint32_t> chain = {0x80A00000u, 0x00800000u, 0x80A00000u, 0x3F800000u,
+                                       0x33800000u, 0x34400000u, 0xBF800002u, 0x00800000u};
+  const std::vector<uint32_t> starts = {0x00C00000u, 0x3F800000u, 0x00000000u, 0x80000001u};
+  const int64_t targets = static_cast<int64_t>(starts.size()), length = 5 * static_cast<int64_t>(chain.size());
+  std::vector<uint32_t> chain_updates;
+  std::vector<int64_t> chain_positions;
+  for (int64_t step = 0; step < length; ++step) {
+    for (int64_t t = 0; t < targets; ++t) {
+      chain_updates.push_back(chain[step % chain.size()]);
+      chain_positions.push_back(t);
+    }
+  }
+  expectAllFormsMatchReference(context(), {floatBitsTensor({targets}, starts),
+                                           indexTensor(DataType::kInt64, {targets * length}, chain_positions),
+                                           floatBitsTensor({targets * length}, chain_updates), 0, Reduction::kAdd});
+}
+
 // Updates whose sum depends on the order they are added in (orderSensitiveUpdates: big values that
 // swallow small ones and then cancel), for every float-like type that rounds differently: float32,
 // float16, bfloat16, double, complex64. The updates to each target are spread over the indices.

@@ -104,6 +104,15 @@ std::vector<OpPlan> samplePlans() {
           addPlan(plan::planScatter(*vector, placed(0, 40 * e), placed(4, 100 * 8), placed(0, 100 * e),
                                     placed(4, 40 * e), false, few_lines));
         }
+        // float32 add on a device whose adder rounds to nearest even: the walk's and the fold's
+        // *_float32_add_native modules.
+        if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
+          for (DeviceInfo native : {device, few_lines}) {
+            native.native_float32_add = true;
+            addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
+                                      placed(4, 10 * 12 * e), false, native));
+          }
+        }
       }
       StatusOr<plan::ScatterShape> scatter_nd =
           plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, reduction);
@@ -116,6 +125,12 @@ std::vector<OpPlan> samplePlans() {
         narrow.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, narrow));
+        if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
+          DeviceInfo native = device;
+          native.native_float32_add = true;
+          addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                    placed(0, 12 * 5 * e), true, native));
+        }
         // The row writes in 64-bit components (int64's 8-byte and complex128's 16-byte units).
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, int64_device));
@@ -214,6 +229,8 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDFloat32,
                         Kernel::kScatterElementsFloat32Add,
                         Kernel::kScatterNDFloat32Add,
+                        Kernel::kScatterElementsFloat32AddNative,
+                        Kernel::kScatterNDFloat32AddNative,
                         Kernel::kScatterElementsHalfAdd,
                         Kernel::kScatterNDHalfAdd,
                         Kernel::kScatterElementsFloat64Add,
@@ -257,6 +274,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterFoldFloat32,
                         Kernel::kScatterFoldFloat64,
                         Kernel::kScatterFoldFloat32Add,
+                        Kernel::kScatterFoldFloat32AddNative,
                         Kernel::kScatterFoldHalfAdd,
                         Kernel::kScatterFoldFloat64Add,
                         Kernel::kScatterFoldOrder32,

@@ -9,6 +9,7 @@ namespace vkindex::glsl {
 uint f32Add(uint a, uint b);
 uint f32Sub(uint a, uint b);
 uint f32Mul(uint a, uint b);
+uint f32AddGivenSum(uint a, uint b, uint sum);
 // binary64 as uvec2(low word, high word).
 uvec2 f64Add(uvec2 a, uvec2 b);
 uvec2 f64Sub(uvec2 a, uvec2 b);

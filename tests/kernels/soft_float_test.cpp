@@ -285,6 +285,56 @@ TEST(SoftFloatArithmeticTest, Binary64SpecialValuePairs) { checkSpecialPairs<Bin
 TEST(SoftFloatArithmeticTest, Binary32HardCases) { checkHardCases<Binary32>(32, 1500000, 500000, 1500000); }
 TEST(SoftFloatArithmeticTest, Binary64HardCases) { checkHardCases<Binary64>(64, 1500000, 500000, 1500000); }
 
+// What a Vulkan device with round to nearest even may return for a float32 a + b
+// (common/native_float32_add.glsl): for normal operands, the correctly rounded sum, except that a
+// subnormal or zero sum may come back as either zero (flushed, or the zero's sign not kept); for any
+// other operands, anything at all (subnormal operands flushed first, or NaN and infinity rules
+// dropped), here the flushed operands' sum and a few values of every kind, normal ones included.
+std::vector<uint32_t> deviceSums(uint32_t a, uint32_t b, uint32_t exact) {
+  using L = Fields<Binary32>;
+  const auto normal = [](uint32_t x) {
+    const uint32_t exponent = x & L::kInfinity;
+    return exponent != 0 && exponent != L::kInfinity;
+  };
+  if (normal(a) && normal(b)) {
+    if (normal(exact) || (exact & ~L::kSign) == L::kInfinity) return {exact};
+    return {exact, 0x00000000u, 0x80000000u};
+  }
+  const auto flushed = [&](uint32_t x) { return (x & L::kInfinity) == 0 ? x & L::kSign : x; };
+  return {exact,       expected<Binary32>(Op::kAdd, flushed(a), flushed(b)),
+          0x00000000u, 0x80000000u,
+          0x7FC00000u, 0x7F800000u,
+          0x3F800000u, 0x00800000u,
+          exact ^ 1u};
+}
+
+// f32AddGivenSum keeps a device's sum only where Vulkan binds the device to the soft add's bits: every
+// special pair and 2M hard cases, each against every sum deviceSums allows, give the IEEE result.
+TEST(SoftFloatArithmeticTest, Binary32AddGivenADevicesSumTrustsItOnlyWhereVulkanBindsIt) {
+  int64_t cases = 0, failures = 0;
+  const auto check = [&](uint32_t a, uint32_t b) {
+    const uint32_t exact = expected<Binary32>(Op::kAdd, a, b);
+    for (uint32_t sum : deviceSums(a, b, exact)) {
+      ++cases;
+      const uint32_t got = f32AddGivenSum(a, b, sum);
+      if (got != exact && ++failures <= 20) {
+        ADD_FAILURE() << std::hex << "f32AddGivenSum(0x" << a << ", 0x" << b << ", 0x" << sum << "): got 0x" << got
+                      << ", want 0x" << exact;
+      }
+    }
+  };
+  const std::vector<uint32_t> values = specialValues<Binary32>();
+  for (uint32_t a : values) {
+    for (uint32_t b : values) check(a, b);
+  }
+  HardCaseGenerator<Binary32> generator(3232);
+  for (int i = 0; i < 2000000; ++i) {
+    auto [a, b] = generator.addPair();
+    check(a, b);
+  }
+  EXPECT_EQ(failures, 0) << "of " << cases;
+}
+
 // Significand pairs whose 128-bit product makes word 2's partial sum wrap on the carry from word 1
 // (bits 64..95 of the aligned product end up zero), which random operands reach with probability near
 // 2^-32. Found by trying b = ceil(q * 2^74 / a) over consecutive q for random 53-bit a. The carry does

@@ -99,6 +99,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsFloat32:
     case Kernel::kScatterElementsFloat64:
     case Kernel::kScatterElementsFloat32Add:
+    case Kernel::kScatterElementsFloat32AddNative:
     case Kernel::kScatterElementsHalfAdd:
     case Kernel::kScatterElementsFloat64Add:
     case Kernel::kScatterElementsOrder32:
@@ -115,6 +116,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDFloat32:
     case Kernel::kScatterNDFloat64:
     case Kernel::kScatterNDFloat32Add:
+    case Kernel::kScatterNDFloat32AddNative:
     case Kernel::kScatterNDHalfAdd:
     case Kernel::kScatterNDFloat64Add:
     case Kernel::kScatterNDOrder32:
@@ -145,6 +147,7 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterFoldFloat32:
     case Kernel::kScatterFoldFloat64:
     case Kernel::kScatterFoldFloat32Add:
+    case Kernel::kScatterFoldFloat32AddNative:
     case Kernel::kScatterFoldHalfAdd:
     case Kernel::kScatterFoldFloat64Add:
     case Kernel::kScatterFoldOrder32:
@@ -185,6 +188,8 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
     case Kernel::kScatterElementsFloat32Add: return "scatter_elements_float32_add";
     case Kernel::kScatterNDFloat32Add: return "scatter_nd_float32_add";
+    case Kernel::kScatterElementsFloat32AddNative: return "scatter_elements_float32_add_native";
+    case Kernel::kScatterNDFloat32AddNative: return "scatter_nd_float32_add_native";
     case Kernel::kScatterElementsHalfAdd: return "scatter_elements_half_add";
     case Kernel::kScatterNDHalfAdd: return "scatter_nd_half_add";
     case Kernel::kScatterElementsFloat64Add: return "scatter_elements_float64_add";
@@ -227,6 +232,7 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
     case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";
     case Kernel::kScatterFoldFloat32Add: return "scatter_fold_float32_add";
+    case Kernel::kScatterFoldFloat32AddNative: return "scatter_fold_float32_add_native";
     case Kernel::kScatterFoldHalfAdd: return "scatter_fold_half_add";
     case Kernel::kScatterFoldFloat64Add: return "scatter_fold_float64_add";
     case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";

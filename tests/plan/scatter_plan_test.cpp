@@ -654,6 +654,43 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
 }
 
+// A device whose float adder can round to nearest even (DeviceInfo::native_float32_add) gets the
+// native-add twins of the float32-add modules, in the walks and in the fold; no other arithmetic
+// changes, and without the flag the soft modules stay.
+TEST(PlanScatterTest, NativeFloat32AddModulesOnlyForFloat32AndComplex64AddOnDevicesThatRoundToNearestEven) {
+  const auto last = [](const ScatterShape& shape, bool native, uint64_t min_walk_lines) {
+    DeviceInfo device = fakeDevice(1024, 16);
+    device.native_float32_add = native;
+    device.min_walk_lines = min_walk_lines;
+    const uint64_t e = shape.element_bytes;
+    StatusOr<OpPlan> plan =
+        planScatter(shape, placed(0, 40 * e), placed(0, 160), placed(0, 20 * e), placed(0, 40 * e), true, device);
+    EXPECT_TRUE(plan.ok()) << plan.status().toString();
+    return plan.ok() ? std::string(kernelName(plan->steps.back().kernel)) : std::string();
+  };
+  const auto elements = [](DataType type, Reduction reduction) { return elementsShape(type, reduction); };
+  const auto nd = [](DataType type, Reduction reduction) {
+    StatusOr<ScatterShape> shape = inferScatterNDShape({40}, type, {17, 1}, DataType::kInt64, {17}, type, reduction);
+    EXPECT_TRUE(shape.ok());
+    return *shape;
+  };
+  EXPECT_EQ(last(elements(DataType::kFloat32, Reduction::kAdd), true, 1), "scatter_elements_float32_add_native");
+  EXPECT_EQ(last(elements(DataType::kComplex64, Reduction::kAdd), true, 1), "scatter_elements_float32_add_native");
+  EXPECT_EQ(last(elements(DataType::kFloat32, Reduction::kAdd), false, 1), "scatter_elements_float32_add");
+  EXPECT_EQ(last(nd(DataType::kFloat32, Reduction::kAdd), true, 1), "scatter_nd_float32_add_native");
+  EXPECT_EQ(last(nd(DataType::kComplex64, Reduction::kAdd), false, 1), "scatter_nd_float32_add");
+  // Below the walk threshold: the fold by owner.
+  EXPECT_EQ(last(nd(DataType::kFloat32, Reduction::kAdd), true, 2), "scatter_fold_float32_add_native");
+  EXPECT_EQ(last(nd(DataType::kFloat32, Reduction::kAdd), false, 2), "scatter_fold_float32_add");
+  // Everything else keeps its module.
+  EXPECT_EQ(last(elements(DataType::kFloat32, Reduction::kMul), true, 1), "scatter_elements_float32");
+  EXPECT_EQ(last(elements(DataType::kFloat32, Reduction::kMax), true, 1), "scatter_elements_order32");
+  EXPECT_EQ(last(elements(DataType::kFloat64, Reduction::kAdd), true, 1), "scatter_elements_float64_add");
+  EXPECT_EQ(last(elements(DataType::kFloat16, Reduction::kAdd), true, 1), "scatter_elements_half_add");
+  EXPECT_EQ(last(elements(DataType::kFloat32, Reduction::kNone), true, 1), "scatter_elements_move");
+  EXPECT_EQ(last(nd(DataType::kFloat32, Reduction::kMul), true, 2), "scatter_fold_float32");
+}
+
 TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
   // Out of place, data [65539] uint8: 4096 16-byte units in row segments (a CPU's 1 lane x 256: 16
   // segments, one 256-wide group), then the 3-byte tail word by word, both behind the checks.

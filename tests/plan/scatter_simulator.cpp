@@ -36,9 +36,9 @@ bool isWinnerKernel(Kernel kernel) {
 bool isFoldKernel(Kernel kernel) {
   return kernel == Kernel::kScatterFold || kernel == Kernel::kScatterFoldFloat32 ||
          kernel == Kernel::kScatterFoldFloat64 || kernel == Kernel::kScatterFoldFloat32Add ||
-         kernel == Kernel::kScatterFoldHalfAdd || kernel == Kernel::kScatterFoldFloat64Add ||
-         kernel == Kernel::kScatterFoldOrder32 || kernel == Kernel::kScatterFoldInt32 ||
-         kernel == Kernel::kScatterFoldIntegers;
+         kernel == Kernel::kScatterFoldFloat32AddNative || kernel == Kernel::kScatterFoldHalfAdd ||
+         kernel == Kernel::kScatterFoldFloat64Add || kernel == Kernel::kScatterFoldOrder32 ||
+         kernel == Kernel::kScatterFoldInt32 || kernel == Kernel::kScatterFoldIntegers;
 }
 
 // The write passes applying integer reductions with atomics: every update, in no order.

@@ -40,6 +40,9 @@ void printText(const DeviceInfo& d, bool is_default) {
               d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
   std::printf("     segments of %u lanes x %u units%s\n", d.row_lanes, d.row_items,
               d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "");
+  std::printf(
+      "     float32 and complex64 add reductions: %s\n",
+      d.native_float32_add ? "the device's adder where its bits are exact, soft float elsewhere" : "soft float");
   std::printf("     host-index copy regions: up to %llu of any size",
               static_cast<unsigned long long>(d.few_copy_regions));
   if (d.min_copy_region_bytes == UINT64_MAX) {
@@ -90,6 +93,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["row_lanes"] = d.row_lanes;
   device["row_items"] = d.row_items;
   device["int64_units"] = d.int64_units;
+  device["native_float32_add"] = d.native_float32_add;
   device["min_copy_region_bytes"] = d.min_copy_region_bytes;  // UINT64_MAX: never for their size
   device["few_copy_regions"] = d.few_copy_regions;
   device["min_walk_lines"] = d.min_walk_lines;
