@@ -69,8 +69,9 @@ struct DeviceInfo {
   bool int64_units = false;
   // float32 and complex64 add reductions take the device's float adder wherever its bits are sure to
   // be the soft add's (operands and sum normal numbers; shaders/common/native_float32_add.glsl), the
-  // soft add elsewhere. Needs VK_KHR_shader_float_controls with shaderRoundingModeRTEFloat32, which
-  // vkindex enables on the devices it creates, where advertised (lavapipe has it, SwiftShader not).
+  // soft add elsewhere. Needs VK_KHR_shader_float_controls (vkindex enables it on the devices it
+  // creates, where advertised) with shaderRoundingModeRTEFloat32 and a 32-bit rounding mode that can
+  // be set on its own (roundingModeIndependence not NONE): lavapipe has them, SwiftShader does not.
   // A fold's steps wait on each other, so on a GPU each costs the add's latency: the soft add took
   // about 220 ns a step on an NVIDIA H200 (not yet measured with this). lavapipe, `vkindex bench
   // --steps`, alternating builds: scatter-add-dup8's walk 36-37 -> 31 ms, scatter-1d-add-dup40's fold

@@ -164,8 +164,11 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
 
   info.max_memory_allocation_size = maintenance3.maxMemoryAllocationSize;
   info.max_buffer_size = has_maintenance4 ? maintenance4.maxBufferSize : 0;
-  // Device::create enables the extension where advertised.
-  info.native_float32_add = has_float_controls && float_controls.shaderRoundingModeRTEFloat32;
+  // Device::create enables the extension where advertised. The native-add modules set the rounding
+  // mode of 32-bit floats alone, which a device whose controls must match across widths (NONE) may
+  // not allow.
+  info.native_float32_add = has_float_controls && float_controls.shaderRoundingModeRTEFloat32 &&
+                            float_controls.roundingModeIndependence != VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_NONE_KHR;
   info.device_local_heap_size = largestHeap(physical);
 
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
