@@ -330,6 +330,14 @@ TEST_F(ScatterElementsTest, FloatAddMulKeepSubnormalsAndFollowTheNaNRule) {
   }
 }
 
+// `line` followed by itself: two identical lines.
+template <class T>
+std::vector<T> twice(const std::vector<T>& line) {
+  std::vector<T> both(line);
+  both.insert(both.end(), line.begin(), line.end());
+  return both;
+}
+
 // float32 add at every edge of the device's adder (DeviceInfo::native_float32_add: it answers only
 // where operands and sum are normal numbers, shaders/common/native_float32_add.glsl), one step per
 // target with the bits written out: ties to even (up, down, negative, and a sticky bit just past the
@@ -362,26 +370,21 @@ TEST_F(ScatterElementsTest, Float32AddIsExactAtEveryEdgeOfTheDevicesAdder) {
   const int64_t n = static_cast<int64_t>(std::size(steps));
   std::vector<uint32_t> data, updates, sums;
   std::vector<int64_t> positions;
-  for (int64_t line = 0; line < 2; ++line) {
-    for (int64_t i = 0; i < n; ++i) {
-      data.push_back(steps[i].data);
-      updates.push_back(steps[i].update);
-      sums.push_back(steps[i].sum);
-      positions.push_back(i);
-    }
+  for (int64_t i = 0; i < n; ++i) {
+    data.push_back(steps[i].data);
+    updates.push_back(steps[i].update);
+    sums.push_back(steps[i].sum);
+    positions.push_back(i);
   }
-  const std::vector<uint32_t> line_data(data.begin(), data.begin() + n);
-  const std::vector<uint32_t> line_updates(updates.begin(), updates.begin() + n);
-  const std::vector<uint32_t> line_sums(sums.begin(), sums.begin() + n);
-  const std::vector<int64_t> line_positions(positions.begin(), positions.begin() + n);
+  // One line (a vector), then the same line twice.
   expectHandWritten(context(),
-                    {floatBitsTensor({2, n}, data), indexTensor(DataType::kInt64, {2, n}, positions),
-                     floatBitsTensor({2, n}, updates), 1, Reduction::kAdd},
-                    floatBitsTensor({2, n}, sums));
+                    {floatBitsTensor({n}, data), indexTensor(DataType::kInt32, {n}, positions),
+                     floatBitsTensor({n}, updates), 0, Reduction::kAdd},
+                    floatBitsTensor({n}, sums));
   expectHandWritten(context(),
-                    {floatBitsTensor({n}, line_data), indexTensor(DataType::kInt32, {n}, line_positions),
-                     floatBitsTensor({n}, line_updates), 0, Reduction::kAdd},
-                    floatBitsTensor({n}, line_sums));
+                    {floatBitsTensor({2, n}, twice(data)), indexTensor(DataType::kInt64, {2, n}, twice(positions)),
+                     floatBitsTensor({2, n}, twice(updates)), 1, Reduction::kAdd},
+                    floatBitsTensor({2, n}, twice(sums)));
 
   // The chains: every target receives the chain 5 times over, in index order, from its own start value
   // (40 updates each: heavy targets in the fold); the sums run subnormal, zero, normal and tied along
