@@ -53,6 +53,8 @@ uint runUpdateWord(uint i, uint w) {
   return updateWord(runSource(i), w);
 }
 
+bool runUpdatesAreStaged() { return STAGED_RUNS != 0u && stages; }
+
 // The workgroup copies the update elements of items [first, end) (at most kStagedWords /
 // kElementWords) to staged_words. Every invocation calls it alike.
 void stageChunk(uint first, uint end) {

@@ -18,10 +18,13 @@
 // OpExecutionMode RoundingModeRTE 32 (SPV_KHR_float_controls: execution mode 4462, capability 4467).
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 32);
 
-uint f32AddNative(uint a, uint b) {
+// The device adder's a + b: to be kept only where f32SumIsExact says so.
+uint f32DeviceSum(uint a, uint b) {
   // precise: one rounded add, never fused with or reassociated into anything around it.
   precise float sum = uintBitsToFloat(a) + uintBitsToFloat(b);
-  return f32AddGivenSum(a, b, floatBitsToUint(sum));
+  return floatBitsToUint(sum);
 }
+
+uint f32AddNative(uint a, uint b) { return f32AddGivenSum(a, b, f32DeviceSum(a, b)); }
 
 #endif

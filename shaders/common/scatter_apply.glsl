@@ -6,9 +6,10 @@
 //   the combining variants also have applyRun(target, begin, end): the update elements of run items
 //   begin, ..., end - 1 folded in that order into a target the caller owns. The including shader
 //   defines runUpdateWord(i, w), word w of item i's update element (sub-word elements right-aligned
-//   in word 0), from updateWord(source, w) below or from its own copy of those words. applyRun
-//   reads the target once, folds in registers and writes once, where applying one update at a time
-//   would make every step wait for the previous one's store.
+//   in word 0), from updateWord(source, w) below or from its own copy of those words in shared
+//   memory, and runUpdatesAreStaged(), whether it reads that copy. applyRun reads the target once,
+//   folds in registers and writes once, where applying one update at a time would make every step
+//   wait for the previous one's store.
 //   ELEMENT_BYTES: 1, 2, 4, 8 or 16. Sub-word elements use 32-bit atomics on their word, so the
 //   kernels need no 8/16-bit storage.
 //   VKINDEX_SCATTER_MOVE_ONLY (the *_move modules, reduction none): the update replaces the target
@@ -87,6 +88,7 @@ uint updateWord(uint source, uint w) {
 
 #ifdef VKINDEX_APPLY_RUNS
 uint runUpdateWord(uint i, uint w);
+bool runUpdatesAreStaged();  // whether runUpdateWord reads shared memory
 #endif
 
 // Sub-word elements: the byte where target element `target` starts in the output binding.
@@ -209,15 +211,55 @@ void applyElement(uint target, uint source) {
 }
 
 #ifdef VKINDEX_APPLY_RUNS
+#if VKINDEX_NATIVE_FLOAT32_ADD
+const uint kAdderBlock = 16u;
+
+// Items [first, first + kAdderBlock) added to `current` on the device's adder alone, their update
+// words loaded first: true, and `current` their sum, where every step was exact (f32SumIsExact);
+// false, and `current` as it was, where one was not. Then the chain waits on the adds alone, with
+// the loads and the exactness tests beside it.
+bool addBlockOnAdder(inout uint current, uint first, uint w) {
+  uint updates[kAdderBlock];
+  for (uint k = 0u; k < kAdderBlock; ++k) updates[k] = runUpdateWord(first + k, w);
+  uint sum = current;
+  bool exact = f32IsNormal(current);
+  for (uint k = 0u; k < kAdderBlock; ++k) {
+    sum = f32DeviceSum(sum, updates[k]);
+    exact = exact && f32IsNormal(updates[k]) && f32IsNormal(sum);
+  }
+  if (exact) current = sum;
+  return exact;
+}
+
+// Word w of items [begin, end) added to `current` in order. Staged updates (shared memory, a heavy
+// target's run on a GPU) go a block at a time, a block with an inexact step again one step at a time:
+// lavapipe, tuned as a GPU, folded 4M float32 adds onto 16 targets in 120 -> 65 ms. Updates in memory
+// go one step at a time, and pipelines that do not stage compile no blocks: taking blocks from
+// memory as well made lavapipe's fold of about 8 updates onto each of 512K targets about 12% slower,
+// and the staged fold above 65 -> 105 ms (each load then tests where it reads).
+uint foldRunWord(uint current, uint begin, uint end, uint w) {
+  uint i = begin;
+  if (runUpdatesAreStaged()) {
+    for (; end - i >= kAdderBlock; i += kAdderBlock) {
+      if (addBlockOnAdder(current, i, w)) continue;
+      for (uint k = 0u; k < kAdderBlock; ++k) current = f32AddNative(current, runUpdateWord(i + k, w));
+    }
+  }
+  for (; i < end; ++i) current = f32AddNative(current, runUpdateWord(i, w));
+  return current;
+}
+#else
+uint foldRunWord(uint current, uint begin, uint end, uint w) {
+  for (uint i = begin; i < end; ++i) current = f32Add(current, runUpdateWord(i, w));
+  return current;
+}
+#endif
+
 // Word by word too, each summed over the whole run: the parts are independent.
 void applyRun(uint target, uint begin, uint end) {
   const uint words = ELEMENT_BYTES / 4u;
   uint t = pc.out_word_offset + target * words;
-  for (uint w = 0u; w < words; ++w) {
-    uint current = out_words[t + w];
-    for (uint i = begin; i < end; ++i) current = VKINDEX_FLOAT32_ADD(current, runUpdateWord(i, w));
-    out_words[t + w] = current;
-  }
+  for (uint w = 0u; w < words; ++w) out_words[t + w] = foldRunWord(out_words[t + w], begin, end, w);
 }
 #endif
 #else

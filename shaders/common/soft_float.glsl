@@ -191,14 +191,13 @@ bool f32IsNormal(uint x) {
   return exponent != 0u && exponent != kF32Infinity;
 }
 
-// f32Add(a, b), given `sum`: a device adder's a + b rounded to nearest even, which Vulkan still lets
-// flush subnormals and drop the rules for zeros, infinities and NaNs (common/native_float32_add.glsl).
-// Where the operands and the sum are all normal numbers, rounding alone decided the sum: it is taken.
-// Anywhere else the soft add decides.
-uint f32AddGivenSum(uint a, uint b, uint sum) {
-  if (f32IsNormal(a) && f32IsNormal(b) && f32IsNormal(sum)) return sum;
-  return f32Add(a, b);
-}
+// Whether `sum`, a device adder's a + b rounded to nearest even, is f32Add(a, b): Vulkan still lets
+// the adder flush subnormals and drop the rules for zeros, infinities and NaNs
+// (common/native_float32_add.glsl), so only where the operands and the sum are all normal numbers did
+// rounding alone decide the sum. f32AddGivenSum takes it there and the soft add anywhere else.
+bool f32SumIsExact(uint a, uint b, uint sum) { return f32IsNormal(a) && f32IsNormal(b) && f32IsNormal(sum); }
+
+uint f32AddGivenSum(uint a, uint b, uint sum) { return f32SumIsExact(a, b, sum) ? sum : f32Add(a, b); }
 
 // -b for subtraction: SSE subss propagates a NaN b before it would flip b's sign, so a NaN keeps it.
 uint f32Negated(uint b) { return f32IsNaN(b) ? b : b ^ kSoftSignBit; }

@@ -629,10 +629,10 @@ TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder)
 }
 
 // Add and mul onto a few heavy targets through the fold by owner, on a context tuned as a GPU: a
-// workgroup stages each heavy run's update elements in shared memory, 2048 words at a time (2048
-// elements of up to 4 bytes, 1024 of 8, 512 of 16), for invocation 0 to fold in index order
-// (scatter_fold.comp's stageChunk). Runs of about 6700 updates (chunks and a partial last one) and of
-// 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
+// workgroup stages each heavy run's update elements in shared memory, 1024 words at a time (1024
+// elements of up to 4 bytes, 512 of 8, 256 of 16), for invocation 0 to fold in index order while
+// the next chunk is staged (scatter_fold.comp's applyStagedRun). Runs of about 6700 updates (chunks and a partial last
+// one) and of 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
 // (float32, complex64 and float16 add; float64 and complex128 add; float32 and bfloat16 mul;
 // complex128 mul; int32 mul; int8, uint16 and int64 add), with float adds whose result depends on
 // the order, in 256- and 32-wide workgroups. And, in 256-wide ones, 2000 heavy targets of 40 updates,
@@ -683,6 +683,53 @@ TEST_F(ScatterElementsTest, HeavyAddAndMulRunsStagedByWorkgroupsKeepIndexOrder) 
   }
   EXPECT_EQ(folding->validationMessageCount(), 0u) << folding->firstValidationMessage();
   EXPECT_EQ(narrow->validationMessageCount(), 0u) << narrow->firstValidationMessage();
+}
+
+// float32 add onto heavy targets staged by workgroups (a context tuned as a GPU), where the device's
+// adder takes blocks of 16 steps at once (common/scatter_apply.glsl's foldRunWord) and a block with
+// one inexact step goes again one step at a time. Each round of a run is two such blocks: one whose
+// sums stay normal (1.5, then ties to even around it), one whose sums go through +0, subnormals and
+// the smallest normals (from 1.5 - 1.5). Targets start tiny (the first block is exact from the second
+// round on), zero, subnormal, or large enough that no sum ever leaves the normals; the run ends with
+// a block cut short. Without the device's adder (SwiftShader) every step is the soft add, the same
+// bits.
+TEST_F(ScatterElementsTest, HeavyFloat32AddRunsTakeTheDevicesAdderOnlyWhereExact) {
+  std::unique_ptr<Context> folding, narrow;
+  ASSERT_NO_FATAL_FAILURE(makeHeavyRunContexts(folding, narrow));
+  const uint32_t kTieUp = 0x33800000u, kTieDown = 0xB3800000u, kTiePastEven = 0x34400000u, kBack = 0xB4800000u;
+  const std::vector<uint32_t> normal = {0x3FC00000u, kTieUp,       kTieDown, kTiePastEven, kBack,    kTieUp,
+                                        kTieDown,    kTiePastEven, kBack,    kTieUp,       kTieDown, kTiePastEven,
+                                        kBack,       kTieUp,       kTieDown, kTieUp};
+  const std::vector<uint32_t> edges = {0xBFC00000u, 0x00C00000u, 0x80A00000u, 0x00800000u, 0x80800000u, 0x80800000u,
+                                       0x00800000u, 0x00000001u, 0x3F800000u, 0xBF800000u, 0x00C00000u, 0x80A00000u,
+                                       0x00A00000u, 0x80000000u, 0x00800000u, 0x00800000u};
+  const std::vector<uint32_t> starts = {0x00C00000u, 0x3F800000u, 0x00000000u, 0x80000001u, 0x4B000000u};
+  const int64_t targets = static_cast<int64_t>(starts.size());
+  std::vector<uint32_t> run;
+  for (int round = 0; round < 40; ++round) {
+    run.insert(run.end(), normal.begin(), normal.end());
+    run.insert(run.end(), edges.begin(), edges.end());
+  }
+  run.insert(run.end(), edges.begin(), edges.begin() + 9);  // and a last block cut short
+  std::vector<uint32_t> updates;
+  std::vector<int64_t> positions;
+  for (const uint32_t bits : run) {
+    for (int64_t t = 0; t < targets; ++t) {
+      updates.push_back(bits);
+      positions.push_back(t);
+    }
+  }
+  const int64_t n = static_cast<int64_t>(updates.size());
+  size_t turn = 0;
+  for (Context* ctx : {folding.get(), narrow.get()}) {
+    SCOPED_TRACE("workgroup " + std::to_string(ctx->device().workgroup_size));
+    ASSERT_NO_FATAL_FAILURE(
+        expectAllFormsMatchReference(*ctx,
+                                     {floatBitsTensor({targets}, starts), indexTensor(DataType::kInt32, {n}, positions),
+                                      floatBitsTensor({n}, updates), 0, Reduction::kAdd},
+                                     alternating(turn++)));
+    EXPECT_EQ(ctx->validationMessageCount(), 0u) << ctx->firstValidationMessage();
+  }
 }
 
 // Reduction none through the winner table (claim, then every update at once), which a device runs
