@@ -629,10 +629,10 @@ TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder)
 }
 
 // Add and mul onto a few heavy targets through the fold by owner, on a context tuned as a GPU: a
-// workgroup stages each heavy run's update elements in shared memory, 1024 words at a time (1024
-// elements of up to 4 bytes, 512 of 8, 256 of 16), for invocation 0 to fold in index order while
-// the next chunk is staged (scatter_fold.comp's applyStagedRun). Runs of about 6700 updates (chunks and a partial last
-// one) and of 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
+// workgroup stages each heavy run's update elements in shared memory, 2048 words at a time (2048
+// elements of up to 4 bytes, 1024 of 8, 512 of 16), for invocation 0 to fold in index order
+// (scatter_fold.comp's stageChunk). Runs of about 6700 updates (chunks and a partial last one) and of
+// 20000 (also two passes of the CPU drivers' 16384 steps, a chunk cut by each pass), every fold module
 // (float32, complex64 and float16 add; float64 and complex128 add; float32 and bfloat16 mul;
 // complex128 mul; int32 mul; int8, uint16 and int64 add), with float adds whose result depends on
 // the order, in 256- and 32-wide workgroups. And, in 256-wide ones, 2000 heavy targets of 40 updates,
