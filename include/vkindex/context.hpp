@@ -83,6 +83,8 @@ struct ContextOptions {
 struct ExternalVulkan {
   // The VkApplicationInfo::apiVersion the instance was created with. vkindex uses Vulkan 1.1 (its
   // baseline) and cannot read this from the handles, so adopt() refuses 0 and anything below 1.1.
+  // From 1.2 on (the device's version too) vkindex also uses float controls, core there
+  // (DeviceInfo::native_float32_add).
   uint32_t api_version = 0;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;

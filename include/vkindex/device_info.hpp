@@ -72,11 +72,13 @@ struct DeviceInfo {
   // soft add elsewhere. Needs VK_KHR_shader_float_controls (vkindex enables it on the devices it
   // creates, where advertised) with shaderRoundingModeRTEFloat32 and a 32-bit rounding mode that can
   // be set on its own (roundingModeIndependence not NONE): lavapipe has them, SwiftShader does not.
-  // A fold's steps wait on each other, so on a GPU each costs the add's latency: the soft add took
-  // about 220 ns a step on an NVIDIA H200 (not yet measured with this). lavapipe, `vkindex bench
-  // --steps`, alternating builds: scatter-add-dup8's walk 36-37 -> 31 ms, scatter-1d-add-dup40's fold
-  // 75-104 -> 66-68 ms; scatter-1d-add-hot's fold unchanged (37-44 -> 41-46 ms), bound by its loads.
-  // False on an adopted device (Context::adopt), whose enabled extensions vkindex cannot see.
+  // A fold's steps wait on each other, so on a GPU each costs the add's latency: on an NVIDIA H200,
+  // 4M adds onto 16 targets (`vkindex bench`'s scatter-1d-add-hot) took 58 ms with the soft add and
+  // 23.5 ms with this. lavapipe, `vkindex bench --steps`, alternating builds: scatter-add-dup8's walk
+  // 36-37 -> 31 ms, scatter-1d-add-dup40's fold 75-104 -> 66-68 ms; scatter-1d-add-hot's fold
+  // unchanged (37-44 -> 41-46 ms), bound by its loads. On an adopted device (Context::adopt), whose
+  // enabled extensions vkindex cannot see, only where the instance (ExternalVulkan::api_version) and
+  // the device are Vulkan 1.2 or later, which have float controls in core.
   bool native_float32_add = false;
   // Gathers with host indices (ops.hpp, HostIndices) use vkCmdCopyBuffer regions when there are at
   // most `few_copy_regions` of them, whatever their size, or when they average at least

@@ -99,7 +99,8 @@ VKINDEX_API VkindexStatus vkindexContextCreateWithOptions(const VkindexContextOp
 /* The application's Vulkan objects for vkindexContextAdopt (mirrors vkindex::ExternalVulkan). The device
  * needs no optional feature or extension; `queue` is a queue of `queue_family`, which supports compute. */
 typedef struct VkindexExternalVulkan {
-  uint32_t api_version; /* the VkApplicationInfo::apiVersion the instance was created with (>= 1.1) */
+  uint32_t api_version; /* the VkApplicationInfo::apiVersion the instance was created with (>= 1.1; from
+                         * 1.2, with a 1.2 device, vkindex also uses float controls, core there) */
   VkInstance instance;
   VkPhysicalDevice physical_device;
   VkDevice device;

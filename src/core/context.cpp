@@ -80,8 +80,9 @@ StatusOr<std::unique_ptr<Context>> Context::adopt(const ExternalVulkan& external
   }
   auto impl = std::make_unique<Impl>();
   VKINDEX_ASSIGN_OR_RETURN(impl->instance, vk::Instance::adopt(external.instance, external.get_instance_proc_addr));
-  VKINDEX_ASSIGN_OR_RETURN(impl->device, vk::Device::adopt(*impl->instance, external.physical_device, external.device,
-                                                           external.queue, external.queue_family));
+  VKINDEX_ASSIGN_OR_RETURN(
+      impl->device, vk::Device::adopt(*impl->instance, external.api_version, external.physical_device, external.device,
+                                      external.queue, external.queue_family));
   if (impl->device->info().api_version < VK_API_VERSION_1_1) {
     return unsupported("Context::adopt: the device supports only Vulkan " +
                        apiVersionString(impl->device->info().api_version) + "; vkindex needs 1.1");

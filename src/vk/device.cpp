@@ -300,8 +300,9 @@ StatusOr<std::unique_ptr<Device>> Device::create(const Instance& instance, uint3
   return device;
 }
 
-StatusOr<std::unique_ptr<Device>> Device::adopt(const Instance& instance, VkPhysicalDevice physical_device,
-                                                VkDevice handle, VkQueue queue, uint32_t queue_family) {
+StatusOr<std::unique_ptr<Device>> Device::adopt(const Instance& instance, uint32_t api_version,
+                                                VkPhysicalDevice physical_device, VkDevice handle, VkQueue queue,
+                                                uint32_t queue_family) {
   if (physical_device == VK_NULL_HANDLE || handle == VK_NULL_HANDLE || queue == VK_NULL_HANDLE) {
     return invalidArgument("Context::adopt: the VkPhysicalDevice, VkDevice and VkQueue must not be null");
   }
@@ -325,8 +326,11 @@ StatusOr<std::unique_ptr<Device>> Device::adopt(const Instance& instance, VkPhys
   volkLoadDeviceTable(&device->table_, handle);
   VKINDEX_RETURN_IF_ERROR(device->finishSetup(physical_device, static_cast<uint32_t>(found - devices.begin())));
   device->info_.timestamps = device->info_.timestamps && families[queue_family].timestampValidBits > 0;
-  device->info_.int64_units = false;         // the application may not have enabled shaderInt64
-  device->info_.native_float32_add = false;  // nor VK_KHR_shader_float_controls
+  device->info_.int64_units = false;  // the application may not have enabled shaderInt64
+  // Nor VK_KHR_shader_float_controls; but from Vulkan 1.2 on, for the instance and the device alike,
+  // float controls are core and a module may declare its rounding mode without the extension.
+  device->info_.native_float32_add =
+      device->info_.native_float32_add && std::min(api_version, device->info_.api_version) >= VK_API_VERSION_1_2;
   return device;
 }
 

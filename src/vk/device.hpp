@@ -23,8 +23,10 @@ class Device {
   // Creates a logical device with one compute queue on device `index`. No optional feature is enabled.
   static StatusOr<std::unique_ptr<Device>> create(const Instance& instance, uint32_t index);
   // Wraps the application's device and queue (which must support compute); vkindex never destroys them.
-  static StatusOr<std::unique_ptr<Device>> adopt(const Instance& instance, VkPhysicalDevice physical_device,
-                                                 VkDevice handle, VkQueue queue, uint32_t queue_family);
+  // `api_version`: the one the application created its instance with (ExternalVulkan::api_version).
+  static StatusOr<std::unique_ptr<Device>> adopt(const Instance& instance, uint32_t api_version,
+                                                 VkPhysicalDevice physical_device, VkDevice handle, VkQueue queue,
+                                                 uint32_t queue_family);
 
   ~Device();
   Device(const Device&) = delete;

@@ -8,6 +8,7 @@
 #include "embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
 #include "vk/vulkan.hpp"
 
 namespace vkindex::test {
@@ -38,6 +39,43 @@ TEST_F(EmbeddingTest, AdoptWithoutAnApiVersionIsRefused) {
   StatusOr<std::unique_ptr<Context>> adopted = Context::adopt(unversioned, {});
   ASSERT_FALSE(adopted.ok());
   EXPECT_EQ(adopted.status().code(), StatusCode::kUnsupported);
+}
+
+// The device's float adder for float32 add (DeviceInfo::native_float32_add) needs float controls,
+// whose extension vkindex cannot see enabled on an adopted device: it takes them only where they are
+// core, an instance and a device of Vulkan 1.2 or later. There the adopted context chooses as a
+// created one does (lavapipe's adder, SwiftShader's soft add), and a duplicate-heavy float32 add runs
+// through the module that declares the rounding mode with no message from the application's
+// validation layer (TearDown); on a 1.1 instance, the soft add.
+class Vulkan12EmbeddingTest : public EmbeddingTest {
+ protected:
+  Vulkan12EmbeddingTest() { api_version_ = VK_API_VERSION_1_2; }
+};
+
+void expectFloat32AddMatchesReference(Context& context) {
+  Rng rng(0xf1a7);
+  const HostTensor data = randomTensor(rng, DataType::kFloat32, {64});
+  const HostTensor indices = randomIndices(rng, DataType::kInt64, {20000}, 64);
+  const HostTensor updates = randomTensor(rng, DataType::kFloat32, {20000});
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_tensor, toDevice(context, data));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices_tensor, toDevice(context, indices));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor updates_tensor, toDevice(context, updates));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(
+      Tensor output, scatterElements(context, data_tensor, indices_tensor, updates_tensor, 0, Reduction::kAdd));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor actual, toHost(output));
+  EXPECT_EQ(actual.bytes, referenceScatterElements(data, indices, updates, 0, Reduction::kAdd).output.bytes);
+}
+
+TEST_F(Vulkan12EmbeddingTest, AdoptedVulkan12DeviceTakesTheDevicesFloatAdderAsACreatedOneWould) {
+  ASSERT_NO_FATAL_FAILURE(adopt());
+  EXPECT_EQ(context_->device().native_float32_add, context().device().native_float32_add);
+  ASSERT_NO_FATAL_FAILURE(expectFloat32AddMatchesReference(*context_));
+}
+
+TEST_F(EmbeddingTest, AdoptedThroughAVulkan11InstanceTheFloatAddIsSoft) {
+  ASSERT_NO_FATAL_FAILURE(adopt());
+  EXPECT_FALSE(context_->device().native_float32_add);
+  ASSERT_NO_FATAL_FAILURE(expectFloat32AddMatchesReference(*context_));
 }
 
 // The zero-message checks mean something only if the application's messenger hears what vkindex does
