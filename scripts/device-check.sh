@@ -10,6 +10,11 @@
 # driver here). For a short check of one area, when little device time is left:
 # VKINDEX_DEVICE_BENCH=<rows> runs only those bench rows (`vkindex bench --only`, with --steps) and no
 # sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*').
+# VKINDEX_DEVICE_AB=<rows> times builds against each other in the same call (timings from separate
+# calls may come from different machines): each CLI in .device/ab/ (vkindex-<name>, e.g. stripped
+# from a build of another branch here: strip -o .device/ab/vkindex-<name> build/tools/cli/vkindex)
+# and the bundle's run `bench --steps --only <rows>` in turn, two rounds, after the bench part;
+# the console gets each row's op ms, the logs the steps.
 # Exits 1 if any part failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -74,6 +79,19 @@ else
   # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
   part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
   cp "$logs/sweep-json.log" "$out/sweep.jsonl"
+fi
+if [[ -n ${VKINDEX_DEVICE_AB:-} ]]; then
+  for round in 1 2; do
+    for binary in .device/ab/vkindex-* "$cli"; do
+      [[ -x $binary ]] || continue
+      name="ab-$round-$(basename "$binary")"
+      [[ $binary == "$cli" ]] && name="ab-$round-bundle"
+      part "$name" 90 0 "$binary" bench --steps --only "$VKINDEX_DEVICE_AB"
+      # The console gets each row's op ms (median, min); the steps are in the log.
+      awk -v name="$name" '$2 ~ /^[0-9.]+$/ && $3 ~ /^[0-9.]+$/ && NF >= 9 {print name ": " $1 " " $3 " ms (min " $4 ")"}' \
+        "$logs/$name.log"
+    done
+  done
 fi
 for binary in "$work"/bin/${VKINDEX_DEVICE_TESTS:-*}_test; do
   name=$(basename "$binary")
