@@ -119,8 +119,9 @@ enum class Kernel : uint32_t {
   kHeavySortScatter,       // heavy_sort_scatter.comp
   kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
   // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
-  // float64, float32 add alone (soft, or native where exact), float16 and bfloat16 add alone, float64 and complex128
-  // add alone, 4-byte max and min alone, 32-bit integer add and mul alone, the other integers alone).
+  // float64, float32 add alone (soft, or native where exact), float16 and bfloat16 add alone, float64
+  // and complex128 add alone, 4-byte max and min alone, 32-bit integer add and mul alone, the other
+  // integers alone).
   kScatterFold,
   kScatterFoldFloat32,
   kScatterFoldFloat64,
