@@ -83,15 +83,23 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
   }
 }
 
-// Whole rows [first_row, end_row) of the pass, of at most VKINDEX_SHORT_ROW_UNITS units, with one
-// lane per segment: the rows' (outer, n) coordinates step from row to row, and each row is one plain
-// loop, where copyRows tests every unit against the segment's end. One-unit rows get a loop of their
-// own with no per-row loop in its body, hence the macro: behind a uniform branch in one body they
-// took 88-91 ms (SwiftShader) and 32 ms (lavapipe) below instead of 77 and 28. `vkindex bench --steps`,
-// one-off 1-D Gathers from a 4099-row table (cache-resident, so the kernel's own cost shows), the
-// gather kernel in two runs each, before -> after: 8M floats SwiftShader 130-133 -> 75-77 ms, lavapipe
-// 48-52 -> 28-29; 4M doubles 73-74 -> 43-47, 24-25 -> 14-15; 2M rows of 12 bytes 38-42 -> 30-32,
-// 16-17 -> 12-14; 512K rows of 64 bytes 16-17 -> 13-14, 5.5-5.9 -> 4.7-5.1.
+// Whole rows [first_row, end_row) of the pass, each shorter than a segment, with one lane per
+// segment: the rows' (outer, n) coordinates step from row to row, and each row is one plain loop,
+// where copyRows divides for every row's coordinates and tests every unit against the segment's end.
+// First for rows of at most VKINDEX_SHORT_ROW_UNITS units; rows up to a segment gained too, measured
+// by `vkindex bench --repeats 25`, alternating builds, 3-4 rounds, op / compute copy: SwiftShader
+// middle-axis (256-byte rows) 1.77-2.02 -> 1.52-1.59, gathernd-rows (1 KiB) 1.43-1.49 -> 1.29-1.35;
+// lavapipe 1.46-1.53 -> 1.42-1.45 and 1.22-1.26 -> 1.19-1.23. A row of a whole segment keeps
+// copyRows' batched loads, and batching these loops four units at a time made SwiftShader slower
+// (middle-axis 1.5-1.6 -> 1.85-1.99), as did loading the next row's first unit before copying this
+// one (1.52-1.58 -> 1.58-1.67; lavapipe unchanged).
+// One-unit rows get a loop of their own with no per-row loop in its body, hence the macro: behind a
+// uniform branch in one body they took 88-91 ms (SwiftShader) and 32 ms (lavapipe) below instead of
+// 77 and 28. The stepping itself, `vkindex bench --steps`, one-off 1-D Gathers from a 4099-row
+// table (cache-resident, so the kernel's own cost shows), the gather kernel in two runs each,
+// before -> after: 8M floats SwiftShader 130-133 -> 75-77 ms, lavapipe 48-52 -> 28-29; 4M doubles
+// 73-74 -> 43-47, 24-25 -> 14-15; 2M rows of 12 bytes 38-42 -> 30-32, 16-17 -> 12-14; 512K rows of
+// 64 bytes 16-17 -> 13-14, 5.5-5.9 -> 4.7-5.1.
 #define VKINDEX_FOR_SHORT_ROWS(first_row, end_row, COPY_ROW)                                \
   {                                                                                         \
     uvec2 at = passRowCoordinates(first_row);                                               \
@@ -123,7 +131,7 @@ void copySegment(uint segment, uint rows_per_segment, uint lane) {
   if (pc.segments_per_row == 1u) {
     uint first_row = segment * rows_per_segment;
     uint end_row = first_row + min(rows_per_segment, pc.pass_rows - first_row);
-    if (ROW_LANES == 1u && pc.row_units <= VKINDEX_SHORT_ROW_UNITS) {
+    if (ROW_LANES == 1u && pc.row_units < kSegmentUnits) {
       copyShortRows(first_row, end_row);
     } else {
       copyRows(first_row, end_row, 0u, pc.row_units, lane);

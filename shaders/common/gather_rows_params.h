@@ -10,10 +10,10 @@
 #define VKINDEX_GATHER_ROWS_PARAMS_H
 #include "abi.h"
 
-// Short rows: at most this many units. With one lane per segment they are copied whole, row by row
-// (gather_rows.comp, copyShortRows), or, in a pass of whole outer slices sharing their tuples (Gather)
-// with at least one block of slices, column by column: one invocation per row position n and block
-// (copyColumns; the planner sizes its grid by the same test).
+// Short rows: at most this many units. With one lane per segment, in a pass of whole outer slices
+// sharing their tuples (Gather) with at least one block of slices, they are copied column by column:
+// one invocation per row position n and block (gather_rows.comp's copyColumns; the planner sizes its
+// grid by the same test). Other rows shorter than a segment go row by row (copyShortRows).
 #define VKINDEX_SHORT_ROW_UNITS 4u
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)

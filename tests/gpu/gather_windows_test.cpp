@@ -50,6 +50,12 @@ TEST_F(GatherWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWindows) {
     expectMatches(*ctx, randomTensor(rng, DataType::kInt64, {6, 50, 3}), randomIndices(rng, index_type, {9, 7}, 50), 1);
     expectMatches(*ctx, randomTensor(rng, DataType::kComplex128, {300, 2}), randomIndices(rng, index_type, {400}, 300),
                   0);
+    // Rows of several units, shorter than a segment (copied row by row on CPU drivers): 160-byte
+    // rows, and 96-byte rows of a middle axis whose windows end inside slices.
+    expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {200, 40}), randomIndices(rng, index_type, {150}, 200),
+                  0);
+    expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {5, 30, 24}), randomIndices(rng, index_type, {2, 17}, 30),
+                  1);
     // Short word rows copied by columns (slices sharing their indices): 7 indices make each pass's
     // 896 output rows whole slices, and data windows end inside slices.
     expectMatches(*ctx, randomTensor(rng, DataType::kFloat32, {700, 9}), randomIndices(rng, index_type, {7}, 9), 1);
