@@ -86,11 +86,17 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // 5.7-5.9 for gathernd-rows-host (1 KiB rows). With the regions in source order (from 2026-11-27)
   // embedding-host's regions still took 5.5-5.9 ms against the kernel's 4.0-4.7. (On 2026-11-26, the
   // machine busier, the sweep had put the crossover at 1 KiB: the kernel shares the cores with other
-  // work, the regions do not.) GPUs, measured on an NVIDIA H200 (driver 580.159, 2026-11-27): each
-  // region is a copy launch of its own, about 1.8 us, so regions never catch up with the kernel: the
-  // sweep's regions ran 0.3 GB/s at 256-byte rows and 54 GB/s at 64 KiB against the kernel's 1400+,
-  // and embedding-host (8192 rows of 4 KiB) took 14.4 ms against 0.033 ms for the kernel.
-  info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 8192u : UINT64_MAX;
+  // work, the regions do not.) The crossover moves with how fast the host runs lavapipe's kernels:
+  // on another 2-core machine (AMD EPYC, idle, 2026-11-27) the kernel ran 2.5-2.8 GB/s from 1 KiB
+  // rows up, the compute copy 3.0, the regions 3.1 at 1 KiB, 5.5 at 2 KiB, 7.0 at 4 KiB and 9.0 at
+  // 8 KiB, and embedding-host took 25 ms through the kernel against 8.2-8.9 as regions (4 ms for one
+  // vkCmdCopyBuffer of its bytes). Hence 4 KiB, between the two machines' crossovers: 4 KiB rows as
+  // regions cost the fast machine 0-25% and save the slow one two thirds. GPUs, measured on an
+  // NVIDIA H200 (driver 580.159, 2026-11-27): each region is a copy launch of its own, about 1.8 us,
+  // so regions never catch up with the kernel: the sweep's regions ran 0.3 GB/s at 256-byte rows and
+  // 54 GB/s at 64 KiB against the kernel's 1400+, and embedding-host (8192 rows of 4 KiB) took
+  // 14.4 ms against 0.033 ms for the kernel.
+  info.min_copy_region_bytes = swiftshader ? 1u : cpu ? 4096u : UINT64_MAX;
   // Up to this many regions take the copy path whatever their size: fewer than a dispatch costs. lavapipe
   // spends about 30 us on a 1-row gather kernel in a batch of 100 (`vkindex bench` latency rows) and
   // 0.2-0.7 us per region; the H200 spent 2.6 us per 1-row gather as a region and 14.2 us as a kernel
