@@ -60,21 +60,29 @@ uint64_t hostIndexBytes(const RowGather& rows) {
   return rows.check.tuple_count * rows.check.extents.size() * elementSize(rows.check.index_type);
 }
 
-// Checks the call, then every index value, on the host: the same messages the kernel path's device
-// check gives. Returns the row gather to run.
+// Checks every index value on the host: the same messages the kernel path's device check gives.
+Status checkValues(const HostIndexOp& op, const RowGather& rows, const HostIndices& indices) {
+  if (indices.values == nullptr && rows.check.tuple_count > 0) {
+    return invalidArgument(std::string(op.name) + ": input 'indices' (host) has shape " +
+                           plan::shapeString(indices.shape) + " but its values pointer is null");
+  }
+  if (std::optional<plan::BadIndex> bad = plan::findBadIndex(rows.check, indices.values)) {
+    return indexOutOfRange(rows.report, bad->position, bad->value);
+  }
+  return Status::Ok();
+}
+
+// Whether the rows are few enough for the copy path (plan::kMaxCopyRows).
+bool copyPathPossible(const RowGather& rows) { return rows.outer * rows.index_count <= plan::kMaxCopyRows; }
+
+// Checks the call, then every index value. Returns the row gather to run.
 StatusOr<RowGather> prepare(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices,
                             int64_t attribute, const Tensor& output) {
   VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
   VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, output, op.name, "output"));
   VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
   VKINDEX_RETURN_IF_ERROR(validateGatherOutput(op.name, output, data, gather.output_shape));
-  if (indices.values == nullptr && gather.rows.check.tuple_count > 0) {
-    return invalidArgument(std::string(op.name) + ": input 'indices' (host) has shape " +
-                           plan::shapeString(indices.shape) + " but its values pointer is null");
-  }
-  if (std::optional<plan::BadIndex> bad = plan::findBadIndex(gather.rows.check, indices.values)) {
-    return indexOutOfRange(gather.rows.report, bad->position, bad->value);
-  }
+  VKINDEX_RETURN_IF_ERROR(checkValues(op, gather.rows, indices));
   return gather.rows;
 }
 
@@ -141,7 +149,7 @@ StatusOr<std::unique_ptr<RecordedOp::State>> recordKernel(Context& context, VkCo
 StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandBuffer cmd, const HostIndexOp& op,
                                                     const RowGather& rows, const HostIndices& indices,
                                                     const Tensor& data, Tensor& output, internal::ForcedPath forced) {
-  const bool copy_possible = rows.outer * rows.index_count <= plan::kMaxCopyRows;
+  const bool copy_possible = copyPathPossible(rows);
   std::vector<plan::CopyRegion> regions;
   if (copy_possible && forced != HostIndexPath::kKernel) {
     regions = plan::rowCopyRegions(rows, indices.values, data.offset(), output.offset());
@@ -216,6 +224,15 @@ StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuff
                                                  const HostIndices& indices, int64_t axis, Tensor& output,
                                                  ForcedPath path) {
   return recordForm(context, kHostGather, command_buffer, data, indices, axis, output, path);
+}
+
+StatusOr<std::vector<plan::CopyRegion>> hostIndexCopyRegions(const Tensor& data, const HostIndices& indices,
+                                                             int64_t attribute, bool nd) {
+  const HostIndexOp& op = nd ? kHostGatherND : kHostGather;
+  VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
+  VKINDEX_RETURN_IF_ERROR(checkValues(op, gather.rows, indices));
+  if (!copyPathPossible(gather.rows)) return std::vector<plan::CopyRegion>{};
+  return plan::rowCopyRegions(gather.rows, indices.values, 0, 0);
 }
 
 }  // namespace internal

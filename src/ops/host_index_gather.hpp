@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "plan/host_index_copy.hpp"
 #include "vkindex/ops.hpp"
@@ -21,5 +22,12 @@ Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostI
 StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                  const HostIndices& indices, int64_t axis, Tensor& output,
                                                  ForcedPath path);
+
+// The copy regions a host-index Gather (`nd` false, `attribute` its axis) or GatherND (`nd` true,
+// `attribute` its batch_dims) of `data` records on the copy path, whichever path the planner takes,
+// with offsets from data's and the output's first bytes. Empty where the rows are too many for the
+// copy path (plan::kMaxCopyRows). The bench times the host's own memcpy of them.
+StatusOr<std::vector<plan::CopyRegion>> hostIndexCopyRegions(const Tensor& data, const HostIndices& indices,
+                                                             int64_t attribute, bool nd);
 
 }  // namespace vkindex::internal

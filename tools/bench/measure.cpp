@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "copy_baselines.hpp"
+#include "host_floor.hpp"
 #include "timing_math.hpp"
 
 namespace vkindex::bench {
@@ -70,10 +71,6 @@ Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, u
   return Status::Ok();
 }
 
-Measurement summarize(const std::vector<double>& times) {
-  return {tools::medianOf(times), *std::min_element(times.begin(), times.end())};
-}
-
 // `repeats` more runs of the operator with a timestamp after every dispatch: each kernel's median time.
 StatusOr<std::vector<kernels::KernelTime>> splitByKernel(Context& context, tools::CommandTimer& timer,
                                                          PreparedCase& prepared, int repeats) {
@@ -104,6 +101,10 @@ StatusOr<std::vector<kernels::KernelTime>> splitByKernel(Context& context, tools
 
 }  // namespace
 
+Measurement summarize(const std::vector<double>& times) {
+  return {tools::medianOf(times), *std::min_element(times.begin(), times.end())};
+}
+
 StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
                                     const MeasureOptions& options) {
   VKINDEX_ASSIGN_OR_RETURN(PreparedCase prepared, workload.prepare(context));
@@ -127,7 +128,16 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
     VKINDEX_RETURN_IF_ERROR(runComputeCopy(context, timer, prepared.output, target, bytes, true, layout).status());
     VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the compute-copy baseline"));
   }
-  std::vector<uint8_t>().swap(prepared.expected);  // the host copy is not needed while timing
+  std::optional<HostFloor> host_floor;
+  if (options.host_floor && !prepared.host_regions.empty()) {
+    // Timed apart from the device's runs (it needs no device), with the row's fixed N or the most runs
+    // a row may take.
+    const int floor_repeats = options.repeats > 0 ? options.repeats : options.max_repeats;
+    VKINDEX_ASSIGN_OR_RETURN(
+        host_floor, measureHostFloor(prepared.host_data, prepared.host_regions, prepared.expected, floor_repeats));
+  }
+  std::vector<uint8_t>().swap(prepared.host_data);
+  std::vector<uint8_t>().swap(prepared.expected);  // the host copies are not needed while timing
 
   // Interleaved, so drift on a shared machine (other jobs, clocks) affects all of them alike.
   std::vector<double> op_ms, copy_ms;
@@ -156,6 +166,7 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
   }
   row.output_bytes = bytes;
   row.repeats = repeats;
+  row.host_floor = host_floor;
   row.op = summarize(op_ms);
   row.copy_buffer = summarize(copy_ms);
   // The ceiling is the fastest copy layout on this device.

@@ -14,7 +14,13 @@ struct MeasureOptions {
   int min_repeats = 5;
   int max_repeats = 50;
   bool steps = false;  // also split the operator's time by kernel (RowResult::steps)
+  // Host-index rows also time the host's memcpy of their copy regions (RowResult::host_floor): on CPU
+  // devices, where the driver's copy commands run on the host.
+  bool host_floor = false;
 };
+
+// The median and the minimum of `times`.
+Measurement summarize(const std::vector<double>& times);
 
 StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer, const Workload& workload,
                                     const MeasureOptions& options);

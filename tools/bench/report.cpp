@@ -86,6 +86,11 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
     line["ratio_gather_compute_copy"] = rounded(vs_compute, 3);
     line["repeats"] = row.repeats;
     line["timing"] = info.timestamps ? "device_timestamps" : "host_wall_time";
+    if (row.host_floor) {
+      line["host_floor"] = {{"regions", row.host_floor->regions},
+                            {"regions_ms", rounded(row.host_floor->region_copies.median_ms, 4)},
+                            {"one_copy_ms", rounded(row.host_floor->one_copy.median_ms, 4)}};
+    }
     if (!row.steps.empty()) {
       tools::JsonDocument& steps = line["steps"] = tools::JsonDocument::array();
       for (const kernels::KernelTime& step : row.steps) {
@@ -107,6 +112,14 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   out << cell(workload.name, kNameWidth);
   for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
   out << "\n";
+  // Host-index rows on CPU devices: the host's memcpy of the same regions, the floor under their copy path.
+  if (row.host_floor) {
+    const HostFloor& floor = *row.host_floor;
+    out << "    host memcpy, one thread: " << floor.regions << " regions "
+        << formatNumber("%.3f", floor.region_copies.median_ms) << " ms, the bytes at once "
+        << formatNumber("%.3f", floor.one_copy.median_ms) << " ms, regions / at once "
+        << formatNumber("%.2f", ratio(floor.region_copies.median_ms, floor.one_copy.median_ms)) << "\n";
+  }
   // --steps: a line per kernel, its median time and share of the operator's median.
   for (const kernels::KernelTime& step : row.steps) {
     out << "    " << cell(step.kernel, kNameWidth) << " " << cell(formatNumber("%.3f", step.device_ms), kWidths[1])

@@ -2,6 +2,7 @@
 // object per workload, and failed rows. Rows are printed as they complete.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@ struct Measurement {
   double min_ms = 0.0;
 };
 
+// The host CPU's memcpy of a host-index row's copy regions (host_floor.hpp).
+struct HostFloor {
+  uint64_t regions = 0;
+  Measurement region_copies;  // a memcpy per region, in the planner's order
+  Measurement one_copy;       // one memcpy of the same bytes
+};
+
 struct RowResult {
   uint64_t output_bytes = 0;  // the bytes the baselines copy: the output's, or an in-place row's updates
   int repeats = 0;
@@ -25,6 +33,8 @@ struct RowResult {
   Measurement compute_copy;
   // With --steps: each kernel's median device time over as many extra runs, in dispatch order.
   std::vector<kernels::KernelTime> steps;
+  // Host-index rows on CPU devices (MeasureOptions::host_floor).
+  std::optional<HostFloor> host_floor;
 };
 
 // Facts about the run that every row shares.

@@ -34,6 +34,7 @@ using RecordHostFunction = StatusOr<RecordedOp> (*)(Context&, VkCommandBuffer, c
 // indices, the output's shape and the CPU oracle.
 struct OperatorRow {
   const char* op;
+  bool nd;  // GatherND's attribute and index tuples
   const char* attribute_name;
   RecordFunction record;
   RecordHostFunction record_host;  // null where the operator has no host-index form
@@ -85,6 +86,7 @@ Shape gatherNDShape(const IndexingSpec& spec) {
 
 const OperatorRow kGather = {
     "Gather",
+    false,
     "axis",
     recordGather,
     recordGather,
@@ -96,6 +98,7 @@ const OperatorRow kGather = {
 
 const OperatorRow kGatherElements = {
     "GatherElements",
+    false,
     "axis",
     recordGatherElements,
     nullptr,
@@ -108,6 +111,7 @@ const OperatorRow kGatherElements = {
 
 const OperatorRow kGatherND = {
     "GatherND",
+    true,
     "batch_dims",
     recordGatherND,
     recordGatherND,
@@ -134,6 +138,10 @@ StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const I
   VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, spec.data_type, row.output_shape(spec)));
   prepared.inputs.push_back(std::move(data_tensor));
   if (host_path) {
+    const HostIndices host_indices{spec.index_type, spec.indices_shape, indices->data()};
+    VKINDEX_ASSIGN_OR_RETURN(prepared.host_regions,
+                             internal::hostIndexCopyRegions(prepared.inputs[0], host_indices, spec.attribute, row.nd));
+    prepared.host_data = std::move(data);
     prepared.record = [&row, spec, indices, forced = *host_path](Context& ctx, VkCommandBuffer cmd,
                                                                  const std::vector<Tensor>& inputs, Tensor& output) {
       const HostIndices host{spec.index_type, spec.indices_shape, indices->data()};

@@ -20,6 +20,10 @@ struct PreparedCase {
   // How many bytes (from the output's start) the copy baselines move: 0 for the whole output. In-place
   // rows write only part of their output, and the baselines copy that many bytes.
   uint64_t baseline_bytes = 0;
+  // Host-index rows: the copy regions their planner builds (whichever path it takes) and the data's
+  // bytes, for the host's own memcpy of the same regions (host_floor.hpp). Empty for other rows.
+  std::vector<plan::CopyRegion> host_regions;
+  std::vector<uint8_t> host_data;
   // Records the operator into `cmd`, reading `inputs` and writing `output` (attributes are captured).
   // In-place rows read and write `output`; running them again must give the same result.
   std::function<StatusOr<RecordedOp>(Context&, VkCommandBuffer, const std::vector<Tensor>& inputs, Tensor& output)>
