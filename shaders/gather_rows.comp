@@ -17,6 +17,25 @@
 #ifndef VKINDEX_SELF_CHECK
 #define VKINDEX_SELF_CHECK 0
 #endif
+// The copy paths this module holds (plan::RowPath), one each in the plain modules and all three in the
+// self-checking ones. SwiftShader runs a path slower in a module that holds the others, reachable or
+// not, and a branch on a specialization constant in place of the preprocessor saved nothing. Measured
+// with `vkindex bench --repeats 25`, alternating builds, three rounds, op / compute copy, all three
+// paths in one module -> one each: SwiftShader embedding (4 KiB rows, segments) 1.27-1.41 -> 1.19-1.29,
+// middle-axis (256-byte short rows) 1.49-1.56 -> 1.35-1.49, gathernd-rows (1 KiB short rows)
+// 1.25-1.32 -> 1.11-1.19, float32-columns 3.75-4.26 -> 3.57-3.99; lavapipe 1.18-1.19 -> 1.15-1.18,
+// 1.43-1.53 -> 1.36-1.48, 1.21-1.25 -> 1.18-1.19, columns within noise.
+#define VKINDEX_ROW_PATH_ALL 0
+#define VKINDEX_ROW_PATH_SEGMENTS 1
+#define VKINDEX_ROW_PATH_SHORT_ROWS 2
+#define VKINDEX_ROW_PATH_COLUMNS 3
+#ifndef VKINDEX_ROW_PATH
+#if VKINDEX_SELF_CHECK
+#define VKINDEX_ROW_PATH VKINDEX_ROW_PATH_ALL
+#else
+#define VKINDEX_ROW_PATH VKINDEX_ROW_PATH_SEGMENTS
+#endif
+#endif
 
 layout(local_size_x_id = 0) in;
 #include "common/grid.glsl"
@@ -127,20 +146,31 @@ void copyShortRows(uint first_row, uint end_row) {
   }
 }
 
+// The planner dispatches a module of short rows alone only for passes with one lane per segment and
+// whole rows shorter than one (src/plan/row_gather_plan.cpp, rowPathOf), and one of segments alone
+// for passes that take neither short rows nor columns.
 void copySegment(uint segment, uint rows_per_segment, uint lane) {
   if (pc.segments_per_row == 1u) {
     uint first_row = segment * rows_per_segment;
     uint end_row = first_row + min(rows_per_segment, pc.pass_rows - first_row);
+#if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_SHORT_ROWS
+    copyShortRows(first_row, end_row);
+#elif VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_SEGMENTS
+    copyRows(first_row, end_row, 0u, pc.row_units, lane);
+#else
     if (ROW_LANES == 1u && pc.row_units < kSegmentUnits) {
       copyShortRows(first_row, end_row);
     } else {
       copyRows(first_row, end_row, 0u, pc.row_units, lane);
     }
+#endif
     return;
   }
+#if VKINDEX_ROW_PATH != VKINDEX_ROW_PATH_SHORT_ROWS
   uint pass_row = fastDivide(segment, pc.segments_per_row, pc.segments_per_row_multiplier, pc.segments_per_row_shift);
   uint begin = (segment - pass_row * pc.segments_per_row) * kSegmentUnits;
   copyRows(pass_row, pass_row + 1u, begin, min(begin + kSegmentUnits, pc.row_units), lane);
+#endif
 }
 
 // Rows of at most VKINDEX_SHORT_ROW_UNITS units in a pass of whole outer slices that all read the
@@ -184,10 +214,15 @@ void main() {
 #else
   if (badIndexFound()) return;
 #endif
+#if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_COLUMNS
+  copyColumns();
+#else
+#if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_ALL
   if (slicesShareRows()) {
     copyColumns();
     return;
   }
+#endif
   uint rows_per_segment = rowsPerSegment();
   uint total = pc.segments_per_row == 1u ? divideRoundingUp(pc.pass_rows, rows_per_segment)
                                          : pc.pass_rows * pc.segments_per_row;
@@ -197,4 +232,5 @@ void main() {
   for (uint segment = firstSegment(ROW_LANES); segment < total; segment += segmentStride(ROW_LANES)) {
     copySegment(segment, rows_per_segment, lane);
   }
+#endif
 }

@@ -2,30 +2,43 @@
 
 namespace vkindex::plan {
 
-Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check, bool int64_units) {
+namespace {
+
+// The copy-unit row-gather modules by path, then by unit (16, 8, 4, 16 as 64-bit, 8 as 64-bit).
+constexpr Kernel kRowGatherModules[3][5] = {
+    {Kernel::kGatherRows, Kernel::kGatherRows8, Kernel::kGatherRows4, Kernel::kGatherRowsInt64,
+     Kernel::kGatherRowsInt64_8},
+    {Kernel::kGatherShortRows, Kernel::kGatherShortRows8, Kernel::kGatherShortRows4, Kernel::kGatherShortRowsInt64,
+     Kernel::kGatherShortRowsInt64_8},
+    {Kernel::kGatherColumns, Kernel::kGatherColumns8, Kernel::kGatherColumns4, Kernel::kGatherColumnsInt64,
+     Kernel::kGatherColumnsInt64_8},
+};
+
+}  // namespace
+
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check, bool int64_units, RowPath path) {
+  const Kernel(&modules)[5] = kRowGatherModules[static_cast<uint32_t>(path)];
   switch (unit_bytes) {
-    case 16:
-      return self_check ? Kernel::kGatherRowsChecked : int64_units ? Kernel::kGatherRowsInt64 : Kernel::kGatherRows;
-    case 8:
-      return self_check ? Kernel::kGatherRowsChecked8 : int64_units ? Kernel::kGatherRowsInt64_8 : Kernel::kGatherRows8;
-    case 4: return self_check ? Kernel::kGatherRowsChecked4 : Kernel::kGatherRows4;
+    case 16: return self_check ? Kernel::kGatherRowsChecked : int64_units ? modules[3] : modules[0];
+    case 8: return self_check ? Kernel::kGatherRowsChecked8 : int64_units ? modules[4] : modules[1];
+    case 4: return self_check ? Kernel::kGatherRowsChecked4 : modules[2];
     default: return Kernel::kGatherRowBytes;
   }
 }
 
-bool isRowGatherKernel(Kernel kernel) {
-  switch (kernel) {
-    case Kernel::kGatherRows:
-    case Kernel::kGatherRows8:
-    case Kernel::kGatherRows4:
-    case Kernel::kGatherRowBytes:
-    case Kernel::kGatherRowsChecked:
-    case Kernel::kGatherRowsChecked8:
-    case Kernel::kGatherRowsChecked4:
-    case Kernel::kGatherRowsInt64:
-    case Kernel::kGatherRowsInt64_8: return true;
-    default: return false;
+std::optional<RowPath> rowGatherPath(Kernel kernel) {
+  for (uint32_t path = 0; path < 3; ++path) {
+    for (Kernel module : kRowGatherModules[path]) {
+      if (module == kernel) return static_cast<RowPath>(path);
+    }
   }
+  return std::nullopt;
+}
+
+bool isRowGatherKernel(Kernel kernel) {
+  return rowGatherPath(kernel).has_value() || kernel == Kernel::kGatherRowBytes ||
+         kernel == Kernel::kGatherRowsChecked || kernel == Kernel::kGatherRowsChecked8 ||
+         kernel == Kernel::kGatherRowsChecked4;
 }
 
 bool isCheckKernel(Kernel kernel) {

@@ -40,6 +40,19 @@ enum class Kernel : uint32_t {
   // gather_rows.comp moving 16- and 8-byte units as 64-bit components (DeviceInfo::int64_units).
   kGatherRowsInt64,
   kGatherRowsInt64_8,
+  // The same five (16-, 8-, 4-byte units, 16- and 8-byte as 64-bit components) holding one copy path
+  // each (RowPath): the plain modules above hold rows in segments alone, these whole rows shorter than
+  // a segment, one lane each, and short rows by columns.
+  kGatherShortRows,
+  kGatherShortRows8,
+  kGatherShortRows4,
+  kGatherShortRowsInt64,
+  kGatherShortRowsInt64_8,
+  kGatherColumns,
+  kGatherColumns8,
+  kGatherColumns4,
+  kGatherColumnsInt64,
+  kGatherColumnsInt64_8,
   // GatherElements, one index per output element: gather_elements.comp in 16-, 8- and 4-byte units (one
   // module per width), and its sub-word module for 1- and 2-byte elements.
   kGatherElements,
@@ -141,10 +154,23 @@ enum class Kernel : uint32_t {
   kCount,
 };
 
-// The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes),
-// or its self-checking variant (copy units only). `int64_units` (DeviceInfo::int64_units) picks the
-// 64-bit-component modules for 16- and 8-byte units; the self-checking ones have none.
-Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false);
+// gather_rows.comp's copy paths, one module each (its self-checking modules hold all three): a module
+// holding the others too ran SwiftShader's path up to 1.3x slower, reachable or not.
+enum class RowPath : uint32_t {
+  kSegments,   // copyRows: rows in segments of lanes x items units (every pass that takes no other path)
+  kShortRows,  // copyShortRows: whole rows shorter than a segment, a segment per lane (CPU drivers)
+  kColumns,    // copyColumns: rows of at most 4 units shared by whole slices, by columns (one lane each)
+};
+
+// The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes) on
+// `path`, or its self-checking variant (copy units only, every path). `int64_units`
+// (DeviceInfo::int64_units) picks the 64-bit-component modules for 16- and 8-byte units; the
+// self-checking ones have none.
+Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false,
+                       RowPath path = RowPath::kSegments);
+// The copy path a row-gather kernel of copy units holds alone, or nullopt for the self-checking and
+// sub-word ones (every path).
+std::optional<RowPath> rowGatherPath(Kernel kernel);
 // True for the nine row-gather kernels.
 bool isRowGatherKernel(Kernel kernel);
 // True for the two index-check kernels.

@@ -42,6 +42,14 @@ bool copiesColumns(const abi::GatherRowsParams& p, const PassShape& shape) {
          p.pass_rows / p.index_count >= columnBlockSlices(p, shape);
 }
 
+// The copy path gather_rows.comp takes for the pass: columns, whole short rows with one lane per
+// segment (copySegment), or segments; the pass's module holds that path alone.
+RowPath rowPathOf(const abi::GatherRowsParams& p, const PassShape& shape) {
+  if (copiesColumns(p, shape)) return RowPath::kColumns;
+  const bool short_rows = shape.lanes == 1 && p.segments_per_row == 1 && p.row_units < shape.items;
+  return short_rows ? RowPath::kShortRows : RowPath::kSegments;
+}
+
 uint64_t columnItems(const abi::GatherRowsParams& p, const PassShape& shape) {
   const uint64_t slices = p.pass_rows / p.index_count, block = columnBlockSlices(p, shape);
   return uint64_t(p.index_count) * ((slices + block - 1) / block);
@@ -102,7 +110,7 @@ struct PassBuilder {
         p.extents[c] = static_cast<uint32_t>(gather.check.extents[c]);
       }
       Step pass;
-      pass.kernel = rowGatherKernel(shape.unit_bytes, false, device.int64_units);
+      pass.kernel = rowGatherKernel(shape.unit_bytes, false, device.int64_units, rowPathOf(p, shape));
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};

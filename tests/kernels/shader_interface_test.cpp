@@ -68,6 +68,19 @@ std::vector<OpPlan> samplePlans() {
                                                   placed(4, 4 * 50 * 2 * 4), placed(0, 4 * 50 * 3 * e), device);
     EXPECT_TRUE(nd_plan.ok()) << nd_plan.status().toString();
     if (nd_plan.ok()) plans.push_back(*nd_plan);
+    // With one lane per segment of 8 units (the CPU drivers' layout), plain and in 64-bit components: the
+    // GatherND's rows of 3 elements are shorter than a segment (gather_short_rows*), and a Gather of
+    // one-element rows along a middle axis goes by columns (gather_columns*).
+    StatusOr<plan::GatherShape> columns = plan::inferGatherShape({8, 20, 1}, type, {20}, DataType::kInt64, 1);
+    EXPECT_TRUE(columns.ok());
+    for (DeviceInfo lane_device : {device, int64_device}) {
+      lane_device.row_lanes = 1;
+      lane_device.row_items = 8;
+      addPlan(plan::planGatherND(*nd, DataType::kInt32, placed(0, 4 * 30 * 20 * 3 * e), placed(4, 4 * 50 * 2 * 4),
+                                 placed(0, 4 * 50 * 3 * e), lane_device));
+      addPlan(plan::planGather(*columns, DataType::kInt64, placed(0, 8 * 20 * e), placed(0, 20 * 8),
+                               placed(0, 8 * 20 * e), lane_device));
+    }
 
     StatusOr<plan::GatherElementsShape> elements =
         plan::inferGatherElementsShape({40, 30}, type, {50, 20}, DataType::kInt64, 0);
@@ -218,6 +231,16 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kGatherRowsChecked4,
                         Kernel::kGatherRowsInt64,
                         Kernel::kGatherRowsInt64_8,
+                        Kernel::kGatherShortRows,
+                        Kernel::kGatherShortRows8,
+                        Kernel::kGatherShortRows4,
+                        Kernel::kGatherShortRowsInt64,
+                        Kernel::kGatherShortRowsInt64_8,
+                        Kernel::kGatherColumns,
+                        Kernel::kGatherColumns8,
+                        Kernel::kGatherColumns4,
+                        Kernel::kGatherColumnsInt64,
+                        Kernel::kGatherColumnsInt64_8,
                         Kernel::kGatherElements,
                         Kernel::kGatherElements8,
                         Kernel::kGatherElements4,

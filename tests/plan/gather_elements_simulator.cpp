@@ -357,7 +357,7 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     EXPECT_EQ(E, U);
   }
   const uint64_t units_per_element = U < 4 ? 1 : E / U;
-  checkStepBasics(plan, elementGatherKernel(U));
+  checkStepBasics(plan, {elementGatherKernel(U)});
   std::vector<PassReads> reads(view.blocks);
   for (size_t i = 0; i < passes.size(); ++i) {
     const ElementsStep& pass = passes[i];

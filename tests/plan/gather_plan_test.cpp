@@ -136,7 +136,7 @@ TEST(PlanGatherTest, SeveralIndexWindowsSplitPassesPerOuterSliceAndIndexChunk) {
   StatusOr<OpPlan> plan =
       planFor({2, 7, 4}, DataType::kFloat32, {300}, DataType::kInt64, 1, fakeDevice(1024, 16), 0, 12, 0);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, gather_rows x10");
+  EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, gather_short_rows x10");
   EXPECT_EQ(copyShape(*plan).index_words, 2u);
   EXPECT_EQ(copyShape(*plan).unit_bytes, 16u);
   const std::vector<CheckStep> checks = checkSteps(*plan), reports = reportSteps(*plan);
@@ -375,7 +375,7 @@ TEST(PlanGatherTest, DeviceTooSmallForOneIndexIsUnsupported) {
   // 48 - 32 = 16 bytes: two int64 indices per window, so index chunks [0, 2) and [2, 3).
   StatusOr<OpPlan> plan = planFor({4}, DataType::kFloat32, {3}, DataType::kInt64, 0, fakeDevice(48, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_rows_4 x2");
+  EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, gather_short_rows_4 x2");
 }
 
 TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {

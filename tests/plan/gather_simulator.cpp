@@ -43,6 +43,16 @@ class RowGatherMachine {
         case Kernel::kGatherRows4:
         case Kernel::kGatherRowsInt64:
         case Kernel::kGatherRowsInt64_8:
+        case Kernel::kGatherShortRows:
+        case Kernel::kGatherShortRows8:
+        case Kernel::kGatherShortRows4:
+        case Kernel::kGatherShortRowsInt64:
+        case Kernel::kGatherShortRowsInt64_8:
+        case Kernel::kGatherColumns:
+        case Kernel::kGatherColumns8:
+        case Kernel::kGatherColumns4:
+        case Kernel::kGatherColumnsInt64:
+        case Kernel::kGatherColumnsInt64_8:
         case Kernel::kGatherRowBytes: gatherRows(step); break;
         case Kernel::kGatherRowsChecked:
         case Kernel::kGatherRowsChecked8:
@@ -150,9 +160,20 @@ class RowGatherMachine {
     // copyColumns: short rows of whole slices sharing their tuples, column n of a block of slices at a
     // time (one lane per segment only). The order of blocks does not change the bytes.
     const uint32_t block_slices = std::max(1u, shape.items / std::max(p.row_units, 1u));
-    if (U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS && p.index_outer_stride == 0 &&
-        p.first_index == 0 && p.index_count != 0 && p.pass_rows % p.index_count == 0 &&
-        p.pass_rows / p.index_count >= block_slices) {
+    const bool by_columns = U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS &&
+                         p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 &&
+                         p.pass_rows % p.index_count == 0 && p.pass_rows / p.index_count >= block_slices;
+    // A module holding one path runs only that one (gather_rows.comp, VKINDEX_ROW_PATH): the pass must
+    // take it.
+    const bool short_rows = !by_columns && shape.lanes == 1 && p.segments_per_row == 1 && p.row_units < shape.items;
+    const RowPath taken = by_columns ? RowPath::kColumns : short_rows ? RowPath::kShortRows : RowPath::kSegments;
+    if (const std::optional<RowPath> held = rowGatherPath(step.kernel); held && *held != taken) {
+      ADD_FAILURE() << kernelName(step.kernel) << " holds copy path " << static_cast<int>(*held)
+                    << " but its pass takes path " << static_cast<int>(taken) << ": " << str(p);
+      ok_ = false;
+      return;
+    }
+    if (by_columns) {
       const uint32_t slices = p.pass_rows / p.index_count;
       for (uint32_t column = 0; column < p.index_count && ok; ++column) {
         const uint32_t axis_row = tupleRow(column - p.index_window_begin);

@@ -39,11 +39,11 @@ struct ScatterTensors {
 // (validWindow) of the tensor its role names; status bindings carry no window.
 bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const DeviceInfo& device);
 
-// The generic parts of every step of a plan whose writing kernel is `writer`: only check_indices,
-// report_index and `writer`, in that order; the push block of that kernel's size with its status
+// The generic parts of every step of a plan whose writing kernels are among `writers`: only
+// check_indices, report_index and those, in that order; the push block of that kernel's size with its status
 // slot word left 0 and nothing after it; the status slot named without a window; at least one
 // workgroup; no scratch memory.
-void checkStepBasics(const OpPlan& plan, Kernel writer);
+void checkStepBasics(const OpPlan& plan, const std::vector<Kernel>& writers);
 
 // What the writing passes of a plan read: for each range [q0, q1) of output items (rows, elements)
 // a pass writes, the range of data items each pass writing it binds.

@@ -57,7 +57,7 @@ void editPush(Step& step, Edit edit) {
 
 TEST(PlanChecksTest, SoundPlansPass) {
   const Problem pairs = planned(batchedPairs(), 0, 12, 0);
-  ASSERT_EQ(kernels(pairs.plan), "check_indices x2, report_index x2, gather_rows x2");
+  ASSERT_EQ(kernels(pairs.plan), "check_indices x2, report_index x2, gather_short_rows x2");
   EXPECT_EQ(failuresOf([&] {
               checkStructure(pairs.plan, pairs.gather, pairs.data, pairs.indices, pairs.output, pairs.device);
             }),

@@ -176,6 +176,16 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kGatherRowsChecked4: return "gather_rows_checked_4";
     case Kernel::kGatherRowsInt64: return "gather_rows_int64";
     case Kernel::kGatherRowsInt64_8: return "gather_rows_int64_8";
+    case Kernel::kGatherShortRows: return "gather_short_rows";
+    case Kernel::kGatherShortRows8: return "gather_short_rows_8";
+    case Kernel::kGatherShortRows4: return "gather_short_rows_4";
+    case Kernel::kGatherShortRowsInt64: return "gather_short_rows_int64";
+    case Kernel::kGatherShortRowsInt64_8: return "gather_short_rows_int64_8";
+    case Kernel::kGatherColumns: return "gather_columns";
+    case Kernel::kGatherColumns8: return "gather_columns_8";
+    case Kernel::kGatherColumns4: return "gather_columns_4";
+    case Kernel::kGatherColumnsInt64: return "gather_columns_int64";
+    case Kernel::kGatherColumnsInt64_8: return "gather_columns_int64_8";
     case Kernel::kGatherElements: return "gather_elements";
     case Kernel::kGatherElements8: return "gather_elements_8";
     case Kernel::kGatherElements4: return "gather_elements_4";

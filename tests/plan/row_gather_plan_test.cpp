@@ -44,7 +44,7 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
   const RowGather gather = rowGather(2, 50, 16, {3, 5}, DataType::kInt64, true);
   StatusOr<OpPlan> planned = checkedRowPlan(gather, fakeDevice(1024, 16), 0, 12, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
-  EXPECT_EQ(kernels(*planned), "check_indices x2, report_index x2, gather_rows x2");
+  EXPECT_EQ(kernels(*planned), "check_indices x2, report_index x2, gather_short_rows x2");
   const std::vector<CheckStep> checks = checkSteps(*planned), reports = reportSteps(*planned);
   ASSERT_EQ(checks.size(), 2u);
   // Positions count components: the second window starts at pair 62, element 124.
@@ -72,12 +72,14 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
             "50, first 1/0, "
             "data rows [15, 30) at unit 0, output at unit 0 words 200, indices at word 3 from 50, outer stride 50, "
             "tuple (3, 5)");
-  EXPECT_EQ(str(passes[0].step),
-            "gather_rows spec {64, 2, 16, 4, 1, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
-            "push 128, groups 1, waits status");
-  EXPECT_EQ(str(passes[1].step),
-            "gather_rows spec {64, 2, 16, 4, 1, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
-            "status, push 128, groups 1, waits none");
+  EXPECT_EQ(
+      str(passes[0].step),
+      "gather_short_rows spec {64, 2, 16, 4, 1, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
+      "push 128, groups 1, waits status");
+  EXPECT_EQ(
+      str(passes[1].step),
+      "gather_short_rows spec {64, 2, 16, 4, 1, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
+      "status, push 128, groups 1, waits none");
 }
 
 TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
@@ -86,7 +88,7 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
   const RowGather gather = rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, true);
   StatusOr<OpPlan> planned = checkedRowPlan(gather, fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
-  EXPECT_EQ(kernels(*planned), "check_indices x1, report_index x1, gather_rows_8 x1");
+  EXPECT_EQ(kernels(*planned), "check_indices x1, report_index x1, gather_short_rows_8 x1");
   ASSERT_EQ(checkSteps(*planned).size(), 1u);
   EXPECT_EQ(str(checkSteps(*planned)[0]),
             "slot 0, index_count 36, position_base 0, indices at word 0, tuple (2, 3, 4), window {0, 144}, groups 1");
@@ -97,9 +99,10 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
             "slot 0, row_units 1, segments_per_row 1 (0, 0), index_count 4 (1, 1), axis_size 24, pass_rows 12, first "
             "0/0, data rows "
             "[0, 72) at unit 0, output at unit 0 words 24, indices at word 0 from 0, outer stride 4, tuple (2, 3, 4)");
-  EXPECT_EQ(str(passes[0].step),
-            "gather_rows_8 spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
-            "push 128, groups 1, waits status");
+  EXPECT_EQ(
+      str(passes[0].step),
+      "gather_short_rows_8 spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
+      "push 128, groups 1, waits status");
   // Shared tuples (stride 0): the same pass reads the 4 tuples for every batch.
   planned = checkedRowPlan(rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, false), fakeDevice(1024, 16), 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
@@ -199,7 +202,7 @@ TEST(PlanRowGatherTest, DeviceTooSmallForOneTupleIsUnsupported) {
   const DeviceInfo device = fakeDevice(48, 16);
   StatusOr<OpPlan> planned = checkedRowPlan(rowGather(2, 2, 4, {3, 3}, DataType::kInt64, true), device, 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
-  EXPECT_EQ(kernels(*planned), "check_indices x4, report_index x4, gather_rows_4 x12");
+  EXPECT_EQ(kernels(*planned), "check_indices x4, report_index x4, gather_short_rows_4 x12");
   expectError(plan(rowGather(2, 2, 4, {3, 3, 3}, DataType::kInt64, true), device).status(), StatusCode::kUnsupported,
               "GatherND: this device's storage-buffer bindings are too small");
 }
