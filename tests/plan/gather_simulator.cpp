@@ -161,8 +161,8 @@ class RowGatherMachine {
     // time (one lane per segment only). The order of blocks does not change the bytes.
     const uint32_t block_slices = std::max(1u, shape.items / std::max(p.row_units, 1u));
     const bool by_columns = U >= 4 && shape.lanes == 1 && p.row_units <= VKINDEX_SHORT_ROW_UNITS &&
-                         p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 &&
-                         p.pass_rows % p.index_count == 0 && p.pass_rows / p.index_count >= block_slices;
+                            p.index_outer_stride == 0 && p.first_index == 0 && p.index_count != 0 &&
+                            p.pass_rows % p.index_count == 0 && p.pass_rows / p.index_count >= block_slices;
     // A module holding one path runs only that one (gather_rows.comp, VKINDEX_ROW_PATH): the pass must
     // take it.
     const bool short_rows = !by_columns && shape.lanes == 1 && p.segments_per_row == 1 && p.row_units < shape.items;

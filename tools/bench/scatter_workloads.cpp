@@ -31,12 +31,6 @@ Shape updatesShape(const ScatterSpec& spec) {
   return shape;
 }
 
-std::string shapeText(DataType type, const Shape& shape) {
-  std::string text = std::string(dataTypeName(type)) + "[";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 // ScatterElements, axis 0 of a square matrix: each column gets its own permutation of the rows, so every
 // element is written exactly once.
 std::vector<int64_t> columnPermutations(const ScatterSpec& spec, uint64_t seed) {

@@ -44,12 +44,6 @@ struct OperatorRow {
                                    const IndexingSpec& spec);
 };
 
-std::string shapeText(DataType type, const Shape& shape) {
-  std::string text = std::string(dataTypeName(type)) + "[";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 // Gather and GatherElements: every index addresses data's dim `axis`.
 std::vector<uint8_t> axisIndices(const IndexingSpec& spec, uint64_t seed) {
   if (spec.order == IndexOrder::kAscending)
@@ -176,6 +170,12 @@ Workload workload(std::string name, const OperatorRow& row, const IndexingSpec& 
 }
 
 }  // namespace
+
+std::string shapeText(DataType type, const Shape& shape) {
+  std::string text = std::string(dataTypeName(type)) + "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
 
 Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                                  Shape indices_shape, internal::ForcedPath path, uint64_t seed) {

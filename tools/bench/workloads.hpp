@@ -50,6 +50,9 @@ Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, 
 Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                                  Shape indices_shape, internal::ForcedPath path, uint64_t seed);
 
+// "float32[32000,1024]": a tensor's type and shape as the rows describe it.
+std::string shapeText(DataType type, const Shape& shape);
+
 // The scatter rows (scatter_workloads.cpp).
 std::vector<Workload> scatterWorkloads(bool quick);
 
