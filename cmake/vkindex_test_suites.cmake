@@ -1,4 +1,4 @@
-# vkindex_add_test_suites(<target> PREFIX <prefix> SELECTION <VKINDEX_TEST_DRIVER value> LABEL <label>)
+# vkindex_add_test_suites(<target> <prefix> <selection: VKINDEX_TEST_DRIVER's value> <label>)
 #
 # Registers a GPU test binary with ctest as one test per gtest test suite (named <prefix><Suite>), not
 # one per test as gtest_discover_tests does. Each process creates a Vulkan instance and device under the
@@ -13,9 +13,8 @@
 # (cmake/vkindex_test_suites_list.cmake). Run one test by hand with the binary and --gtest_filter.
 set(VKINDEX_TEST_SUITES_LISTER "${CMAKE_CURRENT_LIST_DIR}/vkindex_test_suites_list.cmake")
 
-function(vkindex_add_test_suites target)
-  cmake_parse_arguments(ARG "" "PREFIX;SELECTION;LABEL" "" ${ARGN})
-  string(MAKE_C_IDENTIFIER "${ARG_PREFIX}${target}" id)
+function(vkindex_add_test_suites target prefix selection label)
+  string(MAKE_C_IDENTIFIER "${prefix}${target}" id)
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${id}_include.cmake")
   set(list_file "${CMAKE_CURRENT_BINARY_DIR}/${id}_suites.cmake")
   # file(GENERATE): $<TARGET_FILE> is known only at generation time.
@@ -23,8 +22,8 @@ function(vkindex_add_test_suites target)
 "include([==[${VKINDEX_TEST_SUITES_LISTER}]==])
 vkindex_register_test_suites(
   BINARY [==[$<TARGET_FILE:${target}>]==] LIST_FILE [==[${list_file}]==] REGISTRATION [==[${include_file}]==]
-  PREFIX [==[${ARG_PREFIX}]==]
-  SELECTION [==[${ARG_SELECTION}]==] LABEL [==[${ARG_LABEL}]==] WORKING_DIRECTORY [==[${CMAKE_CURRENT_BINARY_DIR}]==])
+  PREFIX [==[${prefix}]==]
+  SELECTION [==[${selection}]==] LABEL [==[${label}]==] WORKING_DIRECTORY [==[${CMAKE_CURRENT_BINARY_DIR}]==])
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

@@ -8,8 +8,9 @@
 function(vkindex_register_test_suites)
   cmake_parse_arguments(ARG "" "BINARY;LIST_FILE;REGISTRATION;PREFIX;SELECTION;LABEL;WORKING_DIRECTORY" "" ${ARGN})
   if(NOT EXISTS "${ARG_BINARY}")
-    # Not built (yet): register a test that says so rather than silently none.
-    add_test("${ARG_PREFIX}not_built" "${ARG_BINARY}")
+    # Not built (yet): register a test that fails saying so, rather than silently none.
+    get_filename_component(binary_name "${ARG_BINARY}" NAME)
+    add_test("${ARG_PREFIX}${binary_name}.not_built" "${ARG_BINARY}")
     return()
   endif()
   if("${ARG_BINARY}" IS_NEWER_THAN "${ARG_LIST_FILE}" OR "${ARG_REGISTRATION}" IS_NEWER_THAN "${ARG_LIST_FILE}")
