@@ -1,4 +1,5 @@
-# vkindex_add_test_suites(<target> <prefix> <selection: VKINDEX_TEST_DRIVER's value> <label>)
+# vkindex_add_test_suites(<target> <prefix> <selection: VKINDEX_TEST_DRIVER's value> <label>
+#                         [EXCLUDE <gtest pattern>...])
 #
 # Registers a GPU test binary with ctest as one test per gtest test suite (named <prefix><Suite>), not
 # one per test as gtest_discover_tests does. Each process creates a Vulkan instance and device under the
@@ -11,9 +12,12 @@
 # The suites are listed at ctest time, as gtest_discover_tests' PRE_TEST mode does: the generated
 # include file runs `<binary> --gtest_list_tests` whenever the binary is newer than its saved list
 # (cmake/vkindex_test_suites_list.cmake). Run one test by hand with the binary and --gtest_filter.
+# EXCLUDE: tests this registration leaves out of every suite's filter.
 set(VKINDEX_TEST_SUITES_LISTER "${CMAKE_CURRENT_LIST_DIR}/vkindex_test_suites_list.cmake")
 
 function(vkindex_add_test_suites target prefix selection label)
+  cmake_parse_arguments(ARG "" "" "EXCLUDE" ${ARGN})
+  list(JOIN ARG_EXCLUDE ":" exclude)
   string(MAKE_C_IDENTIFIER "${prefix}${target}" id)
   set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${id}_include.cmake")
   set(list_file "${CMAKE_CURRENT_BINARY_DIR}/${id}_suites.cmake")
@@ -23,7 +27,8 @@ function(vkindex_add_test_suites target prefix selection label)
 vkindex_register_test_suites(
   BINARY [==[$<TARGET_FILE:${target}>]==] LIST_FILE [==[${list_file}]==] REGISTRATION [==[${include_file}]==]
   PREFIX [==[${prefix}]==]
-  SELECTION [==[${selection}]==] LABEL [==[${label}]==] WORKING_DIRECTORY [==[${CMAKE_CURRENT_BINARY_DIR}]==])
+  SELECTION [==[${selection}]==] LABEL [==[${label}]==] EXCLUDE [==[${exclude}]==]
+  WORKING_DIRECTORY [==[${CMAKE_CURRENT_BINARY_DIR}]==])
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()

@@ -4,8 +4,6 @@
 #include <iostream>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "json_line.hpp"
@@ -105,13 +103,6 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
 }
 
 }  // namespace
-
-CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
-  CLI::App* command = app.add_subcommand("devices", "List the Vulkan devices, their capabilities, and the default");
-  command->add_flag("--json", options.json,
-                    "Print one JSON document: {\"default_index\": N or null, \"devices\": [{...}, ...]}");
-  return command;
-}
 
 int runDevicesCommand(const DevicesOptions& options) {
   StatusOr<std::vector<DeviceInfo>> devices = Context::listDevices();

@@ -10,14 +10,92 @@
 #include "vkindex/version.hpp"
 
 namespace vkindex::tools {
+namespace {
 
+// The help text's explanation of --device, shared by every subcommand that selects a device.
 const char* const kDeviceOptionHelp =
     "SEL is a device index or a case-insensitive part of its name; without --device, VKINDEX_DEVICE is used,\n"
     "else the first discrete GPU, else integrated, else the first device ('vkindex devices' lists them).";
 
-}  // namespace vkindex::tools
+// What bench's modes print, for its help text's footer.
+const char* const kBenchModesHelp =
+    "Without a mode: the operator table (each row checked against a CPU reference, then timed beside\n"
+    "vkCmdCopyBuffer and the compute copy of the same bytes), then the latency rows: a 1-row Gather and a\n"
+    "1-row in-place ScatterND, each as host us to record it, device us, us of the synchronous call, and\n"
+    "per-op us when 100 are recorded into one command buffer.\n"
+    "--sweep: Gather GB/s for row sizes 1 B .. 64 KiB (powers of two, 16 MiB out per point, 1 MiB with\n"
+    "--quick, N MiB with --sweep-mib N) beside both copy baselines; scripts/plot-sweep.sh draws it.\n"
+    "--cold-start: starts this program again as child processes and reports process start to the first\n"
+    "Gather result with an empty and with a warm pipeline cache (a temporary VKINDEX_PIPELINE_CACHE_DIR).\n\n";
 
-namespace {
+// Each add...Command declares a subcommand and its options on the app, to be filled in by parsing; the
+// command's run...Command (commands.hpp) then does the work. Only this file includes CLI11: every
+// translation unit that does compiles its inline code and static validators again (~7 s each).
+CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
+  CLI::App* command = app.add_subcommand("devices", "List the Vulkan devices, their capabilities, and the default");
+  command->add_flag("--json", options.json,
+                    "Print one JSON document: {\"default_index\": N or null, \"devices\": [{...}, ...]}");
+  return command;
+}
+
+CLI::App* addOnnxTestCommand(CLI::App& app, OnnxTestOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "onnx-test",
+      "Run ONNX node-test directories (model.onnx + test_data_set_*) byte-exactly; exit 0 only if all pass");
+  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
+      ->type_name("SEL");
+  command->add_flag("--json", options.json,
+                    "One JSON object per directory (keys test, status, message; with --repeat also "
+                    "device_ms_median, device_ms_min, wall_ms_median) and no summary line");
+  command->add_option("--repeat", options.repeat, "Also time the operator N times, recorded, inputs on the device")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  command->add_option("DIR", options.dirs, "Node-test directories")->required();
+  command->footer(kDeviceOptionHelp);
+  return command;
+}
+
+CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "bench", "Operator throughput beside vkCmdCopyBuffer and a compute-shader copy of the same bytes");
+  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
+      ->type_name("SEL");
+  command->add_flag("--json", options.json, "One JSON object per row (or point) instead of the table");
+  command->add_flag("--quick", options.quick, "Smaller sizes and shorter rows, for a smoke test");
+  command->add_flag("--steps", options.steps,
+                    "Under each row: the operator's device time split by kernel (extra runs, stamped after every "
+                    "dispatch)");
+  CLI::Option* sweep =
+      command->add_flag("--sweep", options.sweep,
+                        "Instead of the table: Gather GB/s for rows of 1 B to 64 KiB beside both copy baselines");
+  CLI::Option* cold_start = command->add_flag(
+      "--cold-start", options.cold_start,
+      "Instead of the table: process start to the first Gather result, without and with a pipeline cache file");
+  sweep->excludes(cold_start);
+  command
+      ->add_option("--sweep-mib", options.sweep_mib,
+                   "With --sweep: MiB of output per point (default 16, 1 with --quick); more than a GPU's L2 "
+                   "cache times its memory")
+      ->type_name("N")
+      ->check(CLI::Range(1, 256))
+      ->needs(sweep);
+  // The hidden side of --cold-start: an empty group keeps it out of --help.
+  command->add_flag("--cold-start-child", options.cold_start_child, "Internal: one --cold-start measurement")
+      ->group("");
+  command
+      ->add_option("--only", options.only,
+                   "Only the table rows whose names contain NAME (repeat or separate by commas); 'latency' keeps the "
+                   "latency rows")
+      ->type_name("NAME")
+      ->delimiter(',');
+  command
+      ->add_option("--repeats", options.repeats,
+                   "Timed runs per row (default: chosen per row, 5 to 50); processes per case with --cold-start")
+      ->type_name("N")
+      ->check(CLI::Range(1, 100000));
+  command->footer(std::string(kBenchModesHelp) + kDeviceOptionHelp);
+  return command;
+}
 
 // Exit code for a command line that does not parse (unknown option, missing directory, bad count).
 constexpr int kUsageError = 2;
@@ -25,7 +103,7 @@ constexpr int kUsageError = 2;
 // The library this binary runs with; also the headers' when the two differ, which would be a build
 // mix-up worth seeing.
 std::string versionText() {
-  std::string text = std::string("vkindex ") + vkindex::libraryVersion();
+  std::string text = std::string("vkindex ") + libraryVersion();
   if (text != std::string("vkindex ") + VKINDEX_VERSION_STRING) {
     text += std::string(" (built with the headers of ") + VKINDEX_VERSION_STRING + ")";
   }
@@ -39,15 +117,14 @@ int run(int argc, char** argv) {
       "vkindex");
   app.set_version_flag("--version", versionText, "Print the library version and exit");
   app.require_subcommand(1);
-  app.footer(std::string("Run 'vkindex <command> --help' for a command's options.\n\n") +
-             vkindex::tools::kDeviceOptionHelp);
+  app.footer(std::string("Run 'vkindex <command> --help' for a command's options.\n\n") + kDeviceOptionHelp);
 
-  vkindex::tools::DevicesOptions devices_options;
-  vkindex::tools::OnnxTestOptions onnx_test_options;
-  vkindex::bench::BenchOptions bench_options;
-  CLI::App* devices = vkindex::tools::addDevicesCommand(app, devices_options);
-  CLI::App* onnx_test = vkindex::tools::addOnnxTestCommand(app, onnx_test_options);
-  CLI::App* bench = vkindex::tools::addBenchCommand(app, bench_options);
+  DevicesOptions devices_options;
+  OnnxTestOptions onnx_test_options;
+  bench::BenchOptions bench_options;
+  const CLI::App* devices_command = addDevicesCommand(app, devices_options);
+  const CLI::App* onnx_test_command = addOnnxTestCommand(app, onnx_test_options);
+  const CLI::App* bench_command = addBenchCommand(app, bench_options);
 
   if (argc < 2) {
     // No command at all: the usage is more helpful than "a subcommand is required".
@@ -61,19 +138,20 @@ int run(int argc, char** argv) {
     // errors to stderr. Every real parse error is a usage error, whatever CLI11's own code for it.
     return app.exit(e) == 0 ? 0 : kUsageError;
   }
-  if (devices->parsed()) return vkindex::tools::runDevicesCommand(devices_options);
-  if (onnx_test->parsed()) return vkindex::tools::runOnnxTestCommand(onnx_test_options);
-  if (bench->parsed()) return vkindex::tools::runBenchCommand(bench_options);
+  if (devices_command->parsed()) return runDevicesCommand(devices_options);
+  if (onnx_test_command->parsed()) return runOnnxTestCommand(onnx_test_options);
+  if (bench_command->parsed()) return runBenchCommand(bench_options);
   return kUsageError;  // unreachable: require_subcommand(1) makes parse() throw without one
 }
 
 }  // namespace
+}  // namespace vkindex::tools
 
 int main(int argc, char** argv) {
   // The commands report failures as Status values; an exception here is a bug (or out of memory),
   // and still deserves a message and a failing exit code rather than std::terminate.
   try {
-    return run(argc, argv);
+    return vkindex::tools::run(argc, argv);
   } catch (const std::bad_alloc&) {
     // Sizes read from files are checked before their allocations; this is one that was not foreseen.
     std::fprintf(stderr, "vkindex: out of host memory\n");

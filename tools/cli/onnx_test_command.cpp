@@ -3,8 +3,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include <CLI/CLI.hpp>
-
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "json_line.hpp"
@@ -64,23 +62,6 @@ void printText(const std::string& dir, const NodeTestResult& result) {
 }
 
 }  // namespace
-
-CLI::App* addOnnxTestCommand(CLI::App& app, OnnxTestOptions& options) {
-  CLI::App* command = app.add_subcommand(
-      "onnx-test",
-      "Run ONNX node-test directories (model.onnx + test_data_set_*) byte-exactly; exit 0 only if all pass");
-  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
-      ->type_name("SEL");
-  command->add_flag("--json", options.json,
-                    "One JSON object per directory (keys test, status, message; with --repeat also "
-                    "device_ms_median, device_ms_min, wall_ms_median) and no summary line");
-  command->add_option("--repeat", options.repeat, "Also time the operator N times, recorded, inputs on the device")
-      ->type_name("N")
-      ->check(CLI::Range(1, 100000));
-  command->add_option("DIR", options.dirs, "Node-test directories")->required();
-  command->footer(kDeviceOptionHelp);
-  return command;
-}
 
 int runOnnxTestCommand(const OnnxTestOptions& options) {
   ContextOptions context_options;
