@@ -1,6 +1,7 @@
 // The benchmark's scatter rows: ScatterElements and ScatterND on float32 (one row int32) data with int64
 // indices, out of place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
 // in place (only the updated bytes are written: the baselines copy that many bytes).
+#include <cstring>
 #include <random>
 #include <utility>
 
@@ -21,6 +22,7 @@ struct ScatterSpec {
   // The index values, row-major in indices' shape (valid for data's shape).
   std::vector<int64_t> (*indices)(const ScatterSpec& spec, uint64_t seed);
   DataType type = DataType::kFloat32;  // of data and updates: float32, or int32 (see cpuScatterElements)
+  DataType index_type = DataType::kInt64;
 };
 
 // indices.shape for ScatterElements; indices.shape[:-1] + data.shape[k:] for ScatterND.
@@ -94,6 +96,21 @@ std::vector<int64_t> eightPerTargetRow(const ScatterSpec& spec, uint64_t) {
   return rows;
 }
 
+// The index values as `type` (int32 or int64), little-endian, as the index tensor holds them.
+std::vector<uint8_t> indexBytes(const std::vector<int64_t>& values, DataType type) {
+  const size_t width = elementSize(type);
+  std::vector<uint8_t> bytes(values.size() * width);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (width == sizeof(int32_t)) {
+      const auto value = static_cast<int32_t>(values[i]);
+      std::memcpy(bytes.data() + i * width, &value, width);
+    } else {
+      std::memcpy(bytes.data() + i * width, &values[i], width);
+    }
+  }
+  return bytes;
+}
+
 StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec, uint64_t seed) {
   const DataType type = spec.type;
   const size_t element_size = elementSize(type);
@@ -113,8 +130,9 @@ StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec,
                                    spec.reduction);
   VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
                            Tensor::fromHost(context, type, spec.data_shape, data.data(), data.size()));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, DataType::kInt64, spec.indices_shape,
-                                                                 indices.data(), indices.size() * sizeof(int64_t)));
+  const std::vector<uint8_t> index_bytes = indexBytes(indices, spec.index_type);
+  VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, spec.index_type, spec.indices_shape,
+                                                                 index_bytes.data(), index_bytes.size()));
   VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor,
                            Tensor::fromHost(context, type, updates_shape, updates.data(), updates.size()));
   if (spec.in_place) {
@@ -143,7 +161,7 @@ Workload scatterWorkload(std::string name, const ScatterSpec& spec, uint64_t see
   Workload workload;
   workload.name = std::move(name);
   workload.op = spec.nd ? "ScatterND" : "ScatterElements";
-  workload.shapes = shapeText(spec.type, spec.data_shape) + " x " + shapeText(DataType::kInt64, spec.indices_shape) +
+  workload.shapes = shapeText(spec.type, spec.data_shape) + " x " + shapeText(spec.index_type, spec.indices_shape) +
                     " x " + shapeText(spec.type, updatesShape(spec)) +
                     (spec.nd ? "" : ", axis " + std::to_string(spec.axis)) + ", reduction " +
                     reductionName(spec.reduction) + (spec.in_place ? ", in place" : "");
@@ -152,6 +170,14 @@ Workload scatterWorkload(std::string name, const ScatterSpec& spec, uint64_t see
 }
 
 }  // namespace
+
+Workload scatterNDRowsWorkload(std::string name, DataType type, Shape data_shape, uint64_t seed) {
+  const Shape indices_shape = {data_shape[0], 1};
+  return scatterWorkload(
+      std::move(name),
+      {true, std::move(data_shape), indices_shape, 0, Reduction::kNone, true, distinctRows, type, DataType::kInt32},
+      seed);
+}
 
 std::vector<Workload> scatterWorkloads(bool quick) {
   // ScatterElements: a square float matrix, indices and updates of the same shape; 16 MiB out (quick: 1 MiB).

@@ -33,6 +33,25 @@ Workload sweepWorkload(const SweepPoint& point) {
                         DataType::kInt32, {point.rows}, 0, static_cast<uint64_t>(100 + point.row_bytes));
 }
 
+// The same rows through GatherND, addressed by two-component tuples (a, b) into data[rows / 16, 16, row]:
+// the tuple walk GatherND adds to Gather's row copy. rows is a multiple of 16 at every point (at least
+// 1 MiB out, rows of at most 64 KiB).
+constexpr int64_t kGatherNDInnerRows = 16;
+Workload gatherNDSweepWorkload(const SweepPoint& point) {
+  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
+  return gatherNDWorkload("row " + std::to_string(point.row_bytes) + " B, GatherND", point.type,
+                          {point.rows / kGatherNDInnerRows, kGatherNDInnerRows, elements}, DataType::kInt32,
+                          {point.rows, 2}, 0, static_cast<uint64_t>(200 + point.row_bytes));
+}
+
+// ScatterND in place: every row of data[rows, row] written once, in random order (the inverse move of
+// the Gather's: rows scattered rather than gathered).
+Workload scatterNDSweepWorkload(const SweepPoint& point) {
+  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
+  return scatterNDRowsWorkload("row " + std::to_string(point.row_bytes) + " B, ScatterND", point.type,
+                               {point.rows, elements}, static_cast<uint64_t>(300 + point.row_bytes));
+}
+
 // Copy regions are timed for points of at most this many rows (--quick: kMaxQuickTimedRegions). More
 // regions cost a driver like lavapipe about 0.6 us each (a minute of runs at 1 MiB of 1-byte rows), and
 // the validation layer's checks of one vkCmdCopyBuffer grow with the square of its region count (the
@@ -61,12 +80,23 @@ double rounded(double value, int decimals) {
   return std::round(value * scale) / scale;
 }
 
-constexpr int kSweepWidths[] = {10, 8, 9, 8, 12, 13, 16, 18, 18, 5};
+// One point's measurements: the Gather's row carries the copy baselines (the other operators move the
+// same bytes); `regions` is empty (median 0) beyond max_timed_regions rows.
+struct PointResults {
+  RowResult gather;
+  RowResult gather_nd;
+  RowResult scatter_nd;
+  RowResult regions;
+};
+
+constexpr int kSweepWidths[] = {10, 8, 9, 8, 12, 14, 15, 13, 16, 18, 18, 5};
 const char* const kSweepHeadings[] = {"row bytes",
                                       "type",
                                       "rows",
                                       "out MiB",
                                       "gather GB/s",
+                                      "gathernd GB/s",
+                                      "scatternd GB/s",
                                       "regions GB/s",
                                       "copyBuffer GB/s",
                                       "compute-copy GB/s",
@@ -82,7 +112,7 @@ void printCells(std::ostream& out, const std::string (&cells)[std::size(kSweepWi
 std::string day(const RunInfo& info) { return info.date.substr(0, 10); }
 
 void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_bytes, int64_t max_timed_regions) {
-  out << "vkindex bench --sweep: Gather GB/s against row size, beside the copy ceilings"
+  out << "vkindex bench --sweep: Gather, GatherND and ScatterND GB/s against row size, beside the copy ceilings"
       << (info.quick ? " (--quick sizes)" : "") << "\n"
       << "device:  " << info.device_line << "\n"
       << "driver:  " << info.driver << "\n"
@@ -91,6 +121,9 @@ void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_byt
   if (!info.timestamps) out << "WARNING: no device timestamps; the times below are host wall times\n";
   out << "points:  Gather axis 0 of data[rows, row] with int32 indices[rows] (random, table as large as the "
       << "output), " << output_bytes / (1 << 20) << " MiB out per point; baselines copy the same output bytes\n"
+      << "gathernd: GatherND of the same rows from data[rows/16, 16, row] by int32 tuples[rows, 2]\n"
+      << "scatternd: ScatterND in place onto every row of data[rows, row] once, in random order, by int32 "
+      << "tuples[rows, 1]\n"
       << "regions: the same Gather with the indices in host memory, as vkCmdCopyBuffer regions (one per row; "
       << "timed up to " << max_timed_regions << " rows)\n"
       << "note:    GB/s = 2 x output bytes / median time (1 GB = 1e9 B); index reads are not counted, so small "
@@ -100,9 +133,13 @@ void printSweepHeader(std::ostream& out, const RunInfo& info, int64_t output_byt
   printCells(out, headings);
 }
 
-void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point, const RowResult& row,
-                const RowResult& regions_row, bool json) {
+void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point, const PointResults& results,
+                bool json) {
+  const RowResult& row = results.gather;
+  const RowResult& regions_row = results.regions;
   const double gather = gigabytesPerSecond(row.output_bytes, row.op);
+  const double gather_nd = gigabytesPerSecond(results.gather_nd.output_bytes, results.gather_nd.op);
+  const double scatter_nd = gigabytesPerSecond(results.scatter_nd.output_bytes, results.scatter_nd.op);
   const double regions = gigabytesPerSecond(row.output_bytes, regions_row.op);
   const bool has_regions = regions_row.op.median_ms > 0.0;  // beyond max_timed_regions: not measured
   const double copy = gigabytesPerSecond(row.output_bytes, row.copy_buffer);
@@ -116,10 +153,14 @@ void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point,
         {"rows", point.rows},
         {"output_bytes", row.output_bytes},
         {"gather_gb_per_s", rounded(gather, 3)},
+        {"gathernd_gb_per_s", rounded(gather_nd, 3)},
+        {"scatternd_gb_per_s", rounded(scatter_nd, 3)},
         {"regions_gb_per_s", has_regions ? tools::JsonDocument(rounded(regions, 3)) : tools::JsonDocument()},
         {"copy_buffer_gb_per_s", rounded(copy, 3)},
         {"compute_copy_gb_per_s", rounded(compute, 3)},
         {"gather_ms", rounded(row.op.median_ms, 4)},
+        {"gathernd_ms", rounded(results.gather_nd.op.median_ms, 4)},
+        {"scatternd_ms", rounded(results.scatter_nd.op.median_ms, 4)},
         {"regions_ms", has_regions ? tools::JsonDocument(rounded(regions_row.op.median_ms, 4)) : tools::JsonDocument()},
         {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
         {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
@@ -133,6 +174,8 @@ void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point,
                                std::to_string(point.rows),
                                formatNumber("%.2f", static_cast<double>(row.output_bytes) / double(1 << 20)),
                                formatNumber("%.2f", gather),
+                               formatNumber("%.2f", gather_nd),
+                               formatNumber("%.2f", scatter_nd),
                                has_regions ? formatNumber("%.2f", regions) : "-",
                                formatNumber("%.2f", copy),
                                formatNumber("%.2f", compute),
@@ -152,6 +195,20 @@ void printPointFailure(std::ostream& out, const RunInfo& info, const SweepPoint&
   out << cell(std::to_string(point.row_bytes), kSweepWidths[0]) << " FAILED: " << status.toString() << "\n";
 }
 
+// Every measurement of one point, or the first that failed. Regions are timed up to max_timed_regions
+// rows (printed "-" beyond).
+StatusOr<PointResults> measurePoint(Context& context, tools::CommandTimer& timer, const SweepPoint& point,
+                                    const MeasureOptions& measure, int64_t max_timed_regions) {
+  PointResults results;
+  VKINDEX_ASSIGN_OR_RETURN(results.gather, measureWorkload(context, timer, sweepWorkload(point), measure));
+  VKINDEX_ASSIGN_OR_RETURN(results.gather_nd, measureWorkload(context, timer, gatherNDSweepWorkload(point), measure));
+  VKINDEX_ASSIGN_OR_RETURN(results.scatter_nd, measureWorkload(context, timer, scatterNDSweepWorkload(point), measure));
+  if (point.rows <= max_timed_regions) {
+    VKINDEX_ASSIGN_OR_RETURN(results.regions, measureWorkload(context, timer, regionsWorkload(point), measure));
+  }
+  return results;
+}
+
 }  // namespace
 
 Status runSweep(Context& context, tools::CommandTimer& timer, const RunInfo& info, const MeasureOptions& measure,
@@ -162,20 +219,14 @@ Status runSweep(Context& context, tools::CommandTimer& timer, const RunInfo& inf
   Status first_failure;
   for (int log2 = 0; log2 <= kLargestRowLog2; ++log2) {
     const SweepPoint point = pointFor(int64_t(1) << log2, output_bytes);
-    StatusOr<RowResult> row = measureWorkload(context, timer, sweepWorkload(point), measure);
-    // Regions are timed up to max_timed_regions rows (printed "-" beyond).
-    StatusOr<RowResult> regions = RowResult{};
-    if (row.ok() && point.rows <= max_timed_regions) {
-      regions = measureWorkload(context, timer, regionsWorkload(point), measure);
-      if (!regions.ok()) row = regions.status();
-    }
-    if (row.ok()) {
-      printPoint(out, info, point, *row, *regions, json);
+    StatusOr<PointResults> results = measurePoint(context, timer, point, measure, max_timed_regions);
+    if (results.ok()) {
+      printPoint(out, info, point, *results, json);
     } else {
-      printPointFailure(out, info, point, row.status(), json);
+      printPointFailure(out, info, point, results.status(), json);
       if (first_failure.ok()) {
-        first_failure = Status(row.status().code(),
-                               "sweep, " + std::to_string(point.row_bytes) + "-byte rows: " + row.status().message());
+        first_failure = Status(results.status().code(), "sweep, " + std::to_string(point.row_bytes) +
+                                                            "-byte rows: " + results.status().message());
       }
     }
     out.flush();

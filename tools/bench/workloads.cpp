@@ -189,6 +189,12 @@ Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, 
                   {data_type, std::move(data_shape), index_type, std::move(indices_shape), axis}, seed);
 }
 
+Workload gatherNDWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                          Shape indices_shape, int64_t batch_dims, uint64_t seed) {
+  return workload(std::move(name), kGatherND,
+                  {data_type, std::move(data_shape), index_type, std::move(indices_shape), batch_dims}, seed);
+}
+
 std::vector<Workload> workloads(bool quick) {
   using DT = DataType;
   // Full sizes: outputs of 8 to 32 MiB, large enough that launch overhead does not dominate. Quick

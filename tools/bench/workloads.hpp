@@ -46,7 +46,12 @@ std::vector<Workload> workloads(bool quick);
 Workload gatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                         Shape indices_shape, int64_t axis, uint64_t seed);
 
-// The same with the indices in host memory (HostIndices), on the planner's path or a forced one.
+// The same for GatherND (`batch_dims`; the tuples' length is indices' last dim), output checked against
+// cpuGatherND.
+Workload gatherNDWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
+                          Shape indices_shape, int64_t batch_dims, uint64_t seed);
+
+// The same Gather with the indices in host memory (HostIndices), on the planner's path or a forced one.
 Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape data_shape, DataType index_type,
                                  Shape indices_shape, internal::ForcedPath path, uint64_t seed);
 
@@ -55,5 +60,10 @@ std::string shapeText(DataType type, const Shape& shape);
 
 // The scatter rows (scatter_workloads.cpp).
 std::vector<Workload> scatterWorkloads(bool quick);
+
+// ScatterND in place onto every row of data (its dim 0) once, in random order: one-component int32
+// tuples, a row of updates each, reduction none (the sweep's ScatterND points). Checked against
+// cpuScatterND.
+Workload scatterNDRowsWorkload(std::string name, DataType type, Shape data_shape, uint64_t seed);
 
 }  // namespace vkindex::bench
