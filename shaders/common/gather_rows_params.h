@@ -13,7 +13,10 @@
 // Short rows: at most this many units. With one lane per segment, in a pass of whole outer slices
 // sharing their tuples (Gather) with at least one block of slices, they are copied column by column:
 // one invocation per row position n and block (gather_rows.comp's copyColumns; the planner sizes its
-// grid by the same test). Other rows shorter than a segment go row by row (copyShortRows).
+// grid by the same test). Other rows shorter than a segment go row by row (copyShortRows). Columns up
+// to 16 units (the bench's middle-axis, 256-byte rows) measured no better on lavapipe where it counts,
+// op / compute copy, `vkindex bench --repeats 25`, alternating builds, two rounds: random indices
+// 1.34-1.42 -> 1.44 (in order 1.18-1.20 -> 1.09-1.10).
 #define VKINDEX_SHORT_ROW_UNITS 4u
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)
