@@ -74,6 +74,12 @@ uint rowsPerSegment() { return pc.segments_per_row == 1u ? max(1u, kSegmentUnits
 // This invocation's units of a whole segment, [begin, begin + kSegmentUnits) of one row, four at a
 // time (common/batched_copy.glsl). Rows shorter than a segment keep the plain loop below: batching
 // them, with a tail per row, measured no faster on either driver.
+// Only where batching measured faster, or was never measured slower: with 64-bit components
+// (lavapipe's int64 modules: embedding 4.5-4.8 -> 4.0-4.1 ms) and with lanes sharing a segment (GPUs).
+// One lane of 32-bit components (SwiftShader) keeps the plain loop: batched, its embedding ran
+// 1.15-1.31x the compute copy against 1.02-1.15x plain (`vkindex bench --repeats 15-21`, alternating
+// builds, six rounds).
+const bool kBatchWholeSegments = VKINDEX_INT64_UNITS != 0 || ROW_LANES > 1u;
 void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
   for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
     VKINDEX_COPY_FOUR_UNITS(out_units, target, data_units, source, begin + lane + i * ROW_LANES, ROW_LANES)
@@ -84,7 +90,8 @@ void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
 // them: units begin + lane, begin + lane + ROW_LANES, ... of each row. The row's index tuple is read
 // once per row.
 void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
-  const bool whole_segment = end - begin == kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u;
+  const bool whole_segment =
+      kBatchWholeSegments && end - begin == kSegmentUnits && ITEMS_PER_INVOCATION % 4u == 0u;
   for (uint pass_row = first_row; pass_row < end_row; ++pass_row) {
     uint data_row = boundDataRow(pass_row);
     if (data_row == kNotBound) continue;
