@@ -1,6 +1,7 @@
 // The benchmark's scatter rows: ScatterElements and ScatterND on float32 (one row int32) data with int64
-// indices, out of place (the output is a copy of data with the updates applied: the baselines copy the whole output) or
-// in place (only the updated bytes are written: the baselines copy that many bytes).
+// indices (the sweep's ScatterND points: int32, and any element type), out of place (the output is a
+// copy of data with the updates applied: the baselines copy the whole output) or in place (only the
+// updated bytes are written: the baselines copy that many bytes).
 #include <cstring>
 #include <random>
 #include <utility>
