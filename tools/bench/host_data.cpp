@@ -109,6 +109,13 @@ std::vector<uint8_t> randomIndexTuples(DataType type, uint64_t tuple_count, cons
   return bytes;
 }
 
+std::vector<uint8_t> indexBytes(DataType type, const std::vector<int64_t>& values) {
+  const size_t width = elementSize(type);
+  std::vector<uint8_t> bytes(values.size() * width);
+  for (size_t i = 0; i < values.size(); ++i) storeIndex(type, values[i], bytes.data() + i * width);
+  return bytes;
+}
+
 std::vector<uint8_t> ascendingIndices(DataType type, uint64_t count, int64_t axis_size) {
   const size_t width = elementSize(type);
   std::vector<uint8_t> bytes(count * width);

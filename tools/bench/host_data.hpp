@@ -18,6 +18,9 @@ std::vector<uint8_t> randomBytes(uint64_t count, uint64_t seed);
 // `count` index values in [0, axis_size), stored as little-endian int32 or int64 (`type`).
 std::vector<uint8_t> randomIndices(DataType type, uint64_t count, int64_t axis_size, uint64_t seed);
 
+// `values` stored like randomIndices (int32 or int64 `type`, little-endian), as an index tensor holds them.
+std::vector<uint8_t> indexBytes(DataType type, const std::vector<int64_t>& values);
+
 // `count` index values 0, 1, 2, ... wrapping at axis_size, stored like randomIndices: a gather with them
 // reads its rows in order, so the bench can tell the kernel's own cost from the random access pattern's.
 std::vector<uint8_t> ascendingIndices(DataType type, uint64_t count, int64_t axis_size);

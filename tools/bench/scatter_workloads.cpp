@@ -2,7 +2,6 @@
 // indices (the sweep's ScatterND points: int32, and any element type), out of place (the output is a
 // copy of data with the updates applied: the baselines copy the whole output) or in place (only the
 // updated bytes are written: the baselines copy that many bytes).
-#include <cstring>
 #include <random>
 #include <utility>
 
@@ -97,21 +96,6 @@ std::vector<int64_t> eightPerTargetRow(const ScatterSpec& spec, uint64_t) {
   return rows;
 }
 
-// The index values as `type` (int32 or int64), little-endian, as the index tensor holds them.
-std::vector<uint8_t> indexBytes(const std::vector<int64_t>& values, DataType type) {
-  const size_t width = elementSize(type);
-  std::vector<uint8_t> bytes(values.size() * width);
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (width == sizeof(int32_t)) {
-      const auto value = static_cast<int32_t>(values[i]);
-      std::memcpy(bytes.data() + i * width, &value, width);
-    } else {
-      std::memcpy(bytes.data() + i * width, &values[i], width);
-    }
-  }
-  return bytes;
-}
-
 StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec, uint64_t seed) {
   const DataType type = spec.type;
   const size_t element_size = elementSize(type);
@@ -131,7 +115,7 @@ StatusOr<PreparedCase> prepareScatter(Context& context, const ScatterSpec& spec,
                                    spec.reduction);
   VKINDEX_ASSIGN_OR_RETURN(Tensor data_tensor,
                            Tensor::fromHost(context, type, spec.data_shape, data.data(), data.size()));
-  const std::vector<uint8_t> index_bytes = indexBytes(indices, spec.index_type);
+  const std::vector<uint8_t> index_bytes = indexBytes(spec.index_type, indices);
   VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, spec.index_type, spec.indices_shape,
                                                                  index_bytes.data(), index_bytes.size()));
   VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor,

@@ -20,6 +20,12 @@ struct SweepPoint {
   DataType type;  // the widest of uint8, uint16, float32 that divides the row: how models store such rows
 };
 
+// Elements per row, and a workload label for the point ("row 64 B" plus what is measured).
+int64_t rowElements(const SweepPoint& point) { return point.row_bytes / static_cast<int64_t>(elementSize(point.type)); }
+std::string pointLabel(const SweepPoint& point, const std::string& what) {
+  return "row " + std::to_string(point.row_bytes) + " B" + (what.empty() ? "" : ", " + what);
+}
+
 SweepPoint pointFor(int64_t row_bytes, int64_t output_bytes) {
   const DataType type = row_bytes % 4 == 0 ? DataType::kFloat32 : row_bytes == 2 ? DataType::kUInt16 : DataType::kUInt8;
   return {row_bytes, output_bytes / row_bytes, type};
@@ -28,9 +34,8 @@ SweepPoint pointFor(int64_t row_bytes, int64_t output_bytes) {
 // Gather along axis 0 of data[rows, elements per row] with int32 indices (int64 would make the index
 // stream 8x the output at 1-byte rows; int32 is the narrower choice every exporter allows).
 Workload sweepWorkload(const SweepPoint& point) {
-  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
-  return gatherWorkload("row " + std::to_string(point.row_bytes) + " B", point.type, {point.rows, elements},
-                        DataType::kInt32, {point.rows}, 0, static_cast<uint64_t>(100 + point.row_bytes));
+  return gatherWorkload(pointLabel(point, ""), point.type, {point.rows, rowElements(point)}, DataType::kInt32,
+                        {point.rows}, 0, static_cast<uint64_t>(100 + point.row_bytes));
 }
 
 // The same rows through GatherND, addressed by two-component tuples (a, b) into data[rows / 16, 16, row]:
@@ -38,18 +43,16 @@ Workload sweepWorkload(const SweepPoint& point) {
 // 1 MiB out, rows of at most 64 KiB).
 constexpr int64_t kGatherNDInnerRows = 16;
 Workload gatherNDSweepWorkload(const SweepPoint& point) {
-  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
-  return gatherNDWorkload("row " + std::to_string(point.row_bytes) + " B, GatherND", point.type,
-                          {point.rows / kGatherNDInnerRows, kGatherNDInnerRows, elements}, DataType::kInt32,
+  return gatherNDWorkload(pointLabel(point, "GatherND"), point.type,
+                          {point.rows / kGatherNDInnerRows, kGatherNDInnerRows, rowElements(point)}, DataType::kInt32,
                           {point.rows, 2}, 0, static_cast<uint64_t>(200 + point.row_bytes));
 }
 
 // ScatterND in place: every row of data[rows, row] written once, in random order (the inverse move of
 // the Gather's: rows scattered rather than gathered).
 Workload scatterNDSweepWorkload(const SweepPoint& point) {
-  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
-  return scatterNDRowsWorkload("row " + std::to_string(point.row_bytes) + " B, ScatterND", point.type,
-                               {point.rows, elements}, static_cast<uint64_t>(300 + point.row_bytes));
+  return scatterNDRowsWorkload(pointLabel(point, "ScatterND"), point.type, {point.rows, rowElements(point)},
+                               static_cast<uint64_t>(300 + point.row_bytes));
 }
 
 // Copy regions are timed for points of at most this many rows (--quick: kMaxQuickTimedRegions). More
@@ -62,10 +65,9 @@ constexpr int64_t kMaxQuickTimedRegions = 1024;
 // The same point with the indices in host memory, forced onto vkCmdCopyBuffer regions (one per row,
 // random indices rarely form runs): where its line crosses the kernel's, the planner's threshold.
 Workload regionsWorkload(const SweepPoint& point) {
-  const int64_t elements = point.row_bytes / static_cast<int64_t>(elementSize(point.type));
-  return hostIndexGatherWorkload("row " + std::to_string(point.row_bytes) + " B, regions", point.type,
-                                 {point.rows, elements}, DataType::kInt32, {point.rows},
-                                 plan::HostIndexPath::kCopyRegions, static_cast<uint64_t>(100 + point.row_bytes));
+  return hostIndexGatherWorkload(pointLabel(point, "regions"), point.type, {point.rows, rowElements(point)},
+                                 DataType::kInt32, {point.rows}, plan::HostIndexPath::kCopyRegions,
+                                 static_cast<uint64_t>(100 + point.row_bytes));
 }
 
 // 2 x bytes per median second (one read and one write of every output byte), as the main table counts.
