@@ -96,7 +96,8 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     return checkValidation(*context,
                            runSweep(*context, *timer, info, measure, options.json, options.quick, point_bytes, out));
   }
-  // A CPU driver runs vkCmdCopyBuffer's regions on the host: there the host's memcpy is their floor.
+  // A CPU driver runs vkCmdCopyBuffer's regions and the kernels on the host: there the host's memcpy of
+  // a row gather's rows is the floor under its copy path and what its access pattern costs.
   measure.host_floor = context->device().type == "cpu";
   const std::vector<Workload> rows = selectedWorkloads(workloads(options.quick), options.only);
   if (!options.json) printHeader(out, info, rows);

@@ -1,7 +1,9 @@
-// The host CPU's own memcpy of a host-index row's copy regions, against one memcpy of the same bytes.
-// lavapipe and SwiftShader run vkCmdCopyBuffer's regions one after another on one host thread, so on
-// those devices this is the floor under the row's copy path, and the ratio is what the rows' access
-// pattern costs this machine's memory system whatever the driver does.
+// The host CPU's own memcpy of a Gather or GatherND row's copy regions (its rows, runs of consecutive
+// rows merged), against one memcpy of the same bytes. lavapipe and SwiftShader run vkCmdCopyBuffer's
+// regions one after another on one host thread, so on those devices this is the floor under a
+// host-index row's copy path. For every such row, the ratio is what the rows' access pattern costs this
+// machine's memory system in native code, whatever the driver does: the part of a row gather's distance
+// from the compute copy (which reads in address order) that no kernel can remove.
 #pragma once
 
 #include <cstdint>

@@ -129,12 +129,16 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
     VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the compute-copy baseline"));
   }
   std::optional<HostFloor> host_floor;
-  if (options.host_floor && !prepared.host_regions.empty()) {
+  if (options.host_floor && prepared.copy_regions) {
     // Timed apart from the device's runs (it needs no device), with the row's fixed N or the most runs
     // a row may take.
     const int floor_repeats = options.repeats > 0 ? options.repeats : options.max_repeats;
-    VKINDEX_ASSIGN_OR_RETURN(
-        host_floor, measureHostFloor(prepared.host_data, prepared.host_regions, prepared.expected, floor_repeats));
+    VKINDEX_ASSIGN_OR_RETURN(const std::vector<plan::CopyRegion> regions, prepared.copy_regions(prepared.inputs[0]));
+    // None where the rows are too many for a copy path (plan::kMaxCopyRows): no floor then.
+    if (!regions.empty()) {
+      VKINDEX_ASSIGN_OR_RETURN(host_floor,
+                               measureHostFloor(prepared.host_data, regions, prepared.expected, floor_repeats));
+    }
   }
   std::vector<uint8_t>().swap(prepared.host_data);
   std::vector<uint8_t>().swap(prepared.expected);  // the host copies are not needed while timing

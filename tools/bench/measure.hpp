@@ -14,8 +14,9 @@ struct MeasureOptions {
   int min_repeats = 5;
   int max_repeats = 50;
   bool steps = false;  // also split the operator's time by kernel (RowResult::steps)
-  // Host-index rows also time the host's memcpy of their copy regions (RowResult::host_floor): on CPU
-  // devices, where the driver's copy commands run on the host.
+  // Gather and GatherND rows also time the host's memcpy of their rows as copy regions
+  // (RowResult::host_floor): on CPU devices, where the driver's copy commands and kernels run on the
+  // host's cores and memory.
   bool host_floor = false;
 };
 

@@ -112,7 +112,7 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   out << cell(workload.name, kNameWidth);
   for (size_t i = 0; i < std::size(kWidths); ++i) out << " " << cell(cells[i], kWidths[i]);
   out << "\n";
-  // Host-index rows on CPU devices: the host's memcpy of the same regions, the floor under their copy path.
+  // Gather and GatherND rows on CPU devices: the host's memcpy of the same rows (host_floor.hpp).
   if (row.host_floor) {
     const HostFloor& floor = *row.host_floor;
     out << "    host memcpy, one thread: " << floor.regions << " regions "

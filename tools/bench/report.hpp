@@ -18,7 +18,7 @@ struct Measurement {
   double min_ms = 0.0;
 };
 
-// The host CPU's memcpy of a host-index row's copy regions (host_floor.hpp).
+// The host CPU's memcpy of a Gather or GatherND row's copy regions (host_floor.hpp).
 struct HostFloor {
   uint64_t regions = 0;
   Measurement region_copies;  // a memcpy per region, in the planner's order
@@ -33,7 +33,7 @@ struct RowResult {
   Measurement compute_copy;
   // With --steps: each kernel's median device time over as many extra runs, in dispatch order.
   std::vector<kernels::KernelTime> steps;
-  // Host-index rows on CPU devices (MeasureOptions::host_floor).
+  // Gather and GatherND rows on CPU devices (MeasureOptions::host_floor).
   std::optional<HostFloor> host_floor;
 };
 

@@ -131,11 +131,16 @@ StatusOr<PreparedCase> prepare(Context& context, const OperatorRow& row, const I
                            Tensor::fromHost(context, spec.data_type, spec.data_shape, data.data(), data.size()));
   VKINDEX_ASSIGN_OR_RETURN(prepared.output, Tensor::create(context, spec.data_type, row.output_shape(spec)));
   prepared.inputs.push_back(std::move(data_tensor));
-  if (host_path) {
-    const HostIndices host_indices{spec.index_type, spec.indices_shape, indices->data()};
-    VKINDEX_ASSIGN_OR_RETURN(prepared.host_regions,
-                             internal::hostIndexCopyRegions(prepared.inputs[0], host_indices, spec.attribute, row.nd));
+  if (row.record_host) {
+    // The same rows as copy regions, for the host floor: for a device-index row too, since it tells what
+    // the rows' access pattern costs this machine's memory, apart from any kernel.
+    prepared.copy_regions = [&row, spec, indices](const Tensor& data_input) {
+      const HostIndices host{spec.index_type, spec.indices_shape, indices->data()};
+      return internal::hostIndexCopyRegions(data_input, host, spec.attribute, row.nd);
+    };
     prepared.host_data = std::move(data);
+  }
+  if (host_path) {
     prepared.record = [&row, spec, indices, forced = *host_path](Context& ctx, VkCommandBuffer cmd,
                                                                  const std::vector<Tensor>& inputs, Tensor& output) {
       const HostIndices host{spec.index_type, spec.indices_shape, indices->data()};

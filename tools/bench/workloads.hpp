@@ -20,9 +20,11 @@ struct PreparedCase {
   // How many bytes (from the output's start) the copy baselines move: 0 for the whole output. In-place
   // rows write only part of their output, and the baselines copy that many bytes.
   uint64_t baseline_bytes = 0;
-  // Host-index rows: the copy regions their planner builds (whichever path it takes) and the data's
-  // bytes, for the host's own memcpy of the same regions (host_floor.hpp). Empty for other rows.
-  std::vector<plan::CopyRegion> host_regions;
+  // Gather and GatherND rows, with indices in host memory or in a tensor: the copy regions their rows
+  // make (what the host-index planner builds from the same indices, given the data tensor) and the
+  // data's bytes, for the host's own memcpy of the same regions (host_floor.hpp). Computed only when
+  // the floor is measured: a sweep point of 1-byte rows would make 16M regions. Unset for other rows.
+  std::function<StatusOr<std::vector<plan::CopyRegion>>(const Tensor& data)> copy_regions;
   std::vector<uint8_t> host_data;
   // Records the operator into `cmd`, reading `inputs` and writing `output` (attributes are captured).
   // In-place rows read and write `output`; running them again must give the same result.
