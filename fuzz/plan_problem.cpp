@@ -85,6 +85,7 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.native_float32_add = input.ConsumeBool();  // float32 add's native-add modules
   // ScatterElements none: always walked, or through the winner table wherever it fits.
   device.min_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;
+  device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
   return device;
 }
 

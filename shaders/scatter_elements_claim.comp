@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_memory_scope_semantics : require
 // ScatterElements with reduction none, first of two passes: every update claims the data element its
 // index addresses in a winner table (one word per data element, zeroed before), keeping the highest
 // update position + 1. atomicMax gives the same table whatever order the invocations run in, so the
@@ -9,6 +10,9 @@
 // Built again with VKINDEX_CLEAR_CLAIMS (scatter_elements_clear_claims): the pass before the claim
 // where the table has more words than there are updates, zeroing only the words the updates claim,
 // so that a few updates into a large tensor do not pay for a table the size of the data.
+// Built again with VKINDEX_CLAIM_STORE and VKINDEX_CLAIM_FIXUP (scatter_elements_claim_store, then
+// scatter_elements_claim_fixup): the same table in two passes with fewer atomics
+// (common/claim_word.glsl).
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -21,6 +25,7 @@ layout(binding = 2, std430) buffer Status { uint status_words[]; };
 #include "common/indices.glsl"
 #include "common/element_lines.glsl"
 #include "common/status_gate.glsl"
+#include "common/claim_word.glsl"
 
 void main() {
   if (badIndexFound()) return;
@@ -29,10 +34,6 @@ void main() {
   for (uint item = firstInvocationItem(); item < count; item += stride) {
     uint position, target;
     locateUpdate(item, position, target);
-#ifdef VKINDEX_CLEAR_CLAIMS
-    winners[target] = 0u;
-#else
-    atomicMax(winners[target], position + 1u);
-#endif
+    claimWord(target, position);
   }
 }

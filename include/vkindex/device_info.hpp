@@ -112,6 +112,12 @@ struct DeviceInfo {
   // two, since a walk's steps run one after another and each costs as much as the arithmetic.
   // Measured per driver (see src/vk/device.cpp).
   uint64_t min_soft_float_walk_lines = 0;
+  // How a winner table (reduction none, above) is claimed: false, one atomicMax per update; true, a
+  // pass of plain (relaxed atomic) stores, then a pass over the same updates in which only those that
+  // share a target and lost the stores' race raise their word with atomicMax. The same table either
+  // way; true where the device's atomic read-modify-writes cost far more than loads and stores
+  // (measured per driver, see src/vk/device.cpp).
+  bool claim_by_store = false;
   // Steps one invocation takes in one pass of a walk in index order (a scatter's walk, or the fold of
   // a heavy target's updates); longer walks run as passes one after another. A correctness limit, not
   // a tuning choice: llvmpipe ends any shader loop nest after 65535 iterations (its guard against

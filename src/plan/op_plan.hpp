@@ -103,6 +103,12 @@ enum class Kernel : uint32_t {
   // than the updates, instead of kClearWords over all of it.
   kScatterElementsClearClaims,
   kScatterNDClearClaims,
+  // The claim passes again as a store pass, then a fixup pass over the same updates: the same table with
+  // an atomic read-modify-write only where updates share a target (DeviceInfo::claim_by_store).
+  kScatterElementsClaimStore,
+  kScatterElementsClaimFixup,
+  kScatterNDClaimStore,
+  kScatterNDClaimFixup,
   kScatterNDWrite,          // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
   kScatterNDWriteByTarget,  // the same per data element, for narrow slices, where the table was zeroed whole
   // The write passes again with no table, applying an order-independent integer reduction (4-byte

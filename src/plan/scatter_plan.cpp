@@ -1,6 +1,7 @@
 #include "plan/scatter_plan.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
 
 #include "common/clear_words_params.h"
@@ -441,25 +442,28 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   for (const SourceRun& run : layout.runs) claims += runUpdates(shape, run);
   // Scratch is new to this recording (ops/op_runner.cpp): the table's first pass waits for nothing.
   bool table_written = false;
-  // One pass per run of updates, each after the last (the table's words are still written in order).
-  // These passes write only the table: the target range in their push blocks goes unread.
-  const auto appendClaimPasses = [&](Kernel kernel) {
+  // Passes over each run of updates in turn, each after the last (the table's words are still written
+  // in order); with claim_by_store, the store pass then the fixup pass of each run. These passes write
+  // only the table: the target range in their push blocks goes unread.
+  const auto appendClaimPasses = [&](std::initializer_list<Kernel> kernels) {
     for (const SourceRun& run : layout.runs) {
-      Step claim;
-      claim.kernel = kernel;
-      setWinnerPass(claim, layout, run, layout.targets.front());
-      claim.bindings = std::vector<Binding>{indicesBinding(shape, run), {Role::kScratch, table}, {Role::kStatus, {}}};
-      claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
-      if (wait_for_checks) waitForChecks(claim);
-      wait_for_checks = false;
-      if (table_written) claim.wait_for.push_back({Role::kScratch, table});
-      table_written = true;
-      plan.steps.push_back(claim);
+      for (const Kernel kernel : kernels) {
+        Step claim;
+        claim.kernel = kernel;
+        setWinnerPass(claim, layout, run, layout.targets.front());
+        claim.bindings = std::vector<Binding>{indicesBinding(shape, run), {Role::kScratch, table}, {Role::kStatus, {}}};
+        claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+        if (wait_for_checks) waitForChecks(claim);
+        wait_for_checks = false;
+        if (table_written) claim.wait_for.push_back({Role::kScratch, table});
+        table_written = true;
+        plan.steps.push_back(claim);
+      }
     }
   };
   const bool whole_table = claims >= entries;
   if (!whole_table) {
-    appendClaimPasses(elements ? Kernel::kScatterElementsClearClaims : Kernel::kScatterNDClearClaims);
+    appendClaimPasses({elements ? Kernel::kScatterElementsClearClaims : Kernel::kScatterNDClearClaims});
   } else {
     Step clear;
     clear.kernel = Kernel::kClearWords;
@@ -472,7 +476,13 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
     plan.steps.push_back(clear);
     table_written = true;
   }
-  appendClaimPasses(elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim);
+  if (device.claim_by_store) {
+    appendClaimPasses(
+        elements ? std::initializer_list<Kernel>{Kernel::kScatterElementsClaimStore, Kernel::kScatterElementsClaimFixup}
+                 : std::initializer_list<Kernel>{Kernel::kScatterNDClaimStore, Kernel::kScatterNDClaimFixup});
+  } else {
+    appendClaimPasses({elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim});
+  }
 
   // With the table zeroed whole and one pass, the write reads it in order instead of per update; for
   // ScatterND only where slices are at most one 16-byte unit, which the rows kernel would move one

@@ -115,6 +115,13 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // (not measured against the table): a walk of fewer lines than a large GPU runs invocations at once idles it for the
   // length of the axis, where the table's three passes each run one invocation per update.
   info.min_walk_lines = swiftshader ? 1u : cpu ? 2u : 65536u;
+  // Measured with `vkindex bench --steps` (scatternd-1d-perm: 4M one-component tuples claiming distinct
+  // rows, 2026-11-28): SwiftShader's atomicMax claim took 941 ms (the row 1271 ms), the store and fixup
+  // passes 196-220 and 195-207 ms (the row 600-699 ms). On lavapipe, whose atomics cost about a load and
+  // a store, both loops in one (racy, timing-only) prototype took 253 ms against the claim's 163. GPUs
+  // (not measured): an atomic on a distinct word costs about a store there, and the store pass would
+  // add a dispatch and a barrier.
+  info.claim_by_store = swiftshader;
   // Measured with `vkindex onnx-test --repeat 3` (2^20 ScatterElements updates onto a vector of 16 or
   // 4096 targets): SwiftShader's walk of one line against the fold by owner, float16 add 2340-2720 ->
   // 1070-1510 ms, float64 add 2390-2730 -> 810-1040, float32 mul 2380-2470 -> 1150-1220, float16 max

@@ -73,6 +73,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.most_workgroup_runs, 1024u);
   EXPECT_EQ(info.min_walk_lines, 65536u);
   EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
+  EXPECT_FALSE(info.claim_by_store);
   // A CPU driver's loop guard is not tuning: it stays.
   EXPECT_EQ(info.max_walk_steps, context().device().max_walk_steps);
   if (info.type == "cpu") {

@@ -109,6 +109,11 @@ std::vector<OpPlan> samplePlans() {
         few_lines.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
                                   placed(4, 10 * 12 * e), false, few_lines));
+        // The same table claimed by store, then fixup (DeviceInfo::claim_by_store).
+        DeviceInfo claims_by_store = few_lines;
+        claims_by_store.claim_by_store = true;
+        addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
+                                  placed(4, 10 * 12 * e), false, claims_by_store));
         // A vector with more updates than a light bucket holds: the heavy sort's passes too.
         StatusOr<plan::ScatterShape> vector =
             plan::inferScatterElementsShape({40}, type, {100}, DataType::kInt64, {100}, type, 0, reduction);
@@ -138,6 +143,10 @@ std::vector<OpPlan> samplePlans() {
         narrow.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
                                   placed(0, 12 * 5 * e), true, narrow));
+        DeviceInfo claims_by_store = device;
+        claims_by_store.claim_by_store = true;
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+                                  placed(0, 12 * 5 * e), true, claims_by_store));
         if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
           DeviceInfo native = device;
           native.native_float32_add = true;
@@ -274,6 +283,10 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterNDClaim,
                         Kernel::kScatterElementsClearClaims,
                         Kernel::kScatterNDClearClaims,
+                        Kernel::kScatterElementsClaimStore,
+                        Kernel::kScatterElementsClaimFixup,
+                        Kernel::kScatterNDClaimStore,
+                        Kernel::kScatterNDClaimFixup,
                         Kernel::kScatterNDWrite,
                         Kernel::kScatterNDWriteByTarget,
                         Kernel::kScatterElementsAtomic,

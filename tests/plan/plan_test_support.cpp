@@ -108,6 +108,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterElementsMove:
     case Kernel::kScatterElementsClaim:
     case Kernel::kScatterElementsClearClaims:
+    case Kernel::kScatterElementsClaimStore:
+    case Kernel::kScatterElementsClaimFixup:
     case Kernel::kScatterElementsWrite:
     case Kernel::kScatterElementsWriteByTarget:
     case Kernel::kScatterElementsAtomic:
@@ -126,6 +128,8 @@ uint32_t pushBytesOf(Kernel kernel) {
     case Kernel::kScatterNDMoveChecked:
     case Kernel::kScatterNDClaim:
     case Kernel::kScatterNDClearClaims:
+    case Kernel::kScatterNDClaimStore:
+    case Kernel::kScatterNDClaimFixup:
     case Kernel::kScatterNDWrite:
     case Kernel::kScatterNDWriteByTarget:
     case Kernel::kScatterNDAtomic:
@@ -219,6 +223,10 @@ const char* kernelName(Kernel kernel) {
     case Kernel::kScatterNDClaim: return "scatter_nd_claim";
     case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
     case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";
+    case Kernel::kScatterElementsClaimStore: return "scatter_elements_claim_store";
+    case Kernel::kScatterElementsClaimFixup: return "scatter_elements_claim_fixup";
+    case Kernel::kScatterNDClaimStore: return "scatter_nd_claim_store";
+    case Kernel::kScatterNDClaimFixup: return "scatter_nd_claim_fixup";
     case Kernel::kScatterNDWrite: return "scatter_nd_write";
     case Kernel::kScatterNDWriteByTarget: return "scatter_nd_write_by_target";
     case Kernel::kScatterElementsAtomic: return "scatter_elements_atomic";

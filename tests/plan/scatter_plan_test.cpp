@@ -66,6 +66,39 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
   EXPECT_EQ(plan->steps.back().spec[kSpecDims], 1u) << "tuple length";
 }
 
+TEST(PlanScatterTest, DevicesWithSlowAtomicsClaimTheTableByStoreThenFixup) {
+  // DeviceInfo::claim_by_store: each claim pass becomes a store pass, then a fixup pass over the same
+  // tuples that waits for the stores (the table it raises), for ScatterND ...
+  StatusOr<ScatterShape> nd = inferScatterNDShape({8, 3}, DataType::kInt16, {8, 1}, DataType::kInt64, {8, 3},
+                                                  DataType::kInt16, Reduction::kNone);
+  ASSERT_TRUE(nd.ok()) << nd.status().toString();
+  DeviceInfo device = fakeDevice(1024, 16);
+  device.claim_by_store = true;
+  StatusOr<OpPlan> plan =
+      planScatter(*nd, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim_store x1, "
+            "scatter_nd_claim_fixup x1, scatter_nd_write_by_target x1");
+  for (size_t step : {4u, 5u}) {
+    EXPECT_EQ(str(plan->steps[step].wait_for), "scratch {0, 32}") << "after the clear, then after the stores";
+    EXPECT_EQ(str(plan->steps[step].bindings), "indices {64, 64}, scratch {0, 32}, status");
+    EXPECT_EQ(pushOf<abi::ScatterNDParams>(plan->steps[step]).end_tuple, 8u);
+  }
+  // ... and for ScatterElements, after the clear of the words it claims.
+  const ScatterShape elements = elementsShape(DataType::kInt8, Reduction::kNone);
+  DeviceInfo never_walks = fakeDevice(1024, 16, 8, 2);
+  never_walks.min_walk_lines = UINT64_MAX;
+  never_walks.claim_by_store = true;
+  plan = planScatter(elements, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, never_walks);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan),
+            "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
+            "scatter_elements_claim_store x1, scatter_elements_claim_fixup x1, scatter_elements_write x1");
+  EXPECT_EQ(str(plan->steps[5].wait_for), "scratch {0, 120}");
+  EXPECT_EQ(plan->steps[5].groups, plan->steps[4].groups) << "the same updates";
+}
+
 TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   // ScatterND none: zero one scratch word per data row (8 rows of 3), claim, then write all at once.
   // 8 tuples zero the whole table, and the write of its 6-byte slices then runs per data element ...

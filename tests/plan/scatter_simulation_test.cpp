@@ -61,8 +61,9 @@ ScatterCase randomScatterCase(std::mt19937& rng, bool nd) {
   c.output_offset = offsets[rng() % std::size(offsets)];
   const uint64_t alignment = rng() % 2 ? 16 : 64;
   c.device = fakeDevice(alignment * (4 + rng() % 12), alignment);
-  // ScatterElements none: the walk, or the winner table where it fits a window.
+  // ScatterElements none: the walk, or the winner table where it fits a window, claimed either way.
   c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
+  c.device.claim_by_store = rng() % 2 != 0;
   return c;
 }
 
@@ -172,6 +173,7 @@ TEST(ScatterSimulationTest, EmptyTuplesAddressAllOfData) {
     c.output_offset = offsets[rng() % std::size(offsets)];
     c.device = fakeDevice(256, 16);
     c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
+    c.device.claim_by_store = rng() % 2 != 0;
     SCOPED_TRACE(describe(c));
     ASSERT_TRUE(simulateScatter(c, static_cast<uint32_t>(rng())).ok());
     if (::testing::Test::HasFailure()) return;
@@ -212,6 +214,7 @@ TEST(ScatterSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims) {
     c.output_offset = offsets[rng() % std::size(offsets)];
     c.device = fakeDevice(round % 3 == 1 ? uint64_t(1) << 16 : uint64_t(1) << 28, rng() % 2 ? 16 : 64);
     c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
+    c.device.claim_by_store = rng() % 2 != 0;
     SCOPED_TRACE(describe(c));
     const Status status = simulateScatter(c, static_cast<uint32_t>(rng()));
     uint64_t data_bytes = elementSize(c.data_type);

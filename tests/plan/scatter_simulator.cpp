@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <random>
 #include <unordered_map>
@@ -27,8 +28,10 @@ uint64_t product(const Shape& shape, size_t begin, size_t end) {
 
 bool isWinnerKernel(Kernel kernel) {
   return kernel == Kernel::kScatterElementsClaim || kernel == Kernel::kScatterElementsClearClaims ||
+         kernel == Kernel::kScatterElementsClaimStore || kernel == Kernel::kScatterElementsClaimFixup ||
          kernel == Kernel::kScatterElementsWrite || kernel == Kernel::kScatterElementsWriteByTarget ||
          kernel == Kernel::kScatterNDClaim || kernel == Kernel::kScatterNDClearClaims ||
+         kernel == Kernel::kScatterNDClaimStore || kernel == Kernel::kScatterNDClaimFixup ||
          kernel == Kernel::kScatterNDWrite || kernel == Kernel::kScatterNDWriteByTarget ||
          scatterNDRowsUnitBytes(kernel) != 0;
 }
@@ -148,8 +151,10 @@ class Simulation {
         sortBuckets(step);
       } else if (isFoldKernel(step.kernel)) {
         fold(step);
-      } else if (step.kernel == Kernel::kScatterElementsClaim) {
+      } else if (step.kernel == Kernel::kScatterElementsClaim || step.kernel == Kernel::kScatterElementsClaimFixup) {
         claimElements(step);
+      } else if (step.kernel == Kernel::kScatterElementsClaimStore) {
+        storeElementClaims(step);
       } else if (step.kernel == Kernel::kScatterElementsClearClaims) {
         clearElementClaims(step);
       } else if (step.kernel == Kernel::kScatterNDClearClaims) {
@@ -158,8 +163,10 @@ class Simulation {
         writeElementWinners(step);
       } else if (step.kernel == Kernel::kScatterElementsWriteByTarget) {
         writeElementWinnersByTarget(step);
-      } else if (step.kernel == Kernel::kScatterNDClaim) {
+      } else if (step.kernel == Kernel::kScatterNDClaim || step.kernel == Kernel::kScatterNDClaimFixup) {
         claim(step);
+      } else if (step.kernel == Kernel::kScatterNDClaimStore) {
+        storeClaims(step);
       } else if (step.kernel == Kernel::kScatterElementsAtomic) {
         applyElementsAtomically(step);
       } else if (step.kernel == Kernel::kScatterNDAtomic) {
@@ -314,6 +321,22 @@ class Simulation {
     });
   }
 
+  // claim_word.glsl's store pass, as its worst race would leave the table: a word that some claims
+  // exceed gets the lowest of them (all of them read the old word, then stored, the highest first).
+  // The fixup pass (modelled as the atomic claim: every claim still above the word raises it) must
+  // still end with the highest.
+  void storeElementClaims(const Step& step) {
+    std::map<uint32_t, uint32_t> lowest_above;  // target -> the lowest claim above its word
+    forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
+      const uint32_t entry = tableEntry(step, target, "stored element");
+      if (position + 1 > entry) {
+        auto [it, inserted] = lowest_above.emplace(target, position + 1);
+        if (!inserted) it->second = std::min(it->second, position + 1);
+      }
+    });
+    for (const auto& [target, stored] : lowest_above) tableEntry(step, target, "stored element") = stored;
+  }
+
   void clearElementClaims(const Step& step) {
     forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t, uint32_t target) {
       tableEntry(step, target, "cleared element") = 0;
@@ -371,6 +394,21 @@ class Simulation {
       uint32_t& entry = tableEntry(step, row, "claimed row");
       entry = std::max(entry, n + 1);
     }
+  }
+
+  // The same store pass for ScatterND tuples (storeElementClaims).
+  void storeClaims(const Step& step) {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    BufferBinding indices = indexBinding(step);
+    std::map<uint32_t, uint32_t> lowest_above;  // row -> the lowest claim above its word
+    for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      if (n + 1 > tableEntry(step, row, "stored row")) {
+        auto [it, inserted] = lowest_above.emplace(row, n + 1);
+        if (!inserted) it->second = std::min(it->second, n + 1);
+      }
+    }
+    for (const auto& [row, stored] : lowest_above) tableEntry(step, row, "stored row") = stored;
   }
 
   void clearClaims(const Step& step) {
@@ -938,7 +976,8 @@ uint64_t scatterWork(const OpPlan& plan) {
   uint64_t work = 0;
   for (const Step& step : plan.steps) {
     if (isElementsWalk(step.kernel) || step.kernel == Kernel::kScatterElementsClaim ||
-        step.kernel == Kernel::kScatterElementsClearClaims || step.kernel == Kernel::kScatterElementsWrite ||
+        step.kernel == Kernel::kScatterElementsClearClaims || step.kernel == Kernel::kScatterElementsClaimStore ||
+        step.kernel == Kernel::kScatterElementsClaimFixup || step.kernel == Kernel::kScatterElementsWrite ||
         step.kernel == Kernel::kScatterElementsWriteByTarget || step.kernel == Kernel::kScatterElementsLocate ||
         step.kernel == Kernel::kScatterElementsAtomic) {
       const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);

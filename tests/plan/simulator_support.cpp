@@ -87,7 +87,8 @@ std::string deviceString(const DeviceInfo& device) {
   const auto s = [](auto value) { return std::to_string(value); };
   return "range " + s(device.max_storage_buffer_range) + ", alignment " +
          s(device.min_storage_buffer_offset_alignment) + ", workgroup " + s(device.workgroup_size) + " x " +
-         s(device.items_per_invocation) + ", walks from " + s(device.min_walk_lines) + " lines";
+         s(device.items_per_invocation) + ", walks from " + s(device.min_walk_lines) + " lines" +
+         (device.claim_by_store ? ", claims by store" : "");
 }
 
 std::string badString(const BadIndices& bad) {
