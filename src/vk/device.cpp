@@ -118,7 +118,7 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // Measured with `vkindex bench --steps` (scatternd-1d-perm: 4M one-component tuples claiming distinct
   // rows, 2026-11-28): SwiftShader's atomicMax claim took 941 ms (the row 1271 ms), the store and fixup
   // passes 196-220 and 195-207 ms (the row 600-699 ms). On lavapipe, whose atomics cost about a load and
-  // a store, both loops in one (racy, timing-only) prototype took 253 ms against the claim's 163. GPUs
+  // a store, the two passes took 150-162 and 147 ms against the claim's 184-193 (two runs). GPUs
   // (not measured): an atomic on a distinct word costs about a store there, and the store pass would
   // add a dispatch and a barrier.
   info.claim_by_store = swiftshader;
