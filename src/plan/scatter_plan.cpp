@@ -476,12 +476,12 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
     plan.steps.push_back(clear);
     table_written = true;
   }
-  if (device.claim_by_store) {
-    appendClaimPasses(
-        elements ? std::initializer_list<Kernel>{Kernel::kScatterElementsClaimStore, Kernel::kScatterElementsClaimFixup}
-                 : std::initializer_list<Kernel>{Kernel::kScatterNDClaimStore, Kernel::kScatterNDClaimFixup});
-  } else {
+  if (!device.claim_by_store) {
     appendClaimPasses({elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim});
+  } else if (elements) {
+    appendClaimPasses({Kernel::kScatterElementsClaimStore, Kernel::kScatterElementsClaimFixup});
+  } else {
+    appendClaimPasses({Kernel::kScatterNDClaimStore, Kernel::kScatterNDClaimFixup});
   }
 
   // With the table zeroed whole and one pass, the write reads it in order instead of per update; for
