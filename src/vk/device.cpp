@@ -114,6 +114,11 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // atomics make the table 1.0-1.3 s at every line count, against 0.8 s for the vector's walk. GPUs
   // (not measured against the table): a walk of fewer lines than a large GPU runs invocations at once idles it for the
   // length of the axis, where the table's three passes each run one invocation per update.
+  // With claim_by_store (below), SwiftShader's table beats the walk only of a vector with many updates
+  // (2026-11-28, a probe timing the synchronous call: 4M updates in 1, 2, 4 and 16 lines walked in 1128,
+  // 504, 313 and 349 ms, through the table in 738, 870, 867 and 848), and loses on small calls (4096
+  // updates into a 4M vector, `scatter-1d-sparse`: 4.2 ms through the table, 1.5-1.7 walked), so it
+  // keeps walking every line.
   info.min_walk_lines = swiftshader ? 1u : cpu ? 2u : 65536u;
   // Measured with `vkindex bench --steps` (scatternd-1d-perm: 4M one-component tuples claiming distinct
   // rows, 2026-11-28): SwiftShader's atomicMax claim took 941 ms (the row 1271 ms), the store and fixup
