@@ -7,6 +7,8 @@
 #include <optional>
 #include <random>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
@@ -321,20 +323,26 @@ class Simulation {
     });
   }
 
-  // claim_word.glsl's store pass, as its worst race would leave the table: a word that some claims
-  // exceed gets the lowest of them (all of them read the old word, then stored, the highest first).
-  // The fixup pass (modelled as the atomic claim: every claim still above the word raises it) must
-  // still end with the highest.
+  // claim_word.glsl's store pass, as its worst race would leave the table: of one pass's (word, claim)
+  // pairs, a word that some claims exceed gets the lowest of them (all of them read the old word, then
+  // stored, the highest first). The fixup pass (modelled as the atomic claim: every claim still above
+  // the word raises it) must still end with the highest.
+  void storeLowestClaims(const Step& step, const std::vector<std::pair<uint32_t, uint32_t>>& claims, const char* what) {
+    std::map<uint32_t, uint32_t> lowest_above;  // word -> the lowest claim above it
+    for (const auto& [word, claim] : claims) {
+      if (claim <= tableEntry(step, word, what)) continue;
+      auto [it, inserted] = lowest_above.emplace(word, claim);
+      if (!inserted) it->second = std::min(it->second, claim);
+    }
+    for (const auto& [word, stored] : lowest_above) tableEntry(step, word, what) = stored;
+  }
+
   void storeElementClaims(const Step& step) {
-    std::map<uint32_t, uint32_t> lowest_above;  // target -> the lowest claim above its word
+    std::vector<std::pair<uint32_t, uint32_t>> claims;
     forEachElementUpdate(step, [&](const abi::ScatterElementsParams&, uint32_t position, uint32_t target) {
-      const uint32_t entry = tableEntry(step, target, "stored element");
-      if (position + 1 > entry) {
-        auto [it, inserted] = lowest_above.emplace(target, position + 1);
-        if (!inserted) it->second = std::min(it->second, position + 1);
-      }
+      claims.emplace_back(target, position + 1);
     });
-    for (const auto& [target, stored] : lowest_above) tableEntry(step, target, "stored element") = stored;
+    storeLowestClaims(step, claims, "stored element");
   }
 
   void clearElementClaims(const Step& step) {
@@ -396,19 +404,15 @@ class Simulation {
     }
   }
 
-  // The same store pass for ScatterND tuples (storeElementClaims).
+  // The same store pass for ScatterND tuples.
   void storeClaims(const Step& step) {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
-    std::map<uint32_t, uint32_t> lowest_above;  // row -> the lowest claim above its word
+    std::vector<std::pair<uint32_t, uint32_t>> claims;
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
-      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
-      if (n + 1 > tableEntry(step, row, "stored row")) {
-        auto [it, inserted] = lowest_above.emplace(row, n + 1);
-        if (!inserted) it->second = std::min(it->second, n + 1);
-      }
+      claims.emplace_back(tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), n + 1);
     }
-    for (const auto& [row, stored] : lowest_above) tableEntry(step, row, "stored row") = stored;
+    storeLowestClaims(step, claims, "stored row");
   }
 
   void clearClaims(const Step& step) {
