@@ -85,6 +85,9 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.native_float32_add = input.ConsumeBool();  // float32 add's native-add modules
   // ScatterElements none: always walked, or through the winner table wherever it fits.
   device.min_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;
+  // ... but a vector of more updates than this through the table.
+  device.max_single_line_walk_updates =
+      input.ConsumeBool() ? UINT64_MAX : input.ConsumeIntegralInRange<uint64_t>(0, 64);
   device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
   return device;
 }

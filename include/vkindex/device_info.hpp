@@ -107,6 +107,11 @@ struct DeviceInfo {
   // with fewer walkers (lines; ScatterND: slice elements) fold by owner instead of walking, or, for
   // the integer ones whose bits do not depend on the order, apply every update at once with atomics.
   uint64_t min_walk_lines = 0;
+  // ... but a single line (a vector) of more updates than this goes through the winner table even
+  // where min_walk_lines would walk it: one invocation takes every step of that walk, while the
+  // table's passes run one invocation per update. UINT64_MAX: never. Measured per driver (see
+  // src/vk/device.cpp).
+  uint64_t max_single_line_walk_updates = UINT64_MAX;
   // The same threshold for the reductions whose arithmetic is long in soft float (float16, bfloat16
   // and float64 add, mul, max and min; float32 and complex64 mul): they walk from the larger of the
   // two, since a walk's steps run one after another and each costs as much as the arithmetic.

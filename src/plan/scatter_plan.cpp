@@ -86,8 +86,10 @@ uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device)
   // table would add a clear and a claim pass and a scratch buffer.
   if (shape.check.tuple_count <= 1) return 0;
   const bool elements = shape.op == "ScatterElements";
-  // ScatterElements walks lines in order where there are enough of them (DeviceInfo::min_walk_lines).
-  if (elements && shape.lines >= device.min_walk_lines) return 0;
+  // ScatterElements walks lines in order where there are enough of them (DeviceInfo::min_walk_lines),
+  // but for a single line of many updates (DeviceInfo::max_single_line_walk_updates).
+  const bool long_single_line = shape.lines == 1 && shape.check.tuple_count > device.max_single_line_walk_updates;
+  if (elements && shape.lines >= device.min_walk_lines && !long_single_line) return 0;
   uint64_t entries = 1;  // data elements bound it: no overflow
   if (elements) {
     for (int64_t extent : shape.output_shape) entries *= static_cast<uint64_t>(extent);

@@ -118,8 +118,12 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // (2026-11-28, a probe timing the synchronous call: 4M updates in 1, 2, 4 and 16 lines walked in 1128,
   // 504, 313 and 349 ms, through the table in 738, 870, 867 and 848), and loses on small calls (4096
   // updates into a 4M vector, `scatter-1d-sparse`: 4.2 ms through the table, 1.5-1.7 walked), so it
-  // keeps walking every line.
+  // keeps walking every line but a vector of more than 2^19 updates. The same probe, U random updates
+  // onto a vector of D floats in place, walked -> through the table: D = 2^20, U = 2^18 61 -> 60 ms,
+  // U = 2^20 238 -> 124; D = 2^22, U = 2^18 73 -> 66, U = 2^20 269 -> 240; from 4096 to 2^16 updates the
+  // walk won (D = 2^22, U = 2^16: 20 against 40 ms).
   info.min_walk_lines = swiftshader ? 1u : cpu ? 2u : 65536u;
+  info.max_single_line_walk_updates = swiftshader ? uint64_t(1) << 19 : UINT64_MAX;
   // Measured with `vkindex bench --steps` (scatternd-1d-perm: 4M one-component tuples claiming distinct
   // rows, 2026-11-28): SwiftShader's atomicMax claim took 941 ms (the row 1271 ms), the store and fixup
   // passes 196-220 and 195-207 ms (the row 600-699 ms). On lavapipe, whose atomics cost about a load and
@@ -387,7 +391,10 @@ Status Device::overrideTuning(uint32_t workgroup_size, uint32_t items_per_invoca
     info_.row_items = items_per_invocation;
   }
   if (info_.row_lanes > info_.workgroup_size) info_.row_lanes = info_.workgroup_size;
-  if (min_walk_lines > 0) info_.min_walk_lines = info_.min_soft_float_walk_lines = min_walk_lines;
+  if (min_walk_lines > 0) {
+    info_.min_walk_lines = info_.min_soft_float_walk_lines = min_walk_lines;
+    info_.max_single_line_walk_updates = UINT64_MAX;  // the override decides alone
+  }
   return Status::Ok();
 }
 

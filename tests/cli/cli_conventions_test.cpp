@@ -137,6 +137,8 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "min_copy_region_bytes",
                             "few_copy_regions",
                             "min_walk_lines",
+                            "max_single_line_walk_updates",
+                            "claim_by_store",
                             "min_soft_float_walk_lines",
                             "max_walk_steps",
                             "group_reserved_cursors",

@@ -568,6 +568,17 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
+// A vector of more updates than DeviceInfo::max_single_line_walk_updates on SwiftShader (2^19), three
+// writers per target on average: the winner table on every device's own tuning, its claims racing
+// across hundreds of workgroups, and still the last writer wins.
+TEST_F(ScatterElementsTest, AVectorOfManyUpdatesKeepsTheLastWriter) {
+  Rng rng(600000);
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(),
+      {randomTensor(rng, DataType::kFloat32, {200003}), randomIndices(rng, DataType::kInt32, {600000}, 200003),
+       randomTensor(rng, DataType::kFloat32, {600000}), 0, Reduction::kNone}));
+}
+
 // Contexts tuned as a GPU that never walks a reduction, so that heavy runs fold by owner, each in a
 // workgroup where a call has at most 1024 (DeviceInfo::most_workgroup_runs): 256- and 32-wide groups.
 void makeHeavyRunContexts(std::unique_ptr<Context>& folding, std::unique_ptr<Context>& narrow) {

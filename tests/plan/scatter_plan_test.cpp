@@ -349,6 +349,29 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_integers x2");
 }
 
+TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
+  // SwiftShader's tuning: every line walked (min_walk_lines 1), but a vector of more than
+  // max_single_line_walk_updates updates goes through the winner table.
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  device.min_walk_lines = 1;
+  device.max_single_line_walk_updates = 63;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kNone, device), "scatter_elements_write_by_target")
+      << "64 updates in one line";
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add")
+      << "reductions walk or fold by their own thresholds";
+  device.max_single_line_walk_updates = 64;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kNone, device), "scatter_elements_move");
+  // Two lines of 64 updates each walk.
+  device.max_single_line_walk_updates = 1;
+  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({40, 2}, DataType::kFloat32, {64, 2}, DataType::kInt64,
+                                                               {64, 2}, DataType::kFloat32, 0, Reduction::kNone);
+  ASSERT_TRUE(two_lines.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*two_lines, placed(0, 320), placed(1024, 1024), placed(2048, 512), placed(0, 320), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_move x1");
+}
+
 TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1) but a single line of soft-float
   // arithmetic folded by owner (min_soft_float_walk_lines 2), where the walk's steps each cost a

@@ -49,11 +49,16 @@ void printText(const DeviceInfo& d, bool is_default) {
     std::printf(", more when they average %llu bytes or more\n",
                 static_cast<unsigned long long>(d.min_copy_region_bytes));
   }
+  std::printf("     ScatterElements none walks from %llu lines, below that through a winner table",
+              static_cast<unsigned long long>(d.min_walk_lines));
+  if (d.max_single_line_walk_updates != UINT64_MAX) {
+    std::printf(", as does\n     a single line of more than %llu updates",
+                static_cast<unsigned long long>(d.max_single_line_walk_updates));
+  }
   std::printf(
-      "     ScatterElements none walks from %llu lines, below that through a winner table; reductions\n"
-      "     walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner; walks and\n"
-      "     folds take up to %llu steps per pass\n",
-      static_cast<unsigned long long>(d.min_walk_lines), static_cast<unsigned long long>(d.min_walk_lines),
+      ";\n     reductions walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner;\n"
+      "     walks and folds take up to %llu steps per pass\n",
+      static_cast<unsigned long long>(d.min_walk_lines),
       static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
       static_cast<unsigned long long>(d.max_walk_steps));
   if (d.most_workgroup_runs > 0) {
@@ -95,6 +100,8 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["min_copy_region_bytes"] = d.min_copy_region_bytes;  // UINT64_MAX: never for their size
   device["few_copy_regions"] = d.few_copy_regions;
   device["min_walk_lines"] = d.min_walk_lines;
+  device["max_single_line_walk_updates"] = d.max_single_line_walk_updates;  // UINT64_MAX: never through the table
+  device["claim_by_store"] = d.claim_by_store;
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
   device["max_walk_steps"] = d.max_walk_steps;
   device["group_reserved_cursors"] = d.group_reserved_cursors;
