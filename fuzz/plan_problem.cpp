@@ -88,6 +88,7 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   // ... but a vector of more updates than this through the table.
   device.max_single_line_walk_updates =
       input.ConsumeBool() ? UINT64_MAX : input.ConsumeIntegralInRange<uint64_t>(0, 64);
+  device.min_atomic_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;  // integer reductions by atomics
   device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
   return device;
 }

@@ -117,6 +117,11 @@ struct DeviceInfo {
   // two, since a walk's steps run one after another and each costs as much as the arithmetic.
   // Measured per driver (see src/vk/device.cpp).
   uint64_t min_soft_float_walk_lines = 0;
+  // The same threshold for the integer reductions that atomics apply in any order with the same bits
+  // (int32 and uint32 add, max and min; int64 and uint64 add): they walk from the larger of the two,
+  // and fewer walkers apply every update at once with atomics, which need no fold. Measured per
+  // driver (see src/vk/device.cpp).
+  uint64_t min_atomic_walk_lines = 0;
   // How a winner table (reduction none, above) is claimed: false, one atomicMax per update; true, a
   // pass of plain (relaxed atomic) stores, then a pass over the same updates in which only those that
   // share a target and lost the stores' race raise their word with atomicMax. The same table either

@@ -531,8 +531,8 @@ bool fewWalkers(const ScatterShape& shape, uint64_t min_walkers) {
 
 // Integer reductions that give the same bits in any order and one 32-bit atomic per word applies
 // (DESIGN.md: order-independent folds may use atomics): int32 and uint32 add, max and min, and int64
-// and uint64 add. Below DeviceInfo::min_walk_lines walkers they go through atomics instead of the
-// fold by owner, which sorts what needs no order.
+// and uint64 add. Below DeviceInfo::min_walk_lines walkers (min_atomic_walk_lines where larger) they
+// go through atomics instead of the fold by owner, which sorts what needs no order.
 bool atomicReduction(const ScatterShape& shape) {
   switch (shape.element_kind) {
     case kInt32:
@@ -786,7 +786,8 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   const uint64_t entries = winnerTableEntries(shape, device);
   if (entries > 0) {
     appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
-  } else if (atomicReduction(shape) && fewWalkers(shape, device.min_walk_lines)) {
+  } else if (atomicReduction(shape) &&
+             fewWalkers(shape, std::max(device.min_walk_lines, device.min_atomic_walk_lines))) {
     appendAtomicPasses(plan, layout, wait_for_checks, output_written, device);
   } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
     appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);

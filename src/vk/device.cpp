@@ -135,8 +135,20 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // 4096 targets): SwiftShader's walk of one line against the fold by owner, float16 add 2340-2720 ->
   // 1070-1510 ms, float64 add 2390-2730 -> 810-1040, float32 mul 2380-2470 -> 1150-1220, float16 max
   // 1130-1170 -> 480-730, float64 min 1220-1300 -> 780-900; float32 add, int32 and int64 add walked
-  // as fast or faster (float32 add 390-430 -> 400-780, int32 add 72-89 -> 240-580), so they keep 1.
+  // as fast or faster (float32 add 390-430 -> 400-780), so they keep 1.
+  // Tried and kept out: lavapipe walking one line of float32 add, max and min (2026-11-28, `vkindex
+  // bench`, two alternating runs of each build) won on duplicate-heavy rows (scatter-1d-add-dup40
+  // 1265-1419 -> 515-609 ms, scatter-1d-max-hot 549-570 -> 402-408) and lost on the histogram-like
+  // ones (scatter-1d-add 608-624 -> 810-983, scatternd-1d-add 666-705 -> 810-903). The fold runs on
+  // every core and the walk on one, so on machines with more than this one's 2 the fold gains.
   info.min_soft_float_walk_lines = swiftshader ? 2u : info.min_walk_lines;
+  // Measured with a probe timing the synchronous call (2026-11-28: int32 add, U updates at random onto
+  // one line of T elements in place), walked against atomics: SwiftShader, whose atomics are slow but
+  // run on every core while the walk runs on one, U = 2^22 onto T = 2^19, 16 and 104857: 958, 548 and
+  // 625 ms against 311, 318 and 309; U = 2^18 onto 2^19 and 4096: 63 and 37 against 17 and 22.
+  // lavapipe, through atomics below its min_walk_lines already: 729, 371, 459, 55 and 23 walked
+  // against 144, 173, 131, 16 and 13.
+  info.min_atomic_walk_lines = swiftshader ? 2u : info.min_walk_lines;
 }
 
 // Probes identity, optional features and limits. Extension structs are chained only when the device
@@ -393,6 +405,7 @@ Status Device::overrideTuning(uint32_t workgroup_size, uint32_t items_per_invoca
   if (info_.row_lanes > info_.workgroup_size) info_.row_lanes = info_.workgroup_size;
   if (min_walk_lines > 0) {
     info_.min_walk_lines = info_.min_soft_float_walk_lines = min_walk_lines;
+    info_.min_atomic_walk_lines = min_walk_lines;
     info_.max_single_line_walk_updates = UINT64_MAX;  // the override decides alone
   }
   return Status::Ok();

@@ -140,6 +140,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "max_single_line_walk_updates",
                             "claim_by_store",
                             "min_soft_float_walk_lines",
+                            "min_atomic_walk_lines",
                             "max_walk_steps",
                             "group_reserved_cursors",
                             "most_workgroup_runs"}) {

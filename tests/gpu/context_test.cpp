@@ -73,6 +73,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.most_workgroup_runs, 1024u);
   EXPECT_EQ(info.min_walk_lines, 65536u);
   EXPECT_EQ(info.min_soft_float_walk_lines, 65536u);
+  EXPECT_EQ(info.min_atomic_walk_lines, 65536u);
   EXPECT_FALSE(info.claim_by_store);
   EXPECT_EQ(info.max_single_line_walk_updates, UINT64_MAX);
   // A CPU driver's loop guard is not tuning: it stays.
@@ -84,6 +85,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   options.min_walk_lines = 3;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> overridden, makeContext(options));
   EXPECT_EQ(overridden->device().min_walk_lines, 3u);
+  EXPECT_EQ(overridden->device().min_atomic_walk_lines, 3u);
   EXPECT_EQ(overridden->device().max_single_line_walk_updates, UINT64_MAX) << "the override decides alone";
   EXPECT_EQ(overridden->device().row_lanes, info.row_lanes);
 }

@@ -473,8 +473,8 @@ TEST_F(ScatterNDTest, EmptyIndicesAndZeroSizedDims) {
 // Tuples of no components (indices.shape[-1] == 0): every tuple addresses the whole of data and
 // updates holds one data-shaped slice per tuple, combined in index order (none: the last one wins).
 // Rank-1 indices [0] are one such tuple, [0, 0] none. Each path: the walk (one tuple, or a reduction),
-// the winner table (none, several tuples) and, on devices that fold single walkers by owner
-// (lavapipe's min_walk_lines is 2), the fold of a one-element data.
+// the winner table (none, several tuples) and, on devices that fold few walkers by owner (lavapipe,
+// the gpu_tuning registrations), the fold.
 TEST_F(ScatterNDTest, EmptyTuplesAddressAllOfData) {
   Rng rng(11);
   struct EmptyTuples {

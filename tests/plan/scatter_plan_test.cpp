@@ -372,6 +372,34 @@ TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_move x1");
 }
 
+TEST(PlanScatterTest, AtomicIntegerReductionsWalkFromTheirOwnThreshold) {
+  // The CPU drivers' tuning: every line of a float reduction walked (min_walk_lines 1), but a single
+  // line of an integer reduction that atomics apply in any order through them (min_atomic_walk_lines 2).
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  device.min_walk_lines = 1;
+  device.min_atomic_walk_lines = 2;
+  EXPECT_EQ(vectorScatterKernel(DataType::kInt32, Reduction::kAdd, device), "scatter_elements_atomic");
+  EXPECT_EQ(vectorScatterKernel(DataType::kUInt32, Reduction::kMax, device), "scatter_elements_atomic");
+  EXPECT_EQ(vectorScatterKernel(DataType::kInt64, Reduction::kAdd, device), "scatter_elements_atomic");
+  EXPECT_EQ(vectorScatterKernel(DataType::kInt32, Reduction::kMul, device), "scatter_elements_int32")
+      << "no atomic multiply";
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add");
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kMax, device), "scatter_elements_order32");
+  // Two lines walk, as every other reduction does from min_walk_lines.
+  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({20, 2}, DataType::kInt32, {32, 2}, DataType::kInt64,
+                                                               {32, 2}, DataType::kInt32, 0, Reduction::kAdd);
+  ASSERT_TRUE(two_lines.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*two_lines, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_int32 x1");
+  // The larger threshold counts: a device that takes atomics below 8 lines takes them there too.
+  device.min_walk_lines = 8;
+  plan = planScatter(*two_lines, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_atomic x1");
+}
+
 TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1) but a single line of soft-float
   // arithmetic folded by owner (min_soft_float_walk_lines 2), where the walk's steps each cost a

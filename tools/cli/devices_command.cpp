@@ -57,9 +57,11 @@ void printText(const DeviceInfo& d, bool is_default) {
   }
   std::printf(
       ";\n     reductions walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner;\n"
-      "     walks and folds take up to %llu steps per pass\n",
+      "     integer add, max and min walk from %llu, below that through atomics; walks and folds take\n"
+      "     up to %llu steps per pass\n",
       static_cast<unsigned long long>(d.min_walk_lines),
       static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
+      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_atomic_walk_lines)),
       static_cast<unsigned long long>(d.max_walk_steps));
   if (d.most_workgroup_runs > 0) {
     std::printf("     a fold's heavy targets take a workgroup each where a call has at most %u\n",
@@ -103,6 +105,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["max_single_line_walk_updates"] = d.max_single_line_walk_updates;  // UINT64_MAX: never through the table
   device["claim_by_store"] = d.claim_by_store;
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
+  device["min_atomic_walk_lines"] = d.min_atomic_walk_lines;
   device["max_walk_steps"] = d.max_walk_steps;
   device["group_reserved_cursors"] = d.group_reserved_cursors;
   device["most_workgroup_runs"] = d.most_workgroup_runs;
