@@ -134,8 +134,8 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // Measured with `vkindex onnx-test --repeat 3` (2^20 ScatterElements updates onto a vector of 16 or
   // 4096 targets): SwiftShader's walk of one line against the fold by owner, float16 add 2340-2720 ->
   // 1070-1510 ms, float64 add 2390-2730 -> 810-1040, float32 mul 2380-2470 -> 1150-1220, float16 max
-  // 1130-1170 -> 480-730, float64 min 1220-1300 -> 780-900; float32 add, int32 and int64 add walked
-  // as fast or faster (float32 add 390-430 -> 400-780), so they keep 1.
+  // 1130-1170 -> 480-730, float64 min 1220-1300 -> 780-900; float32 add walked as fast or faster
+  // (390-430 -> 400-780), so it keeps 1 (the integer reductions: min_atomic_walk_lines, below).
   // Tried and kept out: lavapipe walking one line of float32 add, max and min (2026-11-28, `vkindex
   // bench`, two alternating runs of each build) won on duplicate-heavy rows (scatter-1d-add-dup40
   // 1265-1419 -> 515-609 ms, scatter-1d-max-hot 549-570 -> 402-408) and lost on the histogram-like
