@@ -34,6 +34,19 @@ std::string vectorScatterKernel(DataType type, Reduction reduction, const Device
   return plan.ok() ? kernelName(plan->steps.back().kernel) : "";
 }
 
+// The kernels of a ScatterElements `reduction` of `type` along dim 0 of a [20, 2] tensor: two lines
+// of 16 updates each, in place.
+std::string twoLineScatterKernels(DataType type, Reduction reduction, const DeviceInfo& device) {
+  StatusOr<ScatterShape> two_lines =
+      inferScatterElementsShape({20, 2}, type, {16, 2}, DataType::kInt64, {16, 2}, type, 0, reduction);
+  EXPECT_TRUE(two_lines.ok());
+  const uint64_t bytes = elementSize(type);
+  StatusOr<OpPlan> plan = planScatter(*two_lines, placed(0, 40 * bytes), placed(1024, 256), placed(2048, 32 * bytes),
+                                      placed(0, 40 * bytes), true, device);
+  EXPECT_TRUE(plan.ok()) << plan.status().toString();
+  return plan.ok() ? kernels(*plan) : "";
+}
+
 TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kAdd);
   EXPECT_EQ(shape.lines, 5u) << "one line per column: the axis is dim 0";
@@ -361,15 +374,10 @@ TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
       << "reductions walk or fold by their own thresholds";
   device.max_single_line_walk_updates = 64;
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kNone, device), "scatter_elements_move");
-  // Two lines of 64 updates each walk.
+  // Two lines of 16 updates each walk.
   device.max_single_line_walk_updates = 1;
-  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({40, 2}, DataType::kFloat32, {64, 2}, DataType::kInt64,
-                                                               {64, 2}, DataType::kFloat32, 0, Reduction::kNone);
-  ASSERT_TRUE(two_lines.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*two_lines, placed(0, 320), placed(1024, 1024), placed(2048, 512), placed(0, 320), true, device);
-  ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_move x1");
+  EXPECT_EQ(twoLineScatterKernels(DataType::kFloat32, Reduction::kNone, device),
+            "check_indices x1, report_index x1, scatter_elements_move x1");
 }
 
 TEST(PlanScatterTest, AtomicIntegerReductionsWalkFromTheirOwnThreshold) {
@@ -386,18 +394,12 @@ TEST(PlanScatterTest, AtomicIntegerReductionsWalkFromTheirOwnThreshold) {
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add");
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kMax, device), "scatter_elements_order32");
   // Two lines walk, as every other reduction does from min_walk_lines.
-  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({20, 2}, DataType::kInt32, {32, 2}, DataType::kInt64,
-                                                               {32, 2}, DataType::kInt32, 0, Reduction::kAdd);
-  ASSERT_TRUE(two_lines.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*two_lines, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
-  ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_int32 x1");
+  EXPECT_EQ(twoLineScatterKernels(DataType::kInt32, Reduction::kAdd, device),
+            "check_indices x1, report_index x1, scatter_elements_int32 x1");
   // The larger threshold counts: a device that takes atomics below 8 lines takes them there too.
   device.min_walk_lines = 8;
-  plan = planScatter(*two_lines, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
-  ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_atomic x1");
+  EXPECT_EQ(twoLineScatterKernels(DataType::kInt32, Reduction::kAdd, device),
+            "check_indices x1, report_index x1, scatter_elements_atomic x1");
 }
 
 TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
@@ -438,18 +440,12 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   ASSERT_TRUE(walked.ok()) << walked.status().toString();
   EXPECT_EQ(kernels(*walked), "check_indices x1, report_index x1, scatter_elements_float64_add x1");
   // Two lines of soft-float arithmetic walk, as every other reduction does from min_walk_lines.
-  StatusOr<ScatterShape> two_lines = inferScatterElementsShape({20, 2}, DataType::kFloat16, {32, 2}, DataType::kInt64,
-                                                               {32, 2}, DataType::kFloat16, 0, Reduction::kAdd);
-  ASSERT_TRUE(two_lines.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
-  ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_elements_half_add x1");
+  EXPECT_EQ(twoLineScatterKernels(DataType::kFloat16, Reduction::kAdd, device),
+            "check_indices x1, report_index x1, scatter_elements_half_add x1");
   // The larger threshold counts: a device that folds below 8 lines folds soft float there too.
   device.min_walk_lines = 8;
-  plan = planScatter(*two_lines, placed(0, 80), placed(1024, 512), placed(2048, 128), placed(0, 80), true, device);
-  ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldHalfAdd) << kernels(*plan);
+  const std::string folded = twoLineScatterKernels(DataType::kFloat16, Reduction::kAdd, device);
+  EXPECT_NE(folded.find("scatter_fold_half_add"), std::string::npos) << folded;
 }
 
 TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
