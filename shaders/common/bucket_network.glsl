@@ -1,5 +1,5 @@
-// Sorting a light bucket's update positions (at most VKINDEX_MAX_BUCKET = 32, all distinct) in
-// registers, for bucket_sort.comp: a bitonic network whose compare-exchanges all have fixed places.
+// Sorting a chunk of a light bucket's update positions (at most 32, all distinct) in registers, for
+// bucket_sort.comp: a bitonic network whose compare-exchanges all have fixed places.
 // The network is spelled out by macros that nest rather than loop, so that every array index is a
 // constant: the keys stay in registers, and every lane of a SIMD device runs the same instructions
 // whatever its bucket holds. On lavapipe, the ways that looked tidier cost more (`vkindex bench`
@@ -15,8 +15,9 @@
 #ifndef VKINDEX_BUCKET_NETWORK_GLSL
 #define VKINDEX_BUCKET_NETWORK_GLSL
 
-// The network's width: VKINDEX_MAX_BUCKET, which VKINDEX_SORT32 spells out.
-const uint kBucketSlots = 32u;
+// The network's width, which VKINDEX_SORT32 spells out: a bucket up to VKINDEX_MAX_BUCKET sorts in
+// chunks of it.
+const uint kBucketSlots = VKINDEX_REGISTER_BUCKET;
 
 // F(slot) for every slot, 0 to kBucketSlots - 1.
 #define VKINDEX_EACH_SLOT4(F, first) F(first) F((first) + 1) F((first) + 2) F((first) + 3)
@@ -64,15 +65,27 @@ const uint kBucketSlots = 32u;
   VKINDEX_SORT16(first, true) VKINDEX_SORT16((first) + 16, false) VKINDEX_MERGE32(first, up)
 
 // Sorts keys[0, count) ascending, count at most kBucketSlots, with the narrowest network that holds
-// them (8 keys: 24 compare-exchanges, 16: 80, 32: 240). Slots from `count` on must hold keys above
-// every sorted one.
-#define VKINDEX_SORT_BUCKET(count) \
-  if ((count) <= 8u) {             \
-    VKINDEX_SORT8(0, true)         \
-  } else if ((count) <= 16u) {     \
-    VKINDEX_SORT16(0, true)        \
-  } else {                         \
-    VKINDEX_SORT32(0, true)        \
+// them (8 keys: 24 compare-exchanges, 16: 80, 32: 240); slots from `count` on must hold keys above
+// every sorted one. `merge_only`: the keys are a bitonic sequence already, and only the network's
+// last merge runs (8 keys: 12, 16: 32, 32: 80): the wider merges' first pairs would reach only slots
+// from `count` on, and leave them as they are. One macro for both, so that the long buckets' pass of
+// bucket_sort.comp holds one copy of the network.
+#define VKINDEX_SORT_BUCKET(count, merge_only)                 \
+  if ((count) <= 8u) {                                         \
+    if (!(merge_only)) {                                       \
+      VKINDEX_SORT4(0, true) VKINDEX_SORT4(4, false)           \
+    }                                                          \
+    VKINDEX_MERGE8(0, true)                                    \
+  } else if ((count) <= 16u) {                                 \
+    if (!(merge_only)) {                                       \
+      VKINDEX_SORT8(0, true) VKINDEX_SORT8(8, false)           \
+    }                                                          \
+    VKINDEX_MERGE16(0, true)                                   \
+  } else {                                                     \
+    if (!(merge_only)) {                                       \
+      VKINDEX_SORT16(0, true) VKINDEX_SORT16(16, false)        \
+    }                                                          \
+    VKINDEX_MERGE32(0, true)                                   \
   }
 
 #endif

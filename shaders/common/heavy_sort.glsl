@@ -6,11 +6,16 @@
 
 uint bucketControl(uint word) { return scratch[pc.counts_at + pc.target_count + word]; }
 
+// Light target `target`'s bucket of update positions, scratch[first, end).
+void targetBucket(uint target, out uint first, out uint end) {
+  end = pc.buckets_at + scratch[pc.cursors_at + target];
+  first = end - scratch[pc.counts_at + target];
+}
+
 // Light owner `owner`'s target, returned, and its bucket of update positions, scratch[first, end).
 uint lightBucket(uint owner, out uint first, out uint end) {
   uint target = scratch[pc.owners_at + owner];
-  end = pc.buckets_at + scratch[pc.cursors_at + target];
-  first = end - scratch[pc.counts_at + target];
+  targetBucket(target, first, end);
   return target;
 }
 

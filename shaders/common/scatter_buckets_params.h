@@ -15,6 +15,7 @@
 //       VKINDEX_HEAVY_COUNT: the number of heavy targets (more than VKINDEX_MAX_BUCKET updates);
 //       VKINDEX_HEAVY_UPDATES: their updates, in all;
 //       VKINDEX_HEAVY_MOST: the updates of the heaviest;
+//       VKINDEX_LONG_OWNER_COUNT: the number of `long_owners`;
 //   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once
 //     filled; a heavy target's heavy id, its place in [0, heavy count);
 //   targets[update_count]: the target element of every update position (the locate passes), with
@@ -26,7 +27,10 @@
 //     until bucket_sort.comp sorts each;
 //   owners[min(target_count, update_count)]: the light targets, in no order, so that the fold keeps
 //     every invocation busy with a target (leaders alone would leave most lanes idle where targets
-//     have many updates each).
+//     have many updates each);
+//   long_owners[update_count / (VKINDEX_REGISTER_BUCKET + 1)]: the light targets with more than
+//     VKINDEX_REGISTER_BUCKET updates, in no order, for bucket_sort.comp's pass over the long buckets
+//     (absent where no target can have that many), so that it visits only them.
 // Heavy targets are left out of the buckets: an owner sorts its bucket before the fold, which only a
 // short bucket keeps cheap. Their update positions are sorted by heavy id instead, a stable radix
 // sort that keeps each heavy target's positions in index order, and one invocation per heavy target
@@ -49,8 +53,11 @@
 #define VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #include "abi.h"
 
-// The longest bucket an owner sorts, in registers (common/bucket_network.glsl spells out its network).
-#define VKINDEX_MAX_BUCKET 32u
+// The longest bucket an owner sorts (bucket_sort.comp), and the longest it sorts in registers in one
+// go (common/bucket_network.glsl spells out that network): a longer bucket sorts in chunks of it,
+// which then merge, in a pass of its own.
+#define VKINDEX_MAX_BUCKET 256u
+#define VKINDEX_REGISTER_BUCKET 32u
 
 // The marks in targets[]: a target's leader, and a heavy id in place of a heavy target. Target elements
 // and heavy ids stay below 2^30: the fold's scratch, a counts word per target among the rest, is at
@@ -64,7 +71,8 @@
 #define VKINDEX_HEAVY_COUNT 2u
 #define VKINDEX_HEAVY_UPDATES 3u
 #define VKINDEX_HEAVY_MOST 4u
-#define VKINDEX_BUCKET_CONTROL_WORDS 5u
+#define VKINDEX_LONG_OWNER_COUNT 5u
+#define VKINDEX_BUCKET_CONTROL_WORDS 6u
 
 // The heavy sort: digits of VKINDEX_SORT_DIGIT_BITS bits of the heavy id, least significant first;
 // every sort invocation takes VKINDEX_SORT_RUN consecutive items. Its workgroups have at most
@@ -110,6 +118,7 @@ VKINDEX_PUSH_BLOCK_BEGIN(BucketParams)
   uint walk_items;           // a run's items one heavy fold pass applies
   uint pass;                 // the digit pass, the fold's pass over the runs, or VKINDEX_NO_PASS
   uint most_group_runs;      // heavy targets up to which each heavy run gets a workgroup (0: none)
+  uint long_owners_at;       // where long_owners starts, in words (above)
 VKINDEX_PUSH_BLOCK_END(BucketParams)
 
 #endif

@@ -138,7 +138,8 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // (390-430 -> 400-780), so it keeps 1 (the integer reductions: min_atomic_walk_lines, below).
   // Tried and kept out: lavapipe walking one line of float32 add, max and min (2026-11-28, `vkindex
   // bench`, two alternating runs of each build) won on duplicate-heavy rows (scatter-1d-add-dup40
-  // 1265-1419 -> 515-609 ms, scatter-1d-max-hot 549-570 -> 402-408) and lost on the histogram-like
+  // 1265-1419 -> 515-609 ms, which the fold now takes in 630-750 with buckets of up to 256 positions;
+  // scatter-1d-max-hot 549-570 -> 402-408) and lost on the histogram-like
   // ones (scatter-1d-add 608-624 -> 810-983, scatternd-1d-add 666-705 -> 810-903). The fold runs on
   // every core and the walk on one, so on machines with more than this one's 2 the fold gains.
   info.min_soft_float_walk_lines = swiftshader ? 2u : info.min_walk_lines;

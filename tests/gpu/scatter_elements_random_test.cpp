@@ -824,19 +824,17 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
       ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c, alternating(n)));
     }
   }
-  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, 200, 5);
+  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, kMixedUpdates, kMixedTargets);
   for (DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kFloat64}) {
-    const ScatterCase c{smallExactValues(dtype, {5}), indexTensor(DataType::kInt64, {200}, mixed),
-                        orderSensitiveUpdates(rng, dtype, {200}), 0, Reduction::kAdd};
+    const ScatterCase c{smallExactValues(dtype, {kMixedTargets}), indexTensor(DataType::kInt64, {kMixedUpdates}, mixed),
+                        orderSensitiveUpdates(rng, dtype, {kMixedUpdates}), 0, Reduction::kAdd};
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
   }
-  // Light buckets of every size up to VKINDEX_MAX_BUCKET (32), so that every width of the owners'
-  // sorting network (8, 16 and 32 keys) sorts some, beside one heavy target.
-  const std::vector<int64_t> ramp = everyBucketSize(rng, 33);
+  const std::vector<int64_t> ramp = everyBucketSize(rng, kRampTargets);
   const int64_t ramp_count = static_cast<int64_t>(ramp.size());
   for (DataType dtype : {DataType::kFloat32, DataType::kBFloat16, DataType::kFloat64}) {
-    const ScatterCase c{smallExactValues(dtype, {33}), indexTensor(DataType::kInt32, {ramp_count}, ramp),
+    const ScatterCase c{smallExactValues(dtype, {kRampTargets}), indexTensor(DataType::kInt32, {ramp_count}, ramp),
                         orderSensitiveUpdates(rng, dtype, {ramp_count}), 0, Reduction::kAdd};
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));

@@ -324,24 +324,22 @@ TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
       ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c, alternating(n)));
     }
   }
-  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, 200, 5);
+  const std::vector<int64_t> mixed = heavyAndLightTargets(rng, kMixedUpdates, kMixedTargets);
   for (DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kFloat64}) {
     SCOPED_TRACE(dataTypeName(dtype));
     for (const int64_t slice : {1, 3}) {
-      Shape data_shape = {5}, updates_shape = {200};
+      Shape data_shape = {kMixedTargets}, updates_shape = {kMixedUpdates};
       if (slice > 1) data_shape.push_back(slice), updates_shape.push_back(slice);
-      const ScatterCase c{smallExactValues(dtype, data_shape), indexTensor(DataType::kInt64, {200, 1}, mixed),
+      const ScatterCase c{smallExactValues(dtype, data_shape), indexTensor(DataType::kInt64, {kMixedUpdates, 1}, mixed),
                           orderSensitiveUpdates(rng, dtype, updates_shape), Reduction::kAdd};
       ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << c.description();
       ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));
     }
   }
-  // Light buckets of every size up to VKINDEX_MAX_BUCKET (32), so that every width of the owners'
-  // sorting network (8, 16 and 32 keys) sorts some, beside one heavy target.
-  const std::vector<int64_t> ramp = everyBucketSize(rng, 33);
+  const std::vector<int64_t> ramp = everyBucketSize(rng, kRampTargets);
   const int64_t ramp_count = static_cast<int64_t>(ramp.size());
   for (DataType dtype : {DataType::kFloat32, DataType::kBFloat16, DataType::kFloat64}) {
-    const ScatterCase c{smallExactValues(dtype, {33}), indexTensor(DataType::kInt32, {ramp_count, 1}, ramp),
+    const ScatterCase c{smallExactValues(dtype, {kRampTargets}), indexTensor(DataType::kInt32, {ramp_count, 1}, ramp),
                         orderSensitiveUpdates(rng, dtype, {ramp_count}), Reduction::kAdd};
     ASSERT_TRUE(orderChangesTheResult(c.op(*fold), c.inputs(), rng)) << dataTypeName(dtype);
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(*fold, c));

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "common/scatter_buckets_params.h"
 #include "kernels/shader_registry.hpp"
 #include "plan/gather_elements_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
@@ -114,13 +115,17 @@ std::vector<OpPlan> samplePlans() {
         claims_by_store.claim_by_store = true;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
                                   placed(4, 10 * 12 * e), false, claims_by_store));
-        // A vector with more updates than a light bucket holds: the heavy sort's passes too.
+        // A vector with more updates than a light bucket holds: the heavy sort's passes too (their scratch
+        // needs more than the small device's 4 KiB bindings).
+        DeviceInfo heavy_fold = few_lines;
+        heavy_fold.max_storage_buffer_range = 1 << 20;
+        constexpr int64_t updates = VKINDEX_MAX_BUCKET + 1;
         StatusOr<plan::ScatterShape> vector =
-            plan::inferScatterElementsShape({40}, type, {100}, DataType::kInt64, {100}, type, 0, reduction);
+            plan::inferScatterElementsShape({40}, type, {updates}, DataType::kInt64, {updates}, type, 0, reduction);
         EXPECT_TRUE(vector.ok()) << vector.status().toString();
         if (vector.ok()) {
-          addPlan(plan::planScatter(*vector, placed(0, 40 * e), placed(4, 100 * 8), placed(0, 100 * e),
-                                    placed(4, 40 * e), false, few_lines));
+          addPlan(plan::planScatter(*vector, placed(0, 40 * e), placed(4, updates * 8), placed(0, updates * e),
+                                    placed(4, 40 * e), false, heavy_fold));
         }
         // float32 add on a device whose adder rounds to nearest even: the walk's and the fold's
         // *_float32_add_native modules.

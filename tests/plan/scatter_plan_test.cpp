@@ -267,8 +267,8 @@ TEST(PlanScatterTest, AWinnerTableZeroedWholeIsWrittenByTarget) {
 TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // [6, 5] int8 data, indices [4, 5] along axis 0, max: 5 lines of 4 updates. A device that walks from
   // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
-  // sorts them and folds them by owner; 20 updates cannot make a target heavy, so no heavy pass is
-  // planned.
+  // sorts them and folds them by owner; 20 updates cannot make a target heavy, or a bucket longer than
+  // the register network (VKINDEX_REGISTER_BUCKET), so no heavy pass and one sort pass are planned.
   DeviceInfo device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
@@ -277,11 +277,11 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
             "bucket_alloc x1, bucket_fill x1, bucket_sort x1, scatter_fold_integers x1");
-  // Scratch: counts (30 + 5 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
+  // Scratch: counts (30 + 6 control words) at 0, cursors (30) at 144, targets (20) at 272, buckets (20) at 352,
   // owners (20, no more than the updates) at 432.
   EXPECT_EQ(plan->scratch_bytes, 512u);
   const Step& locate = plan->steps[3];
-  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 140}, status");
+  EXPECT_EQ(str(locate.bindings), "indices {64, 160}, scratch {272, 80}, scratch {0, 144}, status");
   EXPECT_TRUE(locate.wait_for.empty()) << "scratch is new, and the copy already waited for the checks";
   EXPECT_EQ(locate.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
   for (size_t i = 4; i < 9; ++i) {
@@ -527,13 +527,26 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
   EXPECT_EQ(plan->steps.back().groups, groups);
 }
 
-// 20000 updates of 4-byte `type` (int32 indices) into a vector of 600, in place: up to 600 heavy targets
-// (20000 / 33 = 606).
+// kHeavyVectorUpdates updates of 4-byte `type` (int32 indices) into a vector of 600, in place: up to
+// 600 heavy targets (more than VKINDEX_MAX_BUCKET updates each).
+constexpr uint64_t kHeavyVectorUpdates = 600 * (VKINDEX_MAX_BUCKET + 1);  // 154200
+
 StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const DeviceInfo& device) {
+  constexpr int64_t updates = kHeavyVectorUpdates;
   StatusOr<ScatterShape> shape =
-      inferScatterElementsShape({600}, type, {20000}, DataType::kInt32, {20000}, type, 0, reduction);
+      inferScatterElementsShape({600}, type, {updates}, DataType::kInt32, {updates}, type, 0, reduction);
   if (!shape.ok()) return shape.status();
-  return planScatter(*shape, placed(0, 2400), placed(4096, 80000), placed(90112, 80000), placed(0, 2400), true, device);
+  return planScatter(*shape, placed(0, 2400), placed(4096, updates * 4), placed(uint64_t(1) << 20, updates * 4),
+                     placed(0, 2400), true, device);
+}
+
+// The fake device of the heavy vector tests: 8-wide groups of 2 items, walks of 2^17 steps a pass (so
+// that the runs, up to kHeavyVectorUpdates, take two fold passes).
+DeviceInfo heavyVectorDevice() {
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+  device.min_walk_lines = 2;
+  device.max_walk_steps = uint64_t(1) << 17;
+  return device;
 }
 
 // A device that gives heavy runs workgroups where a call has few (DeviceInfo::most_workgroup_runs):
@@ -542,15 +555,14 @@ StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const Devic
 // invocation per one (75 8-wide groups). Add and mul runs are staged (STAGED_RUNS), max and min
 // reduced. Every pass covers max_walk_steps items of a run.
 TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
-  device.min_walk_lines = 2;
+  DeviceInfo device = heavyVectorDevice();
   device.most_workgroup_runs = 1024;
   for (const Reduction reduction : {Reduction::kMax, Reduction::kAdd}) {
     SCOPED_TRACE(reductionName(reduction));
     StatusOr<OpPlan> plan = planHeavyVector(DataType::kFloat32, reduction, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     const Kernel kernel = reduction == Reduction::kMax ? Kernel::kScatterFoldOrder32 : Kernel::kScatterFoldFloat32Add;
-    // The light fold, then two passes of 16384 items over runs of up to 20000.
+    // The light fold, then two passes of 2^17 items over runs of up to kHeavyVectorUpdates.
     ASSERT_GE(plan->steps.size(), 3u);
     const Step& light = plan->steps[plan->steps.size() - 3];
     ASSERT_EQ(light.kernel, kernel) << kernels(*plan);
@@ -561,7 +573,7 @@ TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
       ASSERT_EQ(heavy.kernel, kernel) << kernels(*plan);
       EXPECT_EQ(pushOf<abi::BucketParams>(heavy).pass, k);
       EXPECT_EQ(pushOf<abi::BucketParams>(heavy).most_group_runs, 1024u);
-      EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 16384u);
+      EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 131072u);
       EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
       EXPECT_EQ(heavy.spec[kSpecDims], reduction == Reduction::kAdd ? 1u : 0u) << "STAGED_RUNS";
     }
@@ -579,29 +591,28 @@ TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
 }
 
 TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
-  // 20000 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets,
-  // whose ids take three 4-bit digit passes; tiles of 8 x 16 items (157); and two fold passes over the
-  // runs (DeviceInfo::max_walk_steps = 16384 items each).
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
-  device.min_walk_lines = 2;
+  // 154200 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets,
+  // whose ids take three 4-bit digit passes; tiles of 8 x 16 items (1205); and two fold passes over the
+  // runs (DeviceInfo::max_walk_steps = 2^17 items each).
+  DeviceInfo device = heavyVectorDevice();
   StatusOr<OpPlan> plan = planHeavyVector(DataType::kInt32, Reduction::kMul, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
             "bucket_fill x1, heavy_plan x1, heavy_scan x1, heavy_sort_count x1, heavy_scan x1, "
             "heavy_sort_scatter x1, heavy_sort_count x1, heavy_scan x1, heavy_sort_scatter x1, heavy_sort_count x1, "
-            "heavy_scan x1, heavy_sort_scatter x1, bucket_sort x1, scatter_fold_int32 x3");
+            "heavy_scan x1, heavy_sort_scatter x1, bucket_sort x2, scatter_fold_int32 x3");
   const std::vector<Step>& steps = plan->steps;
   const abi::BucketParams p = pushOf<abi::BucketParams>(steps[6]);
   EXPECT_EQ(p.digit_passes, 3u);
-  EXPECT_EQ(p.tile_count, 157u);
+  EXPECT_EQ(p.tile_count, 1205u);
   EXPECT_EQ(p.command_count, 9u) << "the runs' scan, 3 x (sort, scan), 2 fold passes";
   EXPECT_EQ(p.walk_items, device.max_walk_steps);
   EXPECT_EQ(p.heavy_targets_at - p.runs_at, 600u) << "a run per possible heavy target";
   EXPECT_EQ(p.sorted_at - p.heavy_targets_at, 600u) << "a target element per possible heavy id";
-  EXPECT_EQ(p.keys_at - p.sorted_at, 20000u) << "the 20000 positions (the other array is the end of buckets)";
-  EXPECT_EQ(p.tiles_at - p.keys_at, 20000u) << "the 20000 positions' heavy ids (the other array is targets)";
-  EXPECT_EQ(p.commands_at - p.tiles_at, 16u * 157u);
+  EXPECT_EQ(p.keys_at - p.sorted_at, kHeavyVectorUpdates) << "the positions (the other array is the end of buckets)";
+  EXPECT_EQ(p.tiles_at - p.keys_at, kHeavyVectorUpdates) << "the positions' heavy ids (the other array is targets)";
+  EXPECT_EQ(p.commands_at - p.tiles_at, 16u * 1205u);
   EXPECT_EQ(plan->scratch_bytes, uint64_t(p.commands_at) * 4 + 9 * 12);
   EXPECT_EQ(steps[6].groups, 1u);
   EXPECT_FALSE(steps[6].indirect_scratch_offset) << "heavy_plan runs whatever the status";
@@ -615,26 +626,32 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
     for (size_t i = count; i < count + 3; ++i) {
       EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, digit);
       EXPECT_EQ(steps[i].indirect_scratch_offset, command(1 + 2 * digit + (i == count + 1 ? 1 : 0)));
-      EXPECT_EQ(steps[i].groups, i == count + 1 ? 1u : 157u) << "one workgroup per tile; the scan is one";
+      EXPECT_EQ(steps[i].groups, i == count + 1 ? 1u : 1205u) << "one workgroup per tile; the scan is one";
       EXPECT_EQ(steps[i].spec[kSpecWorkgroupSize], 8u);
     }
   }
-  for (size_t i = 17; i < 19; ++i) {
-    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, VKINDEX_NO_PASS) << "the light buckets' sort and fold";
+  for (size_t i = 17; i < 20; ++i) {
+    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, VKINDEX_NO_PASS) << "the light buckets' sorts and fold";
     EXPECT_FALSE(steps[i].indirect_scratch_offset);
   }
-  for (size_t i = 19; i < 21; ++i) {
-    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, i - 19);
-    EXPECT_EQ(steps[i].indirect_scratch_offset, command(7 + (i - 19)));
+  // The sorts: buckets of up to VKINDEX_REGISTER_BUCKET positions among every owner, then the longer
+  // ones among the long owners, at most one per 33 updates (4672), 16 to an 8-wide group.
+  EXPECT_EQ(steps[17].spec[kSpecDims], 0u);
+  EXPECT_EQ(steps[18].spec[kSpecDims], 1u) << "LONG_BUCKETS";
+  EXPECT_EQ(steps[18].groups, 292u);
+  EXPECT_EQ(p.runs_at - p.long_owners_at, 4672u) << "a long owner per 33 updates";
+  for (size_t i = 20; i < 22; ++i) {
+    EXPECT_EQ(pushOf<abi::BucketParams>(steps[i]).pass, i - 20);
+    EXPECT_EQ(steps[i].indirect_scratch_offset, command(7 + (i - 20)));
     EXPECT_EQ(steps[i].groups, 75u) << "an invocation per possible heavy target";
     EXPECT_EQ(str(steps[i].wait_for), "scratch {0, " + std::to_string(plan->scratch_bytes) + "}, output {0, 2400}");
   }
-  // A GPU's walks (2^24 steps a pass) fold the same runs in one pass: one dispatch, not one per 16384.
+  // A GPU's walks (2^24 steps a pass) fold the same runs in one pass: one dispatch, not one per 2^17.
   DeviceInfo gpu = device;
   gpu.max_walk_steps = uint64_t(1) << 24;
   plan = planHeavyVector(DataType::kInt32, Reduction::kMul, gpu);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_NE(kernels(*plan).find("bucket_sort x1, scatter_fold_int32 x2"), std::string::npos)
+  EXPECT_NE(kernels(*plan).find("bucket_sort x2, scatter_fold_int32 x2"), std::string::npos)
       << "the light fold and one heavy pass: " << kernels(*plan);
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).walk_items, uint64_t(1) << 24);
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).command_count, 8u) << "the runs' scan, 3 x 2, one fold";
@@ -642,18 +659,21 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   device.workgroup_size = 1024;
   plan = planHeavyVector(DataType::kInt32, Reduction::kMul, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps[8]).tile_count, 5u);
+  EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps[8]).tile_count, 38u);
   EXPECT_EQ(plan->steps[8].spec[kSpecWorkgroupSize], 256u);
   EXPECT_EQ(plan->steps[9].spec[kSpecWorkgroupSize], 1024u) << "the scan keeps the fold's workgroup";
-  // Updates that cannot make a target heavy (32 at most on one) plan none of the heavy passes.
-  StatusOr<ScatterShape> light = inferScatterElementsShape({600}, DataType::kInt32, {32}, DataType::kInt32, {32},
-                                                           DataType::kInt32, 0, Reduction::kMul);
+  // Updates that cannot make a target heavy (VKINDEX_MAX_BUCKET at most on one) plan none of the heavy
+  // passes.
+  constexpr int64_t most_light = VKINDEX_MAX_BUCKET;
+  StatusOr<ScatterShape> light = inferScatterElementsShape({600}, DataType::kInt32, {most_light}, DataType::kInt32,
+                                                           {most_light}, DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(light.ok());
-  plan = planScatter(*light, placed(0, 2400), placed(4096, 128), placed(8192, 128), placed(0, 2400), true, device);
+  plan = planScatter(*light, placed(0, 2400), placed(4096, most_light * 4), placed(8192, most_light * 4),
+                     placed(0, 2400), true, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
-            "bucket_fill x1, bucket_sort x1, scatter_fold_int32 x1");
+            "bucket_fill x1, bucket_sort x2, scatter_fold_int32 x1");
 }
 
 TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {

@@ -129,7 +129,7 @@ TEST(ScatterSimulationTest, FoldByOwner) {
     c.reduction = c.data_type == DataType::kComplex128 || rng() % 2 ? Reduction::kAdd : Reduction::kMax;
     c.in_place = rng() % 2;
     const int64_t targets = 1 + static_cast<int64_t>(rng() % (round % 3 == 0 ? 600 : 60));
-    const int64_t updates = round % 5 == 0 ? 20000 : 1 + static_cast<int64_t>(rng() % 400);
+    const int64_t updates = round % 5 == 0 ? 160000 : 1 + static_cast<int64_t>(rng() % 1200);
     const int64_t rows = 1 + static_cast<int64_t>(rng() % 3);
     if (c.nd) {
       c.data_shape = {targets, rows};

@@ -595,6 +595,14 @@ class Simulation {
         uint32_t& owners = control(p, step, VKINDEX_OWNER_COUNT);
         bucketWord(step, p.owners_at + owners) = t;
         ++owners;
+        if (n > VKINDEX_REGISTER_BUCKET) {
+          uint32_t& long_owners = control(p, step, VKINDEX_LONG_OWNER_COUNT);
+          if (long_owners >= p.update_count / (VKINDEX_REGISTER_BUCKET + 1)) {
+            return fail("more long buckets than long_owners holds");
+          }
+          bucketWord(step, p.long_owners_at + long_owners) = t;
+          ++long_owners;
+        }
       }
     }
     if (ok_ && control(p, step, VKINDEX_HEAVY_COUNT) > p.heavy_targets_at - p.runs_at) {
@@ -768,17 +776,18 @@ class Simulation {
   }
 
   // Calls visit(target, first, end) for every light target's bucket, words [first, end) of scratch, in
-  // no particular order, as bucket_sort.comp and scatter_fold.comp's light pass visit their owners.
+  // no particular order, as bucket_sort.comp and scatter_fold.comp's light pass visit their owners;
+  // `long_ones`: only the long buckets', through long_owners, as bucket_sort.comp's LONG_BUCKETS pass.
   template <typename Visit>
-  void forEachLightBucket(const Step& step, Visit visit) {
+  void forEachLightBucket(const Step& step, Visit visit, bool long_ones = false) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
-    const uint32_t owners = control(p, step, VKINDEX_OWNER_COUNT);
+    const uint32_t owners = control(p, step, long_ones ? VKINDEX_LONG_OWNER_COUNT : VKINDEX_OWNER_COUNT);
     // llvmpipe ends a shader's loops after 65535 iterations: an invocation takes at most 64 targets.
     if (owners > step.groups * step.spec[kSpecWorkgroupSize] * 64) {
       return fail(std::to_string(owners) + " owners for " + std::to_string(step.groups) + " groups");
     }
     for (uint32_t owner : shuffled(owners)) {
-      const uint32_t t = bucketWord(step, p.owners_at + owner);
+      const uint32_t t = bucketWord(step, (long_ones ? p.long_owners_at : p.owners_at) + owner);
       const uint32_t n = bucketWord(step, p.counts_at + t);
       if (!ok_) return;
       const uint32_t end = p.buckets_at + bucketWord(step, p.cursors_at + t);
@@ -787,14 +796,24 @@ class Simulation {
     }
   }
 
-  // bucket_sort.comp: each light bucket sorted ascending, in place.
+  // bucket_sort.comp: light buckets sorted ascending, in place: up to VKINDEX_REGISTER_BUCKET positions
+  // among all owners, or (LONG_BUCKETS, spec[kSpecDims]) the longer ones, among the long owners.
   void sortBuckets(const Step& step) {
-    forEachLightBucket(step, [&](uint32_t, uint32_t first, uint32_t end) {
-      std::vector<uint32_t> bucket;
-      for (uint32_t i = first; i < end; ++i) bucket.push_back(bucketWord(step, i));
-      std::sort(bucket.begin(), bucket.end());
-      for (uint32_t i = first; i < end; ++i) bucketWord(step, i) = bucket[i - first];
-    });
+    const bool long_pass = step.spec[kSpecDims] != 0;
+    forEachLightBucket(
+        step,
+        [&](uint32_t, uint32_t first, uint32_t end) {
+          const bool long_bucket = end - first > VKINDEX_REGISTER_BUCKET;
+          if (long_pass && (!long_bucket || end - first > VKINDEX_MAX_BUCKET)) {
+            return fail("long owner of a bucket of " + std::to_string(end - first));
+          }
+          if (long_bucket != long_pass) return;
+          std::vector<uint32_t> bucket;
+          for (uint32_t i = first; i < end; ++i) bucket.push_back(bucketWord(step, i));
+          std::sort(bucket.begin(), bucket.end());
+          for (uint32_t i = first; i < end; ++i) bucketWord(step, i) = bucket[i - first];
+        },
+        long_pass);
   }
 
   // scatter_fold.comp: light buckets folded by their owners in the order they hold (bucket_sort.comp's),

@@ -235,7 +235,7 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 }
 
 std::vector<ManyHeavyTargets> manyHeavyTargetCases(Rng& rng, uint32_t workgroup_size) {
-  constexpr int64_t kPerTarget = 40;
+  constexpr int64_t kPerTarget = VKINDEX_MAX_BUCKET + 40;
   std::vector<ManyHeavyTargets> cases;
   for (const int64_t targets : {int64_t{40}, int64_t{workgroup_size} + 37}) {
     std::vector<int64_t> indices;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/scatter_buckets_params.h"
 #include "support/defined_reductions.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
@@ -106,9 +107,16 @@ void expectRepeatedFloatRunsIdentical(Context& context, const std::function<Scat
 
 // `count` index values over `targets` targets for the fold by owner, in blocks of four positions (the
 // blocks of orderSensitiveUpdates): target 0 takes every other block (heavy, more than
-// VKINDEX_MAX_BUCKET updates, for count > 64), the others share the rest in turn (light while count / 2
-// stays within 32 x (targets - 1), less a block); each written as v or v - targets at random.
+// VKINDEX_MAX_BUCKET updates, for count > 2 x VKINDEX_MAX_BUCKET), the others share the rest in turn
+// (light while count / 2 stays within VKINDEX_MAX_BUCKET x (targets - 1), less a block); each written
+// as v or v - targets at random.
 std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targets);
+
+// heavyAndLightTargets' count and targets in the fold by owner tests: 300 updates to the heavy target,
+// 75 to each light one.
+constexpr int64_t kMixedUpdates = 600;
+constexpr int64_t kMixedTargets = 5;
+static_assert(kMixedUpdates / 2 > VKINDEX_MAX_BUCKET && kMixedUpdates / 2 / (kMixedTargets - 1) < VKINDEX_MAX_BUCKET);
 
 // Index values for the fold by owner's light buckets of every size: target t of `targets` takes t + 1
 // updates (the last target, at targets > VKINDEX_MAX_BUCKET, is heavy), in blocks of four positions
@@ -116,13 +124,19 @@ std::vector<int64_t> heavyAndLightTargets(Rng& rng, int64_t count, int64_t targe
 // fewer than four at the end; each written as v or v - targets at random.
 std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets);
 
+// everyBucketSize's targets in the fold by owner tests: buckets of 1 to VKINDEX_MAX_BUCKET updates, so
+// that every width of the owners' sorting network (8, 16 and 32 keys) and every merge level of the
+// longer buckets (64 to VKINDEX_MAX_BUCKET keys, bucket_sort.comp) sorts some, beside one heavy target.
+constexpr int64_t kRampTargets = VKINDEX_MAX_BUCKET + 1;
+
 // Updates sent to seven heavy targets in the fold by owner tests: 2^17, where 20000 left unseen the
 // lost updates of a sub-word compare-and-swap loop on lavapipe (int8 adds on targets sharing a word
 // went wrong from about 49152 updates).
 constexpr int64_t kFewHeavyTargetUpdates = 131072;
 
 // A reduction onto many heavy targets for the fold by owner's heavy sort: `updates` index values, 40
-// per target in a shuffled order, and an element type that folds them.
+// more per target than a light bucket holds (VKINDEX_MAX_BUCKET), in a shuffled order, and an element
+// type that folds them.
 struct ManyHeavyTargets {
   int64_t targets = 0, updates = 0;
   std::vector<int64_t> indices;

@@ -207,16 +207,16 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       scatterWorkload("scatter-1d-add-hot", {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 18),
       scatterWorkload("scatter-1d-max-hot", {false, {16}, {side * side}, 0, Reduction::kMax, false, randomTargets}, 18),
       // The same 16 hot targets spread through the 16 MiB vector, in place (a gradient onto a few rows of a
-      // large table): the plan must allow for a heavy target per 33 updates, and learns only on the
-      // device that there are 16.
+      // large table): the plan must allow for a heavy target per VKINDEX_MAX_BUCKET + 1 updates, and
+      // learns only on the device that there are 16.
       scatterWorkload("scatter-1d-wide-add-hot",
                       {false, {side * side}, {side * side}, 0, Reduction::kAdd, true, sixteenSpreadTargets}, 18),
       // The same add on int32 (the *_int32 modules). Integer adds give the same bits in any order, so
       // this is the row where a fold in parallel, which float adds cannot have, would show.
       scatterWorkload("scatter-1d-i32-add-hot",
                       {false, {16}, {side * side}, 0, Reduction::kAdd, false, randomTargets, DataType::kInt32}, 18),
-      // Forty updates per target on average (the same updates onto side * side / 40 elements): most
-      // targets heavy, a tenth light.
+      // Forty updates per target on average (the same updates onto side * side / 40 elements): light
+      // buckets of a few dozen, which the owners sort in chunks of 32 and merge.
       scatterWorkload("scatter-1d-add-dup40",
                       {false, {side * side / 40}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 19),
       // Eight float additions onto each of the first side/8 rows, in index order.
