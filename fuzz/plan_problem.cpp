@@ -89,6 +89,8 @@ DeviceInfo decodeDevice(FuzzedDataProvider& input) {
   device.max_single_line_walk_updates =
       input.ConsumeBool() ? UINT64_MAX : input.ConsumeIntegralInRange<uint64_t>(0, 64);
   device.min_atomic_walk_lines = input.ConsumeBool() ? 0 : UINT64_MAX;  // integer reductions by atomics
+  // float32 adds on one line folded from this many updates per element, or never.
+  device.min_float32_add_fold_duplicates = input.ConsumeIntegralInRange<uint64_t>(0, 8);
   device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
   return device;
 }

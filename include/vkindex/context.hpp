@@ -65,10 +65,10 @@ struct ContextOptions {
   // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
   // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
   // items_per_invocation also sets DeviceInfo::row_items. min_walk_lines sets DeviceInfo::min_walk_lines,
-  // min_soft_float_walk_lines and min_atomic_walk_lines, and lifts max_single_line_walk_updates, so
-  // that it decides alone (UINT64_MAX: every ScatterElements none through the winner table and every
-  // reduction folded by owner or applied with atomics, but where a line has one target and the fold
-  // would not serve; 1: every one walked).
+  // min_soft_float_walk_lines and min_atomic_walk_lines, and lifts max_single_line_walk_updates and
+  // min_float32_add_fold_duplicates, so that it decides alone (UINT64_MAX: every ScatterElements none through the
+  // winner table and every reduction folded by owner or applied with atomics, but where a line has one target and the
+  // fold would not serve; 1: every one walked).
   uint32_t workgroup_size = 0;
   uint32_t items_per_invocation = 0;
   uint64_t min_walk_lines = 0;

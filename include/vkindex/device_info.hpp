@@ -122,6 +122,12 @@ struct DeviceInfo {
   // and fewer walkers apply every update at once with atomics, which need no fold. Measured per
   // driver (see src/vk/device.cpp).
   uint64_t min_atomic_walk_lines = 0;
+  // Float32 and complex64 adds by the soft-float adder (no native_float32_add): where a single walker
+  // (a vector; ScatterND: one-element slices) would take at least this many updates per element of
+  // its line, the line folds by owner even where min_walk_lines would walk it. At so many duplicates
+  // per target the fold's passes cost less than the walk's steps, one after another; with fewer, the
+  // walk wins. 0: never. Measured per driver (see src/vk/device.cpp).
+  uint64_t min_float32_add_fold_duplicates = 0;
   // How a winner table (reduction none, above) is claimed: false, one atomicMax per update; true, a
   // pass of plain (relaxed atomic) stores, then a pass over the same updates in which only those that
   // share a target and lost the stores' race raise their word with atomicMax. The same table either

@@ -564,16 +564,28 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
   }
 }
 
+// Whether a float32 or complex64 add by the soft-float adder has a single walker with at least
+// DeviceInfo::min_float32_add_fold_duplicates updates per element of its line.
+bool duplicateRichSoftAdd(const ScatterShape& shape, const Placement& updates, const Placement& output,
+                          const DeviceInfo& device) {
+  if (device.min_float32_add_fold_duplicates == 0 || device.native_float32_add) return false;
+  if (walkersOf(shape) != 1 || walkKernel(shape, kElementsWalk, false) != kElementsWalk.float32_add) return false;
+  // One walker: the line is the whole output.
+  return updates.bytes / shape.element_bytes / device.min_float32_add_fold_duplicates >=
+         output.bytes / shape.element_bytes;
+}
+
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
 // serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines
 // (lines for ScatterElements, slice elements for ScatterND; min_soft_float_walk_lines where that is
-// larger and the arithmetic is soft float), where each tensor fits one binding.
+// larger and the arithmetic is soft float), or a duplicate-rich soft-float add on one walker
+// (duplicateRichSoftAdd), where each tensor fits one binding.
 std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const PassLayout& layout,
                                             const Placement& updates, const Placement& output,
                                             const DeviceInfo& device) {
   const uint64_t min_walkers =
       softFloatWalk(shape) ? std::max(device.min_walk_lines, device.min_soft_float_walk_lines) : device.min_walk_lines;
-  if (!fewWalkers(shape, min_walkers)) return std::nullopt;
+  if (!fewWalkers(shape, min_walkers) && !duplicateRichSoftAdd(shape, updates, output, device)) return std::nullopt;
   // Where each walker owns one target (a one-element vector), the fold would fold the same chains
   // after a sort: SwiftShader, float64 min of 2^20 updates onto one element, 1.3 s walked, 2.3 s folded.
   if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;

@@ -150,6 +150,14 @@ void chooseTuning(DeviceInfo& info, bool gpu) {
   // lavapipe, through atomics below its min_walk_lines already: 729, 371, 459, 55 and 23 walked
   // against 144, 173, 131, 16 and 13.
   info.min_atomic_walk_lines = swiftshader ? 2u : info.min_walk_lines;
+  // Measured with a probe timing the synchronous call (2026-11-28, after the buckets grew to 256
+  // positions; float32 add, U updates at random onto one line of D elements in place), SwiftShader
+  // walked against folded: U/D = 64 (2^18 onto 4096) 133 -> 110 ms, 40 (2^20 onto 26214) 572 -> 302,
+  // 32768 (2^19 onto 16) 236 -> 161, 8 (2^22 onto 2^19) 2367 -> 1789, 4 (2^21 onto 2^19) 1350 -> 1212;
+  // but 1 (2^20 onto 2^20) 686 -> 1217, 1/2 and 1/4 (2^19 onto 2^20, 2^20 onto 2^22) 382 -> 726 and
+  // 780 -> 1648. Float32 max walked faster at every ratio (2^22 onto 2^19: 577 against 1188 ms), as do
+  // the integer walks, whose steps are short.
+  info.min_float32_add_fold_duplicates = swiftshader ? 4u : 0u;
 }
 
 // Probes identity, optional features and limits. Extension structs are chained only when the device
@@ -408,6 +416,7 @@ Status Device::overrideTuning(uint32_t workgroup_size, uint32_t items_per_invoca
     info_.min_walk_lines = info_.min_soft_float_walk_lines = min_walk_lines;
     info_.min_atomic_walk_lines = min_walk_lines;
     info_.max_single_line_walk_updates = UINT64_MAX;  // the override decides alone
+    info_.min_float32_add_fold_duplicates = 0;
   }
   return Status::Ok();
 }

@@ -141,6 +141,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "claim_by_store",
                             "min_soft_float_walk_lines",
                             "min_atomic_walk_lines",
+                            "min_float32_add_fold_duplicates",
                             "max_walk_steps",
                             "group_reserved_cursors",
                             "most_workgroup_runs"}) {

@@ -76,6 +76,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(info.min_atomic_walk_lines, 65536u);
   EXPECT_FALSE(info.claim_by_store);
   EXPECT_EQ(info.max_single_line_walk_updates, UINT64_MAX);
+  EXPECT_EQ(info.min_float32_add_fold_duplicates, 0u);
   // A CPU driver's loop guard is not tuning: it stays.
   EXPECT_EQ(info.max_walk_steps, context().device().max_walk_steps);
   if (info.type == "cpu") {
@@ -87,6 +88,7 @@ TEST_F(ContextTest, GpuTuningGivesTheGpuChoiceOnAnyDevice) {
   EXPECT_EQ(overridden->device().min_walk_lines, 3u);
   EXPECT_EQ(overridden->device().min_atomic_walk_lines, 3u);
   EXPECT_EQ(overridden->device().max_single_line_walk_updates, UINT64_MAX) << "the override decides alone";
+  EXPECT_EQ(overridden->device().min_float32_add_fold_duplicates, 0u) << "the override decides alone";
   EXPECT_EQ(overridden->device().row_lanes, info.row_lanes);
 }
 

@@ -579,6 +579,24 @@ TEST_F(ScatterElementsTest, AVectorOfManyUpdatesKeepsTheLastWriter) {
        randomTensor(rng, DataType::kFloat32, {600000}), 0, Reduction::kNone}));
 }
 
+// Float32 and complex64 adds onto a vector with many updates per element (DeviceInfo::
+// min_float32_add_fold_duplicates: SwiftShader folds them by owner from 4 each, where it walks every
+// line otherwise), on every device's own tuning: 6000 updates onto 61 elements and onto 1500 (4
+// each), order-sensitive, and the bytes of the walk.
+TEST_F(ScatterElementsTest, DuplicateRichVectorAddsFoldInIndexOrder) {
+  Rng rng(0xd0b1e);
+  for (DataType dtype : {DataType::kFloat32, DataType::kComplex64}) {
+    for (const int64_t targets : {int64_t{61}, int64_t{1500}}) {
+      SCOPED_TRACE(std::string(dataTypeName(dtype)) + " onto " + std::to_string(targets));
+      const ScatterCase c{smallExactValues(dtype, {targets}), randomIndices(rng, DataType::kInt64, {6000}, targets),
+                          orderSensitiveUpdates(rng, dtype, {6000}), 0, Reduction::kAdd};
+      ASSERT_TRUE(orderChangesTheResult(c.op(context()), c.inputs(), rng));
+      ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(context(), c));
+    }
+  }
+  EXPECT_EQ(context().validationMessageCount(), 0u) << context().firstValidationMessage();
+}
+
 // Contexts tuned as a GPU that never walks a reduction, so that heavy runs fold by owner, each in a
 // workgroup where a call has at most 1024 (DeviceInfo::most_workgroup_runs): 256- and 32-wide groups.
 void makeHeavyRunContexts(std::unique_ptr<Context>& folding, std::unique_ptr<Context>& narrow) {

@@ -47,6 +47,13 @@ std::string twoLineScatterKernels(DataType type, Reduction reduction, const Devi
   return plan.ok() ? kernels(*plan) : "";
 }
 
+// The CPU drivers' tuning of float reductions: every line walked (min_walk_lines 1), on a roomy device.
+DeviceInfo walksEveryLine() {
+  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  device.min_walk_lines = 1;
+  return device;
+}
+
 TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kAdd);
   EXPECT_EQ(shape.lines, 5u) << "one line per column: the axis is dim 0";
@@ -365,8 +372,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
 TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1), but a vector of more than
   // max_single_line_walk_updates updates goes through the winner table.
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
-  device.min_walk_lines = 1;
+  DeviceInfo device = walksEveryLine();
   device.max_single_line_walk_updates = 63;
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kNone, device), "scatter_elements_write_by_target")
       << "64 updates in one line";
@@ -380,11 +386,42 @@ TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
             "check_indices x1, report_index x1, scatter_elements_move x1");
 }
 
+TEST(PlanScatterTest, DuplicateRichSoftFloat32AddsOnOneLineFold) {
+  // SwiftShader's tuning: every line walked (min_walk_lines 1), but a single line of float32 or
+  // complex64 adds by the soft-float adder with min_float32_add_fold_duplicates updates per element
+  // folds by owner. vectorScatterKernel: 64 updates onto 40 elements, 1.6 each.
+  DeviceInfo device = walksEveryLine();
+  device.min_float32_add_fold_duplicates = 1;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_fold_float32_add");
+  EXPECT_EQ(vectorScatterKernel(DataType::kComplex64, Reduction::kAdd, device), "scatter_fold_float32_add");
+  StatusOr<ScatterShape> tuples = inferScatterNDShape({40}, DataType::kFloat32, {64, 1}, DataType::kInt64, {64},
+                                                      DataType::kFloat32, Reduction::kAdd);
+  ASSERT_TRUE(tuples.ok());
+  StatusOr<OpPlan> plan =
+      planScatter(*tuples, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldFloat32Add) << "ScatterND's one-element slices";
+  // Other reductions keep their own thresholds: float32 max and int32 mul walk.
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kMax, device), "scatter_elements_order32");
+  EXPECT_EQ(vectorScatterKernel(DataType::kInt32, Reduction::kMul, device), "scatter_elements_int32");
+  // Too few duplicates, a native adder, or two lines: the walk.
+  device.min_float32_add_fold_duplicates = 2;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add");
+  device.min_float32_add_fold_duplicates = 1;
+  device.native_float32_add = true;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add_native");
+  device.native_float32_add = false;
+  EXPECT_EQ(twoLineScatterKernels(DataType::kFloat32, Reduction::kAdd, device),
+            "check_indices x1, report_index x1, scatter_elements_float32_add x1");
+  device.min_float32_add_fold_duplicates = 0;
+  EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_elements_float32_add")
+      << "0: never";
+}
+
 TEST(PlanScatterTest, AtomicIntegerReductionsWalkFromTheirOwnThreshold) {
   // The CPU drivers' tuning: every line of a float reduction walked (min_walk_lines 1), but a single
   // line of an integer reduction that atomics apply in any order through them (min_atomic_walk_lines 2).
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
-  device.min_walk_lines = 1;
+  DeviceInfo device = walksEveryLine();
   device.min_atomic_walk_lines = 2;
   EXPECT_EQ(vectorScatterKernel(DataType::kInt32, Reduction::kAdd, device), "scatter_elements_atomic");
   EXPECT_EQ(vectorScatterKernel(DataType::kUInt32, Reduction::kMax, device), "scatter_elements_atomic");
@@ -406,8 +443,7 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1) but a single line of soft-float
   // arithmetic folded by owner (min_soft_float_walk_lines 2), where the walk's steps each cost a
   // soft-float operation one after another.
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
-  device.min_walk_lines = 1;
+  DeviceInfo device = walksEveryLine();
   device.min_soft_float_walk_lines = 2;
   struct Case {
     DataType type;

@@ -65,6 +65,7 @@ ScatterCase randomScatterCase(std::mt19937& rng, bool nd) {
   c.device.min_walk_lines = rng() % 2 ? 0 : UINT64_MAX;
   c.device.max_single_line_walk_updates = rng() % 2 ? UINT64_MAX : rng() % 8;  // a vector's walk or table
   c.device.min_atomic_walk_lines = rng() % 2 ? 0 : UINT64_MAX;  // integer reductions walked or by atomics
+  c.device.min_float32_add_fold_duplicates = rng() % 4;         // float32 adds on one line folded, or not
   c.device.claim_by_store = rng() % 2 != 0;
   return c;
 }

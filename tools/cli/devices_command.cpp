@@ -63,6 +63,10 @@ void printText(const DeviceInfo& d, bool is_default) {
       static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
       static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_atomic_walk_lines)),
       static_cast<unsigned long long>(d.max_walk_steps));
+  if (d.min_float32_add_fold_duplicates > 0) {
+    std::printf("     float32 and complex64 adds on one line fold from %llu updates per element\n",
+                static_cast<unsigned long long>(d.min_float32_add_fold_duplicates));
+  }
   if (d.most_workgroup_runs > 0) {
     std::printf("     a fold's heavy targets take a workgroup each where a call has at most %u\n",
                 d.most_workgroup_runs);
@@ -106,6 +110,7 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["claim_by_store"] = d.claim_by_store;
   device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
   device["min_atomic_walk_lines"] = d.min_atomic_walk_lines;
+  device["min_float32_add_fold_duplicates"] = d.min_float32_add_fold_duplicates;  // 0: never
   device["max_walk_steps"] = d.max_walk_steps;
   device["group_reserved_cursors"] = d.group_reserved_cursors;
   device["most_workgroup_runs"] = d.most_workgroup_runs;
