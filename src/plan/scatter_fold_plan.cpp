@@ -40,8 +40,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
                    std::min(target_count, update_count) * 4};
   layout.scratch_bytes = layout.owners.offset + layout.owners.size;
   // Addressed in words through the whole-scratch binding, as every array after it: no alignment needed.
-  layout.most_long_owners = update_count / (VKINDEX_REGISTER_BUCKET + 1);
-  layout.long_owners = {layout.scratch_bytes, layout.most_long_owners * 4};
+  layout.long_owners = {layout.scratch_bytes, update_count / (VKINDEX_REGISTER_BUCKET + 1) * 4};
   layout.scratch_bytes += layout.long_owners.size;
   layout.most_heavy = std::min(target_count, update_count / (VKINDEX_MAX_BUCKET + 1));
   if (layout.most_heavy > 0) {
@@ -174,11 +173,12 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
   const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
   const uint64_t owner_groups = groupsForItems(most_owners, workgroup, targets_per_invocation);
   plan.steps.push_back(bucketPass(Kernel::kBucketSort, owner_groups));
-  if (layout.most_long_owners > 0) {
+  const uint64_t most_long_owners = layout.long_owners.size / 4;
+  if (most_long_owners > 0) {
     // The buckets longer than the register network, where a target can have that many updates: a
     // pipeline of their own (bucket_sort.comp's LONG_BUCKETS) over the long owners.
     Step long_buckets =
-        bucketPass(Kernel::kBucketSort, groupsForItems(layout.most_long_owners, workgroup, targets_per_invocation));
+        bucketPass(Kernel::kBucketSort, groupsForItems(most_long_owners, workgroup, targets_per_invocation));
     long_buckets.spec[kSpecDims] = 1;
     plan.steps.push_back(long_buckets);
   }

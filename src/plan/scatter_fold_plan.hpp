@@ -19,10 +19,9 @@ struct FoldLayout {
   uint64_t target_count = 0;  // data elements
   uint64_t update_count = 0;  // update elements
   Window counts, cursors, targets, buckets, owners;
-  // The light targets whose buckets are longer than the register network sorts (empty where no
-  // target can have more than VKINDEX_REGISTER_BUCKET updates), which bucket_sort.comp's second pass
-  // sorts in chunks and merges.
-  uint64_t most_long_owners = 0;  // update_count / (VKINDEX_REGISTER_BUCKET + 1)
+  // The light targets whose buckets are longer than the register network sorts, a word each, at most
+  // update_count / (VKINDEX_REGISTER_BUCKET + 1) (empty where no target can have more than
+  // VKINDEX_REGISTER_BUCKET updates), which bucket_sort.comp's second pass sorts in chunks and merges.
   Window long_owners;
   // The heavy sort (empty where no target can be heavy: too few updates): runs, heavy ids' targets,
   // the sorted positions of odd digit passes (even ones use the end of `buckets`), the heavy ids of
