@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# arm64 Linux cross build (README, "Cross builds"): Debian's g++-aarch64-linux-gnu with multiarch
+# arm64 Linux cross build (docs/embedding.md, "Cross builds"): Debian's g++-aarch64-linux-gnu with multiarch
 # arm64 packages, the host's volk and the host build's SPIR-V (so the target needs only the Vulkan
 # headers). Then, under qemu-aarch64, the plan tests and the C API test on arm64 lavapipe with the
 # validation layer. First a portability check: POSIX-only headers appear only in src/platform/, so an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packaging checks (README, "Embedding"): vkindex built as a static and as a shared library, installed,
+# Packaging checks (docs/embedding.md): vkindex built as a static and as a shared library, installed,
 # and embedded by two applications (C++ and C, tests/packaging/consumer) that also link libvulkan and
 # call Vulkan themselves, then run a Gather through vkindex on lavapipe. The applications are built
 # through find_package after `cmake --install` (the C one also from a project that enables only C,

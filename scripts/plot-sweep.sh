@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Draws `vkindex bench --sweep` as an SVG: GB/s (log axis) against row bytes (log2 axis) for Gather, GatherND,
 # ScatterND, vkCmdCopyBuffer, the compute copy and Gather with host indices as copy regions (where the
-# sweep timed them), titled with the device and the date the sweep ran. A tool for the README's
-# plots, not part of CI. Needs gnuplot (Debian: apt-get install gnuplot-nox) and python3 (it reads the
-# JSON lines).
+# sweep timed them), titled with the device and the date the sweep ran. A tool for the plots in docs/
+# (docs/benchmarks.md, "Sweep"), not part of CI. Needs gnuplot (Debian: apt-get install gnuplot-nox) and
+# python3 (it reads the JSON lines).
 #
 # usage: scripts/plot-sweep.sh [--driver lavapipe|swiftshader] [--quick] [--input FILE] [--output FILE.svg]
 #                              [--cli PATH] [-- extra bench options, e.g. --device 1]
@@ -14,7 +14,7 @@
 #             run here also leaves its JSON lines beside it (FILE.jsonl): the numbers behind the plot,
 #             which --input can draw again
 #   --cli     the vkindex binary; default build/tools/cli/vkindex
-# Regenerate the README's plots (with nothing else running, the numbers are timings):
+# Regenerate the plots in docs/ (with nothing else running, the numbers are timings):
 #   scripts/plot-sweep.sh --driver lavapipe && scripts/plot-sweep.sh --driver swiftshader
 set -euo pipefail
 cd "$(dirname "$0")/.."

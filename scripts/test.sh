@@ -21,7 +21,7 @@ stage_done build
 (cd build && ctest --output-on-failure -j "$(nproc)" -LE sync)
 stage_done ctest
 
-# Packaging and embedding (README, "Embedding"): the static library installed from build/, a shared one,
+# Packaging and embedding (docs/embedding.md): the static library installed from build/, a shared one,
 # and C and C++ applications that link libvulkan too, through find_package, pkg-config and
 # add_subdirectory. Then the arm64 cross build, with the plan tests and the C API test under qemu.
 VKINDEX_STATIC_BUILD=build scripts/check-packaging.sh
