@@ -4,10 +4,9 @@
 # Registers a GPU test binary with ctest as one test per gtest test suite (named <prefix><Suite>), not
 # one per test as gtest_discover_tests does. Each process creates a Vulkan instance and device under the
 # validation layer and compiles the pipelines its tests use, and the CPU drivers' compile dominates their
-# time (SwiftShader: ~75% of a type-matrix test in the driver's compiler): a suite's tests share one
-# shared Context and so compile each pipeline once. Measured on 2 cores, SwiftShader with the GPU's
-# tuning: AllTypes/GatherNDRandomTest 83 s as 32 processes, 31 s as one; scatter_elements_test 179 s as
-# 78 processes, 91 s as its 3 suites.
+# time (SwiftShader: most of a type-matrix test is the driver's compiler): a suite's tests share one
+# shared Context and so compile each pipeline once, which keeps the CPU drivers' ctest runs within CI's
+# budget (timings in docs/measurements/).
 #
 # The suites are listed at ctest time, as gtest_discover_tests' PRE_TEST mode does: the generated
 # include file runs `<binary> --gtest_list_tests` whenever the binary is newer than its saved list

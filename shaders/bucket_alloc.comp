@@ -7,8 +7,8 @@
 // reserves the buckets, owner places and heavy ids of all its leaders at once: with one atomic on
 // each shared cursor, or, with GROUP_RESERVE (DeviceInfo::group_reserved_cursors: GPUs), from its
 // workgroup's share with shared atomics, one invocation reserving that share on the cursors. Reserved
-// per invocation, 4M updates onto 512K targets spent 0.39 ms of an NVIDIA H200's time in this pass,
-// queued on two words; on lavapipe the share's barriers cost more than they save (29-39 -> 37-41 ms).
+// per invocation, a GPU's atomics queue on two words; on lavapipe the share's barriers cost more than
+// they save (docs/tuning.md).
 // Where buckets, owners and heavy ids lie changes from run to run; what the fold makes of them does not.
 #include "common/scatter_buckets_params.h"
 

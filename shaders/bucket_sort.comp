@@ -3,9 +3,9 @@
 // Fold by owner, before the light fold (common/scatter_buckets_params.h): every light target's owner
 // sorts its bucket of update positions ascending, in place, so that scatter_fold.comp applies them in
 // index order. A kernel of its own rather than the fold's first step: the sorting network is most of
-// the code, and the fold is specialized per element type and reduction while this is not. With the
-// network inside, SwiftShader took 1.8 s to compile each fold variant (7.7 s for float64) and
-// lavapipe 0.4 s (1 s); now the network is compiled once per device.
+// the code, and the fold is specialized per element type and reduction while this is not: inside the
+// fold, the CPU drivers compiled the network once per fold variant, slowly; here, once per device
+// (docs/reductions.md).
 //
 // Two passes, by LONG_BUCKETS: the first sorts the buckets of up to VKINDEX_REGISTER_BUCKET (32)
 // positions, in registers (common/bucket_network.glsl); the second the longer ones, up to
@@ -14,9 +14,8 @@
 // each chunk finishes the merge in registers. Every pair is ordered ascending (the level's first step
 // pairs each position with its mirror in the block), so the positions past the bucket's end act as
 // keys above every position and any pair that reaches them is left alone. Two pipelines rather than a
-// branch in one: with the long buckets' loops around the network, lavapipe took twice as long over
-// buckets of about 8 positions (`vkindex bench` scatternd-1d-add, this pass 86-95 -> 150-188 ms),
-// whether or not any bucket was long.
+// branch in one: with the long buckets' loops around the network, lavapipe sorted short buckets far
+// slower, whether or not any bucket was long (docs/reductions.md).
 #include "common/scatter_buckets_params.h"
 
 layout(local_size_x_id = 0) in;
@@ -24,7 +23,7 @@ layout(local_size_x_id = 0) in;
 
 // 0: the buckets of up to VKINDEX_REGISTER_BUCKET positions, among all owners; 1: the longer ones,
 // whose owners bucket_alloc.comp lists apart (a pass over all owners that skipped the short buckets
-// took lavapipe 40-65 ms where 512K owners had about 8 positions each).
+// costs time where owners are many and short: docs/reductions.md).
 layout(constant_id = 5) const uint LONG_BUCKETS = 0;
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

@@ -6,9 +6,9 @@
 //
 // Positions are laid out in the row gathers' segments (ROW_LANES x ITEMS positions, interleaved), so
 // a CPU driver's invocation checks a long run and a GPU's lanes read adjacent words. One position per
-// invocation made the check cost lavapipe and SwiftShader 10-12x a copy of the indices' bytes, most
-// of a GatherElements. Each invocation walks its positions in increasing order, so its first bad one
-// is the only one it needs to report.
+// invocation made the check cost the CPU drivers many copies of the indices' bytes, most of a
+// GatherElements (docs/gather-kernels.md). Each invocation walks its positions in increasing order,
+// so its first bad one is the only one it needs to report.
 #include "common/check_params.h"
 
 layout(local_size_x_id = 0) in;

@@ -10,8 +10,8 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 layout(constant_id = 4) const uint ROW_LANES = 1;
 // 1: whole segments move four quads at a time (common/batched_copy.glsl), as gather_rows.comp moves
-// whole segments. Not the default: lavapipe's 2-lane segments went 4.7 -> 9.4 ms for 32 MiB that way,
-// so the benchmark times both forms of the row gathers' layout.
+// whole segments. Not the default: lavapipe's 2-lane segments ran slower that way
+// (docs/gather-kernels.md), so the benchmark times both forms of the row gathers' layout.
 layout(constant_id = 5) const uint BATCHED_LOADS = 0;
 
 // 16-byte units: uvec4, or u64vec2 in the copy_int64 module (common/unit_type.glsl).

@@ -11,7 +11,8 @@
 // elements), interleaved item by item, like the row gathers' segments. Each invocation walks its
 // items in increasing order with a cursor that steps the innermost coordinate, so the divisions that
 // turn a position into coordinates run once per segment and per wrap of the innermost dim instead of
-// once per element (measured on SwiftShader: the per-element divisions were a fifth of the kernel).
+// once per element (on SwiftShader the per-element divisions were a large share of the kernel:
+// docs/gather-kernels.md).
 #include "common/gather_elements_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES

@@ -13,8 +13,8 @@ layout(local_size_x_id = 0) in;
 // Output words each invocation assembles per segment.
 layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations sharing one segment (DeviceInfo::row_lanes): 1 on CPU drivers, where one invocation
-// streaming 256 words ran the bench's uint8-rows 1.5x (lavapipe) and 1.25x (SwiftShader) faster than
-// workgroup-interleaved blocks of 4 words per invocation.
+// streaming 256 words ran the bench's uint8-rows faster than workgroup-interleaved blocks of 4 words
+// per invocation (docs/tuning.md).
 layout(constant_id = 4) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
 layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
@@ -115,9 +115,8 @@ void assembleSegment(uint first_word) {
 // (Gather: index_outer_stride 0): output word `column` of every slice comes from the same
 // kUnitsPerWord tuples. So each invocation takes a column of ITEMS_PER_INVOCATION consecutive slices,
 // reads its tuples once for them all, and assembles each word without stepping coordinates;
-// consecutive invocations take consecutive columns (coalesced stores on GPUs). On the bench's
-// uint8-rows row this halved the time on both CPU drivers (lavapipe, SwiftShader): dropping the index
-// loads alone from the segment walk below had saved 25-40% on lavapipe.
+// consecutive invocations take consecutive columns (coalesced stores on GPUs). The index loads are
+// most of the segment walk's cost for such rows on the CPU drivers (docs/gather-kernels.md).
 bool slicesShareColumns() {
   return pc.row_units == 1u && pc.index_outer_stride == 0u && pc.first_index == 0u && pc.index_count != 0u &&
          pc.index_count % kUnitsPerWord == 0u && pc.pass_rows % pc.index_count == 0u &&

@@ -3,7 +3,7 @@
 // Gather and GatherND, type-agnostic: output row (outer, n) is a copy of the data row the index tuple
 // of (outer, n) addresses (see common/gather_rows_params.h). This kernel takes rows of whole words,
 // copied in units of VKINDEX_UNIT_BYTES (16, 8 or 4: one module each, since bindings aliased at
-// three widths made SwiftShader 1.4x slower even with two of them dead), a segment (ROW_LANES x
+// three widths made SwiftShader slower even with two of them dead), a segment (ROW_LANES x
 // ITEMS units of one row, or whole short rows) per group of ROW_LANES invocations. Other rows:
 // gather_row_bytes.comp.
 // With VKINDEX_SELF_CHECK (the gather_rows_checked modules) every invocation also does the index check
@@ -19,12 +19,8 @@
 #endif
 // The copy paths this module holds (plan::RowPath), one each in the plain modules and all three in the
 // self-checking ones. SwiftShader runs a path slower in a module that holds the others, reachable or
-// not, and a branch on a specialization constant in place of the preprocessor saved nothing. Measured
-// with `vkindex bench --repeats 25`, alternating builds, three rounds, op / compute copy, all three
-// paths in one module -> one each: SwiftShader embedding (4 KiB rows, segments) 1.27-1.41 -> 1.19-1.29,
-// middle-axis (256-byte short rows) 1.49-1.56 -> 1.35-1.49, gathernd-rows (1 KiB short rows)
-// 1.25-1.32 -> 1.11-1.19, float32-columns 3.75-4.26 -> 3.57-3.99; lavapipe 1.18-1.19 -> 1.15-1.18,
-// 1.43-1.53 -> 1.36-1.48, 1.21-1.25 -> 1.18-1.19, columns within noise.
+// not, and a branch on a specialization constant in place of the preprocessor saved nothing
+// (docs/gather-kernels.md).
 #define VKINDEX_ROW_PATH_ALL 0
 #define VKINDEX_ROW_PATH_SEGMENTS 1
 #define VKINDEX_ROW_PATH_SHORT_ROWS 2
@@ -65,20 +61,18 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 // A segment is ROW_LANES x ITEMS_PER_INVOCATION units: a piece of a longer row (segments_per_row > 1),
 // or as many whole rows as fit in it (segments_per_row == 1). Whole-row segments keep one invocation
-// streaming ~256 units on CPU drivers whatever the row length: segments of one 256-byte row cost
-// lavapipe 2.3x a copy of the same bytes in loop and launch overhead, 16-row segments 1.03x.
+// streaming ~256 units on CPU drivers whatever the row length: segments of one short row spend
+// lavapipe's time in loop and launch overhead (docs/gather-kernels.md).
 const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
 
 uint rowsPerSegment() { return pc.segments_per_row == 1u ? max(1u, kSegmentUnits / max(pc.row_units, 1u)) : 1u; }
 
 // This invocation's units of a whole segment, [begin, begin + kSegmentUnits) of one row, four at a
 // time (common/batched_copy.glsl). Rows shorter than a segment keep the plain loop below: batching
-// them, with a tail per row, measured no faster on either driver.
-// Only where batching measured faster, or was never measured slower: with 64-bit components
-// (lavapipe's int64 modules: embedding 4.5-4.8 -> 4.0-4.1 ms) and with lanes sharing a segment (GPUs).
-// One lane of 32-bit components (SwiftShader) keeps the plain loop: batched, its embedding ran
-// 1.15-1.31x the compute copy against 1.02-1.15x plain (`vkindex bench --repeats 15-21`, alternating
-// builds, six rounds).
+// them, with a tail per row, gained nothing on either CPU driver.
+// Only where batching was faster, or never slower: with 64-bit components (lavapipe's int64 modules)
+// and with lanes sharing a segment (GPUs). One lane of 32-bit components (SwiftShader) keeps the
+// plain loop, which ran faster there (docs/gather-kernels.md).
 const bool kBatchWholeSegments = VKINDEX_INT64_UNITS != 0 || ROW_LANES > 1u;
 void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
   for (uint i = 0u; i < ITEMS_PER_INVOCATION; i += 4u) {
@@ -112,20 +106,13 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
 // Whole rows [first_row, end_row) of the pass, each shorter than a segment, with one lane per
 // segment: the rows' (outer, n) coordinates step from row to row, and each row is one plain loop,
 // where copyRows divides for every row's coordinates and tests every unit against the segment's end.
-// First for rows of at most VKINDEX_SHORT_ROW_UNITS units; rows up to a segment gained too, measured
-// by `vkindex bench --repeats 25`, alternating builds, 3-4 rounds, op / compute copy: SwiftShader
-// middle-axis (256-byte rows) 1.77-2.02 -> 1.52-1.59, gathernd-rows (1 KiB) 1.43-1.49 -> 1.29-1.35;
-// lavapipe 1.46-1.53 -> 1.42-1.45 and 1.22-1.26 -> 1.19-1.23. A row of a whole segment keeps
-// copyRows' batched loads, and batching these loops four units at a time made SwiftShader slower
-// (middle-axis 1.5-1.6 -> 1.85-1.99), as did loading the next row's first unit before copying this
-// one (1.52-1.58 -> 1.58-1.67; lavapipe unchanged).
+// Every row shorter than a segment goes this way, not only rows of at most VKINDEX_SHORT_ROW_UNITS
+// units: both CPU drivers ran them faster. A row of a whole segment keeps copyRows' batched loads;
+// batching these loops four units at a time, or loading the next row's first unit before copying
+// this one, made SwiftShader slower (docs/gather-kernels.md).
 // One-unit rows get a loop of their own with no per-row loop in its body, hence the macro: behind a
-// uniform branch in one body they took 88-91 ms (SwiftShader) and 32 ms (lavapipe) below instead of
-// 77 and 28. The stepping itself, `vkindex bench --steps`, one-off 1-D Gathers from a 4099-row
-// table (cache-resident, so the kernel's own cost shows), the gather kernel in two runs each,
-// before -> after: 8M floats SwiftShader 130-133 -> 75-77 ms, lavapipe 48-52 -> 28-29; 4M doubles
-// 73-74 -> 43-47, 24-25 -> 14-15; 2M rows of 12 bytes 38-42 -> 30-32, 16-17 -> 12-14; 512K rows of
-// 64 bytes 16-17 -> 13-14, 5.5-5.9 -> 4.7-5.1.
+// uniform branch in one body they ran slower on both CPU drivers. Stepping the coordinates instead of
+// dividing per row is what makes short rows cheap (`vkindex bench --steps`; docs/gather-kernels.md).
 #define VKINDEX_FOR_SHORT_ROWS(first_row, end_row, COPY_ROW)                                \
   {                                                                                         \
     uvec2 at = passRowCoordinates(first_row);                                               \
@@ -141,9 +128,8 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
   }
 
 // All row_units units of one row, from unit `source` of the data binding to unit `target` of the output.
-// A plain loop: unrolled in blocks of 16 units ([[unroll]], then a tail loop) it ran slower on lavapipe,
-// op / compute copy with `vkindex bench --repeats 25`, alternating builds, two rounds: middle-axis
-// 1.40-1.45 -> 1.57, middle-axis-ascending 1.16-1.17 -> 1.33-1.37, gathernd-rows 1.17-1.18 -> 1.19-1.24.
+// A plain loop: unrolled in blocks of 16 units ([[unroll]], then a tail loop) it ran slower on lavapipe
+// (docs/gather-kernels.md).
 void copyWholeRow(uint source, uint target) {
   for (uint unit = 0u; unit < pc.row_units; ++unit) out_units[target + unit] = data_units[source + unit];
 }

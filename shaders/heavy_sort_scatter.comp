@@ -8,8 +8,7 @@
 // VKINDEX_SORT_RUN consecutive items. So positions of one heavy target stay in index order, pass
 // after pass. Dispatched as heavy_sort_count.comp is.
 // An invocation reads its items once and keeps them in registers from counting to moving: reading
-// them again for the move made this kernel about 1.7x heavy_sort_count.comp's time on lavapipe, and
-// holding them about 1.2x (the bench's 4M float adds at 40 per target: 830-855 -> 650-735 ms). Its
+// them again for the move cost lavapipe far more than holding them (docs/reductions.md). Its
 // digit counts stay in registers too (countDigit), and each item's destination is its tile start and
 // earlier invocations' count, from shared memory, plus its rank among its own.
 #include "common/scatter_buckets_params.h"

@@ -23,7 +23,7 @@ void main() {
   uint stride = invocationStride();
   uint first = firstInvocationItem();
   // One output window (most calls) is [0, 2^32-1): a test lavapipe can leave out, where a per-update
-  // test ran a ScatterElements permutation 5-15% slower (`vkindex bench` scatter-perm).
+  // test slowed a ScatterElements permutation (docs/scatter-strategies.md).
   bool every_target = pc.target_begin == 0u && pc.target_end == 0xFFFFFFFFu;
   for (uint step = first; step < pc.line_count; step += stride) {
     LineStart line = lineStart(pc.first_line + step);

@@ -9,8 +9,8 @@
 // data elements) and one pass holds every update and target. One invocation per data element of
 // [target_begin, target_end) reads its table word and copies the winning update, if any: the table
 // and the output stream in order, and only the winners' updates are read at random, where the pass
-// per update read the table and wrote the output at random (the bench's scatter-1d-perm, a 4M-float
-// permutation, on lavapipe: this pass 114-169 -> 55-79 ms).
+// per update read the table and wrote the output at random (faster on lavapipe for the bench's
+// scatter-1d-perm: docs/scatter-strategies.md).
 #include "common/scatter_elements_params.h"
 
 // Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer

@@ -36,9 +36,8 @@ uint runSource(uint i) { return scratch[i]; }
 // STAGED_RUNS 1: where this heavy pass gives runs workgroups (most_group_runs), they stage the runs'
 // update elements in shared memory, a chunk at a time, for invocation 0 to fold (add and mul), and
 // runUpdateWord reads them there. One invocation folding straight from memory waits out two
-// dependent loads per update: a run of 2^18 float32 adds took an NVIDIA H200 170 ms that way, about
-// 650 ns per update, and 58 ms staged. 0 keeps the light fold's loop free of the test (lavapipe's
-// fold of 4M float32 adds onto 16 targets: 40 -> 61 ms with it). 8 KiB, whatever the workgroup
+// dependent loads per update, most of a GPU's long run (docs/reductions.md). 0 keeps the light fold's
+// loop free of the test, which slows lavapipe's fold. 8 KiB, whatever the workgroup
 // size, of the 16 KiB every device has; a word where the pass does not stage.
 layout(constant_id = 5) const uint STAGED_RUNS = 0;
 const uint kStagedWords = STAGED_RUNS != 0u ? 2048u : 1u;
@@ -86,8 +85,8 @@ void itemRange(uint item, bool light, out uint target, out uint begin, out uint 
 // never replace a NaN target (common/scatter_combine.glsl). So folding a run in index order gives
 // what folding only its earliest largest (max; smallest for min) non-NaN update does, and that
 // survives cutting the run into chunks: applied in order, each chunk's winner leaves the target as
-// the whole chunk would. A heavy run of 4M float32 maxima onto one target, walked by one
-// invocation, took an NVIDIA H200 130 ms.
+// the whole chunk would. A heavy run walked by one invocation leaves a GPU idle
+// (docs/reductions.md).
 #if VKINDEX_SCATTER_FLOATS == 0 && !VKINDEX_SCATTER_INT32 && !VKINDEX_SCATTER_FLOAT32_ADD
 #define VKINDEX_REDUCES_RUNS 1
 

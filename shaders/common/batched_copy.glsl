@@ -1,9 +1,9 @@
 // Four units of a whole segment in one step: units unit, unit + stride, unit + 2 stride and
 // unit + 3 stride of `src` (from `source`) to `dst` (from `target`), all four loaded before the first
-// is stored, so that four loads are in flight where a plain loop issues one at a time (lavapipe,
-// embedding's 4 KiB rows: 4.5-4.8 -> 4.0-4.1 ms; copy.comp's one-lane segments 4.0 -> 3.6 ms;
-// SwiftShader unchanged). Shared by the kernels that move whole segments: gather_rows.comp,
-// scatter_nd_rows.comp and the bench's copy.comp. A macro, since GLSL functions take no buffers.
+// is stored, so that four loads are in flight where a plain loop issues one at a time (faster on
+// lavapipe, the same on SwiftShader: docs/gather-kernels.md). Shared by the kernels that move whole
+// segments: gather_rows.comp, scatter_nd_rows.comp and the bench's copy.comp. A macro, since GLSL
+// functions take no buffers.
 // Expects UNIT (common/unit_type.glsl).
 #ifndef VKINDEX_BATCHED_COPY_GLSL
 #define VKINDEX_BATCHED_COPY_GLSL

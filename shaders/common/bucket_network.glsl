@@ -2,15 +2,9 @@
 // bucket_sort.comp: a bitonic network whose compare-exchanges all have fixed places.
 // The network is spelled out by macros that nest rather than loop, so that every array index is a
 // constant: the keys stay in registers, and every lane of a SIMD device runs the same instructions
-// whatever its bucket holds. On lavapipe, the ways that looked tidier cost more (`vkindex bench`
-// scatter-1d-add, eight updates per target):
-//   - the same network in loops: the array stays in memory, lane by lane, and the fold ran slower
-//     than the insertion sort in scratch memory that this replaced;
-//   - functions taking the array as an inout parameter: as fast as this, but every call copies the
-//     array in and out, and compiling the fold took ten times longer;
-//   - functions on a private global array: the array stays in memory, no faster than the insertion
-//     sort.
-// This one made that fold about 15% faster end to end (the sort took about a third of its time).
+// whatever its bucket holds. Loops, or functions on the array (an inout parameter or a private
+// global), keep it in memory or copy it per call: slower to run or to compile on lavapipe
+// (docs/reductions.md).
 // The including shader declares `uint keys[kBucketSlots]` where it expands the macros.
 #ifndef VKINDEX_BUCKET_NETWORK_GLSL
 #define VKINDEX_BUCKET_NETWORK_GLSL

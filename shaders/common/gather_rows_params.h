@@ -14,9 +14,8 @@
 // sharing their tuples (Gather) with at least one block of slices, they are copied column by column:
 // one invocation per row position n and block (gather_rows.comp's copyColumns; the planner sizes its
 // grid by the same test). Other rows shorter than a segment go row by row (copyShortRows). Columns up
-// to 16 units (the bench's middle-axis, 256-byte rows) measured no better on lavapipe where it counts,
-// op / compute copy, `vkindex bench --repeats 25`, alternating builds, two rounds: random indices
-// 1.34-1.42 -> 1.44 (in order 1.18-1.20 -> 1.09-1.10).
+// to 16 units (the bench's middle-axis, 256-byte rows) gained nothing on lavapipe with random indices
+// (docs/gather-kernels.md).
 #define VKINDEX_SHORT_ROW_UNITS 4u
 
 VKINDEX_PUSH_BLOCK_BEGIN(GatherRowsParams)

@@ -48,8 +48,8 @@ uint keysAt(uint pass) { return pass % 2u == 0u ? pc.keys_at : pc.targets_at; }
 // Item `item`'s heavy id in digit pass `pass`, or VKINDEX_NO_PASS for a light position (which only
 // the first pass, over every update, meets). The first pass finds the id in targets[], where
 // bucket_fill.comp left it; the others read it beside the position, where the pass before moved it,
-// instead of at the position: one load in order rather than one at random (the lookup made the count
-// half of the bench's dup40 row's digit passes 2.3x as long on lavapipe, and their scatter half 1.5x).
+// instead of at the position: one load in order rather than one at random, which sped up both
+// halves of the digit passes on lavapipe (docs/reductions.md).
 // The count kernel needs only this; it reads no positions.
 uint sortItemHeavyId(uint pass, uint item) {
   if (pass > 0u) return scratch[keysAt(pass - 1u) + item];

@@ -14,22 +14,17 @@
 //   kernels need no 8/16-bit storage.
 //   VKINDEX_SCATTER_MOVE_ONLY (the *_move modules, reduction none): the update replaces the target
 //   and the reductions' code is not compiled in. SwiftShader pays for that code even where the
-//   REDUCTION specialization constant makes it unreachable (`vkindex bench`: ScatterND of 4096 rows
-//   in place 726 -> 103 ms, a ScatterElements permutation 646 -> 146 ms, a 1-row update 616 -> 172
-//   us); lavapipe removes it and runs both the same.
+//   REDUCTION specialization constant makes it unreachable; lavapipe removes it and runs both the
+//   same (docs/reductions.md has the numbers for this and the variants below).
 //   VKINDEX_SCATTER_FLOAT32_ADD (the *_float32_add modules): float32 and complex64 add, the common
-//   float reductions, with only the soft float32 add compiled in, for the same reason: SwiftShader ran
-//   the bench's float32 ScatterElements add (eight updates per target) 1591 -> 179 ms against the
-//   whole float32 module, and its ScatterND add 1590 -> 160 ms; lavapipe ran both the same. With
+//   float reductions, with only the soft float32 add compiled in, for the same reason. With
 //   VKINDEX_NATIVE_FLOAT32_ADD as well (the *_float32_add_native modules), the add is
 //   common/native_float32_add.glsl's, which takes the device's adder where its bits are exact.
 //   VKINDEX_SCATTER_ORDER32 (the *_order32 modules): max and min of int32, uint32 and float32 alone,
-//   the common ordered reductions (float32 max with eight updates per target: SwiftShader 440 -> 97
-//   ms against the plain module; lavapipe the same).
-//   VKINDEX_SCATTER_INT32 (the *_int32 modules): add and mul of int32 and uint32 alone (int32 add of
-//   2^22 updates onto 1 or 4096 targets: SwiftShader 4450-4750 -> 300-320 ms against the plain
-//   module; lavapipe the same). Not in the order32 modules: their max ran 5-10% slower on SwiftShader
-//   with the add and mul compiled in.
+//   the common ordered reductions, for the same reason.
+//   VKINDEX_SCATTER_INT32 (the *_int32 modules): add and mul of int32 and uint32 alone, for the same
+//   reason. Not in the order32 modules: their max ran slower on SwiftShader with the add and mul
+//   compiled in.
 //   VKINDEX_SCATTER_ATOMIC (scatter_elements_write.comp and scatter_nd_write.comp's *_atomic
 //   modules): integer add, max and min of 4-byte elements and add of 8-byte ones, one atomic per
 //   word; the including shader also declares `out_ints`, the output as int.
@@ -232,11 +227,9 @@ bool addBlockOnAdder(inout uint current, uint first, uint w) {
 }
 
 // Word w of items [begin, end) added to `current` in order. Staged updates (shared memory, a heavy
-// target's run on a GPU) go a block at a time, a block with an inexact step again one step at a time:
-// lavapipe, tuned as a GPU, folded 4M float32 adds onto 16 targets in 120 -> 65 ms. Updates in memory
-// go one step at a time, and pipelines that do not stage compile no blocks: taking blocks from
-// memory as well made lavapipe's fold of about 8 updates onto each of 512K targets about 12% slower,
-// and the staged fold above 65 -> 105 ms (each load then tests where it reads).
+// target's run on a GPU) go a block at a time, a block with an inexact step again one step at a time.
+// Updates in memory go one step at a time, and pipelines that do not stage compile no blocks: blocks
+// from memory test where each load reads, which slowed both folds on lavapipe (docs/reductions.md).
 uint foldRunWord(uint current, uint begin, uint end, uint w) {
   uint i = begin;
   if (runUpdatesAreStaged()) {

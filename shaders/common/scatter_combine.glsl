@@ -12,16 +12,16 @@
 // makes that copy unreachable. So each float variant reaches f32Add and f32Mul (or f64Add and f64Mul)
 // through one call site, softCombine below, which applyElement (common/scatter_apply.glsl) calls once
 // for every element width. Spelled out per kind and width, complex128 mul alone took four copies of
-// f64Mul, and SwiftShader took 5.7 s to compile the float64 fold (2.5 s for the walk).
+// f64Mul, and SwiftShader's compile of the float64 fold and walk took seconds (docs/reductions.md).
 //
 // VKINDEX_SCATTER_SOFT_ADD (the *_half_add and *_float64_add modules): variants 1 and 2 with add
-// alone, for float16 and bfloat16 add (1) and float64 and complex128 add (2); common/scatter_apply.glsl
+// alone, for float16 and bfloat16 add (1) and float64 and complex128 add (2); docs/reductions.md
 // gives the numbers.
 //
 // VKINDEX_SCATTER_INTEGERS (the *_integers modules): variant 0 without its float compares, for the
-// integer reductions of every width but the *_int32 and *_order32 modules' (2^20 int64, int16 or
-// uint8 adds onto 16 targets: SwiftShader 1270-1390 -> 590-645 ms against the plain module, lavapipe
-// the same). The plain module keeps float16, bfloat16 and float64 max and min.
+// integer reductions of every width but the *_int32 and *_order32 modules' (faster on SwiftShader
+// than the plain module, the same on lavapipe: docs/reductions.md). The plain module keeps float16,
+// bfloat16 and float64 max and min.
 #ifndef VKINDEX_SCATTER_COMBINE_GLSL
 #define VKINDEX_SCATTER_COMBINE_GLSL
 

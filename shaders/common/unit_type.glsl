@@ -1,6 +1,7 @@
 // UNIT: the GLSL type of one VKINDEX_UNIT_BYTES-byte unit (16, 8 or 4) for the copying kernels that
 // are compiled once per unit width (and once more with VKINDEX_INT64_UNITS). One binding width per
-// module: bindings aliased at three widths made SwiftShader 1.4x slower even with two of them dead.
+// module: bindings aliased at three widths made SwiftShader slower even with two of them dead
+// (docs/gather-kernels.md).
 #ifndef VKINDEX_UNIT_TYPE_GLSL
 #define VKINDEX_UNIT_TYPE_GLSL
 
@@ -11,7 +12,7 @@
 #if VKINDEX_INT64_UNITS
 // The *_int64 modules: 16- and 8-byte units as 64-bit components, for devices with shaderInt64 enabled
 // (DeviceInfo::int64_units). The same bytes move; lavapipe loads and stores each component of a
-// storage access lane by lane, so half as many components is about 1.6x the copy rate there.
+// storage access lane by lane, so half as many components copy faster there (docs/tuning.md).
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #if VKINDEX_UNIT_BYTES == 16
 #define UNIT u64vec2

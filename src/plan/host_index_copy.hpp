@@ -41,15 +41,14 @@ inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
 // The output rows of `gather` as copy regions, data starting at byte `data_offset` of its buffer and
 // the output at `output_offset`; the values must have passed findBadIndex. Consecutive rows that are
 // also consecutive in the data merge into one region. Sorted by source (then target): the drivers
-// copy regions one after another, and reading the data in order ran SwiftShader's 8192 random 4 KiB
-// embedding rows in 2.9-3.0 ms against 3.4-3.6 in index order, and lavapipe's one-region-per-row
-// sweep at 8 and 16 KiB rows at 28 and 37 GB/s against 18 and 24 (`vkindex bench`, 2026-11-27).
+// copy regions one after another, and both CPU drivers copy faster reading the data in order than in
+// index order (docs/tuning.md).
 // Empty when the output is empty.
 std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
                                        uint64_t output_offset);
 
 // Where a device's copy regions beat its kernel (DeviceInfo::few_copy_regions and
-// min_copy_region_bytes, the crossovers measured on its driver).
+// min_copy_region_bytes, the crossovers measured on its driver: docs/tuning.md).
 struct CopyRegionCrossover {
   uint64_t few_regions = 0;       // up to this many regions copy whatever their size
   uint64_t min_region_bytes = 0;  // more regions copy when they average at least this many bytes

@@ -67,29 +67,29 @@ enum class Kernel : uint32_t {
   kScatterElementsFloat64,
   kScatterNDFloat32,
   kScatterNDFloat64,
-  // The same two with float32 add only (float and complex64), which SwiftShader runs 9-10x faster.
+  // The same two with float32 add only (float and complex64), which SwiftShader runs far faster
+  // (docs/reductions.md gives the numbers for this and the variants below).
   kScatterElementsFloat32Add,
   kScatterNDFloat32Add,
   // The same taking the device's float adder where its bits are exact (DeviceInfo::native_float32_add).
   kScatterElementsFloat32AddNative,
   kScatterNDFloat32AddNative,
   // The same two with float16 and bfloat16 add only, and with float64 and complex128 add only
-  // (SwiftShader about 2x faster).
+  // (faster on SwiftShader).
   kScatterElementsHalfAdd,
   kScatterNDHalfAdd,
   kScatterElementsFloat64Add,
   kScatterNDFloat64Add,
-  // The same two with max and min of int32, uint32 and float32 only (SwiftShader 4.5x faster).
+  // The same two with max and min of int32, uint32 and float32 only (faster on SwiftShader).
   kScatterElementsOrder32,
   kScatterNDOrder32,
-  // The same two with add and mul of int32 and uint32 only (SwiftShader 15x faster).
+  // The same two with add and mul of int32 and uint32 only (faster on SwiftShader).
   kScatterElementsInt32,
   kScatterNDInt32,
-  // The same two with the other integers' reductions only: no float compares (SwiftShader 1.5-2.2x
-  // faster).
+  // The same two with the other integers' reductions only: no float compares (faster on SwiftShader).
   kScatterElementsIntegers,
   kScatterNDIntegers,
-  // The same two with reduction none only, which SwiftShader runs 4-7x faster than the plain ones.
+  // The same two with reduction none only, which SwiftShader runs far faster than the plain ones.
   kScatterElementsMove,
   kScatterNDMove,
   kScatterNDMoveChecked,  // scatter_nd_move doing its own index check and report (a few tuples in place)
@@ -161,7 +161,7 @@ enum class Kernel : uint32_t {
 };
 
 // gather_rows.comp's copy paths, one module each (its self-checking modules hold all three): a module
-// holding the others too ran SwiftShader's path up to 1.3x slower, reachable or not.
+// holding the others too ran SwiftShader's path slower, reachable or not (docs/gather-kernels.md).
 enum class RowPath : uint32_t {
   kSegments,   // copyRows: rows in segments of lanes x items units (every pass that takes no other path)
   kShortRows,  // copyShortRows: whole rows shorter than a segment, a segment per lane (CPU drivers)
@@ -207,8 +207,8 @@ enum SpecConstant : uint32_t {
   kSpecReduction = 3,
   kSpecElementKind = 4,
   // gather_rows.comp: index tuple length k; gather_elements.comp: coalesced dim count. A constant so
-  // that the per-component loop unrolls with constant push-array indices (measured on lavapipe: a
-  // loop bounded by a push constant made Gather's uint8 rows 2.6x and middle-axis rows 2.4x slower).
+  // that the per-component loop unrolls with constant push-array indices (a loop bounded by a push
+  // constant made lavapipe's Gathers far slower: docs/gather-kernels.md).
   // copy.comp reuses it: 1 to batch the loads of whole segments, as gather_rows.comp does; and
   // scatter_fold.comp: 1 where a heavy pass stages its runs in shared memory (FoldLayout::staged_runs).
   kSpecDims = 5,

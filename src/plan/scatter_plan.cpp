@@ -79,7 +79,7 @@ StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataT
 // word per data row for ScatterND, per data element for ScatterElements.
 // ScatterND: the walk runs one invocation per slice element, each reading every tuple; the table
 // reads each tuple once per row segment and moves whole units, so it wins whatever the slice width
-// (`vkindex bench`, 4096 rows of 4 KiB in place: lavapipe 33.6 -> 4.3 ms, SwiftShader 103 -> 5.4 ms).
+// (docs/scatter-strategies.md).
 uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device) {
   if (shape.reduction != Reduction::kNone) return 0;
   // One update (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
@@ -328,14 +328,14 @@ uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
 
 // The update elements of `run`: its updates, times the slice's elements for ScatterND, whose element
 // passes (scatter_nd_locate.comp, scatter_nd_write.comp) take one element per item. Sized by tuples,
-// a locate pass of 4096 slices of 1024 floats ran in 4 workgroups: 2.46 ms on an NVIDIA H200.
+// a locate pass of 4096 slices of 1024 floats ran in 4 workgroups, leaving a GPU idle
+// (docs/scatter-strategies.md).
 uint64_t runUpdateElements(const ScatterShape& shape, const SourceRun& run) {
   return shape.op == "ScatterElements" ? runUpdates(shape, run) : runUpdates(shape, run) * shape.slice_elements;
 }
 
 // Workgroups for a pass of one update per item, row_items of them per invocation (CPU drivers: 256,
-// GPUs: items_per_invocation): lavapipe ran a vector of 4M updates through the table in 228-232 ms,
-// against 270-283 ms with one item and 269-279 ms with 4 items per invocation.
+// GPUs: items_per_invocation): lavapipe ran the table fastest with 256 (docs/tuning.md).
 uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const DeviceInfo& device) {
   return groupsForItems(updates, workgroup, device.row_items);
 }
@@ -587,7 +587,7 @@ std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const Pas
       softFloatWalk(shape) ? std::max(device.min_walk_lines, device.min_soft_float_walk_lines) : device.min_walk_lines;
   if (!fewWalkers(shape, min_walkers) && !duplicateRichSoftAdd(shape, updates, output, device)) return std::nullopt;
   // Where each walker owns one target (a one-element vector), the fold would fold the same chains
-  // after a sort: SwiftShader, float64 min of 2^20 updates onto one element, 1.3 s walked, 2.3 s folded.
+  // after a sort, and lose to the walk by the sort's time (docs/reductions.md).
   if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;
   if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;

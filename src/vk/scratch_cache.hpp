@@ -1,7 +1,7 @@
 // Scratch memory for operations (winner tables, the fold by owner's arrays), kept between them: a
 // new buffer per call costs an allocation on a GPU and, on a CPU driver, a page fault per page the
-// kernels first touch (lavapipe: 4096 adds into a 4M-element vector spent ~9 ms of device time in
-// them, against ~1 ms with warm memory). One idle buffer is kept per context, up to kMaxKeptBytes.
+// kernels first touch, most of a small operation's device time (docs/tuning.md). One idle buffer is
+// kept per context, up to kMaxKeptBytes.
 // Operations never rely on what scratch holds: every plan writes its scratch before reading it.
 #pragma once
 

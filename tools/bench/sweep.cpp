@@ -56,7 +56,7 @@ Workload scatterNDSweepWorkload(const SweepPoint& point) {
 }
 
 // Copy regions are timed for points of at most this many rows (--quick: kMaxQuickTimedRegions). More
-// regions cost a driver like lavapipe about 0.6 us each (a minute of runs at 1 MiB of 1-byte rows), and
+// regions make a point of small rows take minutes on a driver like lavapipe (docs/measurements/), and
 // the validation layer's checks of one vkCmdCopyBuffer grow with the square of its region count (the
 // --quick sweep is a CI test, run under validation).
 constexpr int64_t kMaxTimedRegions = 65536;

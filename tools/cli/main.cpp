@@ -30,7 +30,7 @@ const char* const kBenchModesHelp =
 
 // Each add...Command declares a subcommand and its options on the app, to be filled in by parsing; the
 // command's run...Command (commands.hpp) then does the work. Only this file includes CLI11: every
-// translation unit that does compiles its inline code and static validators again (~7 s each).
+// translation unit that does compiles its inline code and static validators again (seconds each).
 CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
   CLI::App* command = app.add_subcommand("devices", "List the Vulkan devices, their capabilities, and the default");
   command->add_flag("--json", options.json,
