@@ -90,37 +90,28 @@ function(_vkindex_embed_one name source defines include_dir out_dir out_cpp)
   set(${out_cpp} ${cpp} PARENT_SCOPE)
 endfunction()
 
-# vkindex_embed_shaders(TARGET target SOURCES a.comp b.comp ... INCLUDE_DIR dir
-#                       [VARIANTS "name:source.comp:DEFINE=1,OTHER" ...])
-# Adds the generated sources to `target` and a header `embedded_shaders.hpp` (in the target's include
-# path) declaring `vkindex::shaders::<name>` spans: one per SOURCES file stem, and one per VARIANTS
-# entry, which compiles `source.comp` (relative to INCLUDE_DIR) again with the listed defines (use it
-# where SPIR-V types differ, e.g. a reduction's arithmetic type; specialization constants cover the
-# rest).
+# vkindex_embed_shaders(TARGET target LIST kernel_list.h INCLUDE_DIR dir)
+# Compiles every module the list declares (one `VKINDEX_KERNEL(id, module, source, "DEFINES", push)` per
+# line: `source` relative to INCLUDE_DIR, DEFINES comma-separated NAME or NAME=VALUE) and adds the
+# generated sources to `target`, with a header `embedded_shaders.hpp` (in the target's include path)
+# declaring `vkindex::shaders::<module>_words` and `_word_count` for each. Editing the list reconfigures.
 function(vkindex_embed_shaders)
-  cmake_parse_arguments(ARG "" "TARGET;INCLUDE_DIR" "SOURCES;VARIANTS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;LIST;INCLUDE_DIR" "" ${ARGN})
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/shaders)
   file(MAKE_DIRECTORY ${out_dir})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARG_LIST})
+  file(STRINGS ${ARG_LIST} entries REGEX "^VKINDEX_KERNEL\\(")
   set(modules "")
-  foreach(source ${ARG_SOURCES})
-    get_filename_component(name ${source} NAME_WE)
-    get_filename_component(source_abs ${source} ABSOLUTE)
-    list(APPEND modules "${name}|${source_abs}|")
-  endforeach()
-  foreach(variant ${ARG_VARIANTS})
-    string(REPLACE ":" ";" parts "${variant}")
-    list(LENGTH parts part_count)
-    if(part_count LESS 2)
-      message(FATAL_ERROR "shader variant '${variant}' is not name:source.comp[:DEFINES]")
+  foreach(entry ${entries})
+    if(NOT entry MATCHES "^VKINDEX_KERNEL\\(([A-Za-z0-9_]+), ([a-z0-9_]+), ([a-z0-9_]+\\.comp), \"([A-Za-z0-9_=,]*)\", [A-Za-z0-9_:]+\\)$")
+      message(FATAL_ERROR "${ARG_LIST}: not one VKINDEX_KERNEL(id, module, source.comp, \"DEFINES\", push) per line: ${entry}")
     endif()
-    list(GET parts 0 name)
-    list(GET parts 1 source)
-    set(defines "")
-    if(part_count GREATER 2)
-      list(GET parts 2 defines)
-    endif()
-    list(APPEND modules "${name}|${ARG_INCLUDE_DIR}/${source}|${defines}")
+    list(APPEND modules "${CMAKE_MATCH_2}|${ARG_INCLUDE_DIR}/${CMAKE_MATCH_3}|${CMAKE_MATCH_4}")
   endforeach()
+  list(LENGTH modules module_count)
+  if(module_count EQUAL 0)
+    message(FATAL_ERROR "${ARG_LIST} declares no kernel")
+  endif()
   set(declarations "")
   set(generated "")
   foreach(module ${modules})

@@ -38,11 +38,11 @@ constexpr uint64_t kMaxSimulatedUpdates = uint64_t(1) << 16;
 
 // Planners bind big tensors a window at a time, and the element and row passes pair every output
 // window with every data window: steps grow with (bytes / window capacity)^2, hundreds of megabytes
-// of plan for a megabyte tensor under a 256-byte ContextOptions::max_binding_bytes. That is a step
+// of plan for a megabyte tensor under a 256-byte ContextOverrides::max_binding_bytes. That is a step
 // budget question, not a correctness one, so such problems are skipped: at most 64 windows a tensor.
 constexpr uint64_t kMaxWindowsPerTensor = 64;
 
-bool tooManyWindows(std::initializer_list<Placement> tensors, const DeviceInfo& device) {
+bool tooManyWindows(std::initializer_list<Placement> tensors, const FakeDevice& device) {
   const uint64_t capacity = plan::windowCapacity(device);
   if (capacity == 0) return false;  // the planners refuse such devices up front
   for (const Placement& tensor : tensors) {
@@ -58,7 +58,7 @@ void expectRefusal(const Status& status) {
   EXPECT_FALSE(status.message().empty());
 }
 
-bool cheapToSimulate(const OpPlan& plan, std::initializer_list<Placement> tensors, const DeviceInfo& device) {
+bool cheapToSimulate(const OpPlan& plan, std::initializer_list<Placement> tensors, const FakeDevice& device) {
   for (const Placement& tensor : tensors) {
     if (tensor.bytes > kMaxSimulatedBytes || tensor.offset + tensor.bytes > kMaxSimulatedEnd) return false;
   }
@@ -114,7 +114,7 @@ std::string checkGather(const PlanProblem& p) {
   const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
   const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
   if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
-  const StatusOr<OpPlan> planned = plan::planGather(*shape, p.index_type, *data, *indices, *output, p.device);
+  const StatusOr<OpPlan> planned = plan::planGather(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
   const plan::RowGather gather = plan::test::rowGatherOf(*shape, p.index_type);
   return checkRowGather(p, planned, gather, *data, *indices, *output,
                         [&] { plan::test::expectGatherReport(*planned, *shape); });
@@ -128,7 +128,8 @@ std::string checkGatherND(const PlanProblem& p) {
   const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
   const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
   if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
-  const StatusOr<OpPlan> planned = plan::planGatherND(*shape, p.index_type, *data, *indices, *output, p.device);
+  const StatusOr<OpPlan> planned =
+      plan::planGatherND(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
   // What GatherND must reduce to (ONNX): per batch, its own tuples addressing data dims batch_dims ..
   // batch_dims + k - 1, each copying the slice after them.
   plan::RowGather gather = plan::test::rowGather(shape->batch, shape->tuples, shape->row_bytes, shape->extents,
@@ -150,7 +151,8 @@ std::string checkGatherElements(const PlanProblem& p) {
   const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
   const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
   if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
-  const StatusOr<OpPlan> planned = plan::planGatherElements(*shape, p.index_type, *data, *indices, *output, p.device);
+  const StatusOr<OpPlan> planned =
+      plan::planGatherElements(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   if (planned->steps.size() > kMaxCheckedSteps) return "";
   const plan::test::ElementsPlacements at{*data, *indices, *output};
@@ -175,7 +177,7 @@ std::string checkGatherElements(const PlanProblem& p) {
 // scratch buffer is a tensor of scratch_bytes at offset 0), and the shared index checks.
 void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shape, const Placement& data,
                            const Placement& indices, const Placement& updates, const Placement& output, bool in_place,
-                           const DeviceInfo& device) {
+                           const FakeDevice& device) {
   for (size_t i = 0; i < op_plan.steps.size(); ++i) {
     const Step& step = op_plan.steps[i];
     SCOPED_TRACE("step " + std::to_string(i) + ": " + plan::test::str(step));
@@ -217,7 +219,8 @@ std::string checkScatter(const PlanProblem& p) {
   if (!data || !indices || !updates || !output || tooManyWindows({*data, *indices, *updates, *output}, p.device)) {
     return "";
   }
-  const StatusOr<OpPlan> planned = plan::planScatter(*shape, *data, *indices, *updates, *output, p.in_place, p.device);
+  const StatusOr<OpPlan> planned =
+      plan::planScatter(*shape, *data, *indices, *updates, *output, p.in_place, p.device, p.device);
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   if (planned->steps.size() > kMaxCheckedSteps) return "";
   std::function<void()> simulation;

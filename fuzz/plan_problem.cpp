@@ -61,8 +61,8 @@ uint64_t decodeOffset(FuzzedDataProvider& input) {
 
 // Limits as a device, or ContextOptions (max_binding_bytes, workgroup_size up to 256,
 // items_per_invocation up to 64, min_walk_lines), can set them.
-DeviceInfo decodeDevice(FuzzedDataProvider& input) {
-  DeviceInfo device;
+FakeDevice decodeDevice(FuzzedDataProvider& input) {
+  FakeDevice device;
   switch (input.ConsumeIntegralInRange<int>(0, 3)) {
     case 0: device.max_storage_buffer_range = input.ConsumeIntegralInRange<uint64_t>(1, 256); break;
     case 1: device.max_storage_buffer_range = input.ConsumeIntegralInRange<uint64_t>(257, 1 << 16); break;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "plan/shape.hpp"
 #include "plan/windows.hpp"
 #include "vkindex/data_type.hpp"
@@ -20,6 +21,8 @@
 #include "vkindex/reduction.hpp"
 
 namespace vkindex::fuzz {
+
+using plan::test::FakeDevice;
 
 enum class PlannedOp { kGather, kGatherElements, kGatherND, kScatterElements, kScatterND };
 
@@ -32,7 +35,7 @@ struct PlanProblem {
   bool in_place = false;  // scatters: the output is data itself
   uint64_t data_offset = 0, indices_offset = 0, updates_offset = 0, output_offset = 0;
   std::vector<std::pair<uint64_t, int64_t>> bad;  // (index element position, value) to plant
-  DeviceInfo device;
+  FakeDevice device;
   uint32_t seed = 0;  // for the simulators' random tensors
 };
 

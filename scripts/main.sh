@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
-scripts/build.sh
+scripts/build.sh vkindex_cli  # the library and the CLI: the test suite is scripts/test.sh's
 cli=build/tools/cli/vkindex
 nodes=/usr/share/libonnx-testdata/data/node
 

@@ -5,16 +5,17 @@
 // among the long owners, where its bucket is longer than VKINDEX_REGISTER_BUCKET); every heavy
 // target's leader gets its target a heavy id and records its count in `runs`. An invocation
 // reserves the buckets, owner places and heavy ids of all its leaders at once: with one atomic on
-// each shared cursor, or, with GROUP_RESERVE (DeviceInfo::group_reserved_cursors: GPUs), from its
+// each shared cursor, or, with GROUP_RESERVE (Tuning::group_reserved_cursors: GPUs), from its
 // workgroup's share with shared atomics, one invocation reserving that share on the cursors. Reserved
 // per invocation, a GPU's atomics queue on two words; on lavapipe the share's barriers cost more than
 // they save (docs/tuning.md).
 // Where buckets, owners and heavy ids lie changes from run to run; what the fold makes of them does not.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 5) const uint GROUP_RESERVE = 0;
+layout(constant_id = VKINDEX_SPEC_GROUP_RESERVE) const uint GROUP_RESERVE = 0;
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 1, std430) buffer Status { uint status_words[]; };

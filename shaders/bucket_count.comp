@@ -3,9 +3,10 @@
 // Fold by owner, second pass (common/scatter_buckets_params.h): every update position counts itself at
 // its target, and the position that finds the count still zero marks itself its target's leader. Which
 // position leads changes from run to run; what the fold makes of it does not.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

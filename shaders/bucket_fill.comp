@@ -3,9 +3,10 @@
 // Fold by owner, fourth pass (common/scatter_buckets_params.h): every update position of a light
 // target takes the next slot of its target's bucket. Slots are taken in whatever order the
 // invocations run; the owner sorts its bucket before it folds.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

@@ -16,15 +16,16 @@
 // keys above every position and any pair that reaches them is left alone. Two pipelines rather than a
 // branch in one: with the long buckets' loops around the network, lavapipe sorted short buckets far
 // slower, whether or not any bucket was long (docs/reductions.md).
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 // 0: the buckets of up to VKINDEX_REGISTER_BUCKET positions, among all owners; 1: the longer ones,
 // whose owners bucket_alloc.comp lists apart (a pass over all owners that skipped the short buckets
 // costs time where owners are many and short: docs/reductions.md).
-layout(constant_id = 5) const uint LONG_BUCKETS = 0;
+layout(constant_id = VKINDEX_SPEC_LONG_BUCKETS) const uint LONG_BUCKETS = 0;
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };
 layout(binding = 1, std430) buffer Status { uint status_words[]; };

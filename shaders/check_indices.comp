@@ -9,21 +9,22 @@
 // invocation made the check cost the CPU drivers many copies of the indices' bytes, most of a
 // GatherElements (docs/gather-kernels.md). Each invocation walks its positions in increasing order,
 // so its first bad one is the only one it needs to report.
+#include "common/spec_ids.h"
 #include "common/check_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 // Positions each invocation checks per segment.
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 1;
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 1;
 // Invocations sharing a segment (a power of two dividing the workgroup size).
-layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 
 #ifndef VKINDEX_INT64_INDICES
 #define VKINDEX_INT64_INDICES 0
 #endif
 #if VKINDEX_INT64_INDICES
 // check_indices_int64: int64 indices at an 8-byte offset (the planner's choice), one 64-bit component
-// each, where the device has shaderInt64 (DeviceInfo::int64_units): lavapipe loads each component of
+// each, where the device has shaderInt64 (Tuning::int64_units): lavapipe loads each component of
 // a storage access lane by lane, so this halves the check's loads (common/indices.glsl).
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(binding = 0, std430) readonly buffer Indices { uint64_t indices_pairs[]; };

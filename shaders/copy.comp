@@ -5,14 +5,15 @@
 // ROW_LANES invocations share a segment of ROW_LANES x ITEMS_PER_INVOCATION quads, interleaved quad by
 // quad. The benchmark times several layouts (coalesced 256-lane segments suit GPUs, one lane
 // streaming a long segment suits CPU drivers) and reports the fastest.
-layout(local_size_x_id = 0) in;
+#include "common/spec_ids.h"
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
-layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 // 1: whole segments move four quads at a time (common/batched_copy.glsl), as gather_rows.comp moves
 // whole segments. Not the default: lavapipe's 2-lane segments ran slower that way
 // (docs/gather-kernels.md), so the benchmark times both forms of the row gathers' layout.
-layout(constant_id = 5) const uint BATCHED_LOADS = 0;
+layout(constant_id = VKINDEX_SPEC_BATCHED_LOADS) const uint BATCHED_LOADS = 0;
 
 // 16-byte units: uvec4, or u64vec2 in the copy_int64 module (common/unit_type.glsl).
 #define VKINDEX_UNIT_BYTES 16

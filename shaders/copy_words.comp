@@ -7,18 +7,19 @@
 // per group of ROW_LANES invocations, the layout of the row gathers, for the 16-byte-aligned bulk of a
 // large copy (the planner leaves the tail to the word module). One word per invocation made an
 // out-of-place ScatterND of a 125 MiB tensor cost several times a copy.
+#include "common/spec_ids.h"
 #include "common/copy_words_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 4
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 #if VKINDEX_UNIT_BYTES == 16
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
-layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 #include "common/unit_type.glsl"  // uvec4, or u64vec2 in copy_words_int64
 layout(binding = 0, std430) readonly buffer Source { UNIT source_units[]; };
 layout(binding = 1, std430) writeonly buffer Target { UNIT target_units[]; };

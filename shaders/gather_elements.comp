@@ -13,20 +13,21 @@
 // turn a position into coordinates run once per segment and per wrap of the innermost dim instead of
 // once per element (on SwiftShader the per-element divisions were a large share of the kernel:
 // docs/gather-kernels.md).
+#include "common/spec_ids.h"
 #include "common/gather_elements_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 16
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 // Items each invocation handles per segment.
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations sharing a segment (a power of two dividing the workgroup size).
-layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 // Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
-layout(constant_id = 5) const uint DIM_COUNT = 1;
+layout(constant_id = VKINDEX_SPEC_DIM_COUNT) const uint DIM_COUNT = 1;
 
 #if VKINDEX_UNIT_BYTES == 0
 #define VKINDEX_DATA_BINDING 0

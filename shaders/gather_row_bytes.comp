@@ -6,18 +6,19 @@
 // (common/units.glsl). Push constants: common/gather_rows_params.h, with segments_per_row ==
 // row_units. Work is laid out like gather_rows.comp's: segments of ROW_LANES x ITEMS consecutive
 // output words, interleaved word by word among ROW_LANES invocations.
+#include "common/spec_ids.h"
 #include "common/gather_rows_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 // Output words each invocation assembles per segment.
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
-// Invocations sharing one segment (DeviceInfo::row_lanes): 1 on CPU drivers, where one invocation
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
+// Invocations sharing one segment (Tuning::row_lanes): 1 on CPU drivers, where one invocation
 // streaming 256 words ran the bench's uint8-rows faster than workgroup-interleaved blocks of 4 words
 // per invocation (docs/tuning.md).
-layout(constant_id = 4) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 #define VKINDEX_DATA_BINDING 0
 #define VKINDEX_OUT_BINDING 2

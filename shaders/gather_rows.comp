@@ -9,6 +9,7 @@
 // With VKINDEX_SELF_CHECK (the gather_rows_checked modules) every invocation also does the index check
 // and report passes' work first, for operations with few indices, where three dispatches cost more
 // than the data (the planner uses it for a single pass holding every tuple).
+#include "common/spec_ids.h"
 #include "common/gather_rows_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
@@ -33,16 +34,16 @@
 #endif
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 // Units each invocation moves per row segment.
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
 // Invocations that share one row segment, interleaved unit by unit (a power of two that divides the
 // workgroup size). The row's index tuple is read and checked once per segment, so long segments
-// amortize it; see DeviceInfo::row_lanes for the per-device choice.
-layout(constant_id = 4) const uint ROW_LANES = 1;
+// amortize it; see Tuning::row_lanes for the per-device choice.
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
 // k, the index tuple length (1 for Gather); a constant so the component loop unrolls.
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 #include "common/unit_type.glsl"
 layout(binding = 0, std430) readonly buffer Data { UNIT data_units[]; };

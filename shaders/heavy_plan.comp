@@ -5,9 +5,10 @@
 // Nothing where no target is heavy; where some are, the digit passes their heavy ids need and the
 // fold passes their heaviest run needs. It runs whatever the status, zeroes after a bad index, so
 // that no indirect dispatch reads a command nobody wrote. One workgroup of the fold's size.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

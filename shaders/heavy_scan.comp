@@ -5,9 +5,10 @@
 // start in the sorted positions); else digit pass `pass`'s tile counts (digit-major, so each tile's
 // items of a digit go after every earlier tile's and every smaller digit's). Each invocation sums a
 // contiguous share, invocation 0 scans the shares, and each invocation writes its share's prefixes.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

@@ -4,9 +4,10 @@
 // each workgroup counts the digits of its tile's items (VKINDEX_SORT_RUN consecutive items per
 // invocation) into tiles[digit * tile_count + tile]. Dispatched with one workgroup per tile, or none
 // where the call's heavy ids have no such digit.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

@@ -11,9 +11,10 @@
 // them again for the move cost lavapipe far more than holding them (docs/reductions.md). Its
 // digit counts stay in registers too (countDigit), and each item's destination is its tile start and
 // earlier invocations' count, from shared memory, plus its rank among its own.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) buffer Scratch { uint scratch[]; };

@@ -3,9 +3,10 @@
 // ScatterElements: one invocation per line (every coordinate but the axis), walking the axis in index
 // order, so duplicates within a line combine in order and distinct lines never share a target. A pass
 // writes only the targets of its output window (see common/scatter_elements_params.h).
+#include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };

@@ -13,9 +13,10 @@
 // Built again with VKINDEX_CLAIM_STORE and VKINDEX_CLAIM_FIXUP (scatter_elements_claim_store, then
 // scatter_elements_claim_fixup): the same table in two passes with fewer atomics
 // (common/claim_word.glsl).
+#include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };

@@ -4,9 +4,10 @@
 // every update records the data element its index addresses and zeroes that element's count. Only
 // the targets of updates are zeroed, so no pass of the fold costs more than the updates do, however
 // large the data.
+#include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };

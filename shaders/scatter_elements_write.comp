@@ -11,6 +11,7 @@
 // and the output stream in order, and only the winners' updates are read at random, where the pass
 // per update read the table and wrote the output at random (faster on lavapipe for the bench's
 // scatter-1d-perm: docs/scatter-strategies.md).
+#include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
 
 // Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer
@@ -26,7 +27,7 @@
 #define VKINDEX_SCATTER_MOVE_ONLY 1
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };

@@ -15,9 +15,10 @@
 //     take waves of workgroups where invocations run all at once.
 // Owners never share a target; sub-word elements share words, which common/scatter_apply.glsl
 // changes with atomics.
+#include "common/spec_ids.h"
 #include "common/scatter_buckets_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
@@ -39,7 +40,7 @@ uint runSource(uint i) { return scratch[i]; }
 // dependent loads per update, most of a GPU's long run (docs/reductions.md). 0 keeps the light fold's
 // loop free of the test, which slows lavapipe's fold. 8 KiB, whatever the workgroup
 // size, of the 16 KiB every device has; a word where the pass does not stage.
-layout(constant_id = 5) const uint STAGED_RUNS = 0;
+layout(constant_id = VKINDEX_SPEC_STAGED_RUNS) const uint STAGED_RUNS = 0;
 const uint kStagedWords = STAGED_RUNS != 0u ? 2048u : 1u;
 const uint kElementWords = ELEMENT_BYTES < 4u ? 1u : ELEMENT_BYTES / 4u;
 shared uint staged_words[kStagedWords];

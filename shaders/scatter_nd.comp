@@ -5,16 +5,17 @@
 // only the targets of its output window (common/scatter_nd_params.h). With VKINDEX_SELF_CHECK
 // (scatter_nd_move_checked, for a few tuples in place) every invocation does the index check and
 // report passes' work first, as the gather_rows_checked modules do.
+#include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
 #ifndef VKINDEX_SELF_CHECK
 #define VKINDEX_SELF_CHECK 0
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 // k, the index tuple length; a constant so the component loop unrolls.
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };

@@ -9,11 +9,12 @@
 // zeroing only the rows the tuples claim, where the table has more rows than there are tuples.
 // Built again with VKINDEX_CLAIM_STORE and VKINDEX_CLAIM_FIXUP (scatter_nd_claim_store, then
 // scatter_nd_claim_fixup): the same table in two passes with fewer atomics (common/claim_word.glsl).
+#include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) buffer Winners { uint winners[]; };

@@ -3,11 +3,12 @@
 // ScatterND with a reduction, first pass of the fold by owner (common/scatter_buckets_params.h): every
 // update element records the data element its tuple addresses and zeroes that element's count (as
 // scatter_elements_locate.comp does).
+#include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 1, std430) writeonly buffer Targets { uint targets[]; };

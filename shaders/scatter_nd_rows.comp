@@ -7,20 +7,21 @@
 // ROW_LANES x ITEMS units per group of ROW_LANES invocations, reading the tuple and its claim once per
 // segment: gather_rows.comp's layout, the other way round. The planner picks the widest unit that
 // divides the slice and both offsets.
+#include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 16
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 2) const uint ELEMENT_BYTES = 4;
+layout(constant_id = VKINDEX_SPEC_ELEMENT_BYTES) const uint ELEMENT_BYTES = 4;
 // Units each invocation moves per segment, and the invocations sharing a segment (interleaved unit
-// by unit, so accesses coalesce on GPUs); see DeviceInfo::row_lanes.
-layout(constant_id = 3) const uint ITEMS_PER_INVOCATION = 4;
-layout(constant_id = 4) const uint ROW_LANES = 1;
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+// by unit, so accesses coalesce on GPUs); see Tuning::row_lanes.
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 #include "common/unit_type.glsl"
 layout(binding = 0, std430) readonly buffer Updates { UNIT updates_units[]; };

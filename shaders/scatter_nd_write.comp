@@ -8,6 +8,7 @@
 // scatter_elements_write.comp's by-target module, one invocation per data element of
 // [target_begin, target_end), for narrow slices where the whole table was zeroed and one pass holds
 // every tuple and target: the table and the output stream, the winners' updates are read at random.
+#include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
 // Only reduction none comes here, or (VKINDEX_SCATTER_ATOMIC, the *_atomic modules) an integer
@@ -23,9 +24,9 @@
 #define VKINDEX_WRITE_BY_TARGET 0
 #endif
 
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
-layout(constant_id = 5) const uint TUPLE_LENGTH = 1;
+layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 
 layout(binding = 0, std430) readonly buffer Updates { uint updates_words[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };

@@ -27,6 +27,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "vkindex/api.h"
+#include "vkindex/context_overrides.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
 
@@ -50,34 +51,8 @@ struct ContextOptions {
   // Directory for the on-disk VkPipelineCache. nullopt: $VKINDEX_PIPELINE_CACHE_DIR, else
   // $XDG_CACHE_HOME/vkindex, else $HOME/.cache/vkindex. Empty string: keep the cache in memory only.
   std::optional<std::string> pipeline_cache_dir;
-  // Caps the bytes vkindex binds per storage buffer below the device's maxStorageBufferRange (0: no
-  // cap). Tensors larger than the cap are processed a window at a time, exactly as tensors larger
-  // than the device limit are; tests use it to exercise that path with small tensors.
-  uint64_t max_binding_bytes = 0;
-  // Caps the staging buffer that uploads and downloads copy through (0: vkindex's 64 MiB chunk).
-  // Larger tensors are copied a chunk at a time; tests use it to exercise that with small tensors.
-  uint64_t max_staging_bytes = 0;
-  // Caps the workgroups per grid dimension vkindex dispatches below the device's
-  // maxComputeWorkGroupCount (0: no cap). Larger dispatches use the second grid dimension and then
-  // grid strides, as on a device with the minimum limit of 65535; tests use it to exercise that on
-  // devices whose limit is far higher (NVIDIA: 2^31 - 1 along x).
-  uint32_t max_workgroup_count = 0;
-  // Kernel tuning overrides (0: vkindex's choice for the device, see DeviceInfo::workgroup_size).
-  // workgroup_size must not exceed the device's maxComputeWorkGroupInvocations / maxComputeWorkGroupSize.
-  // items_per_invocation also sets DeviceInfo::row_items. min_walk_lines sets DeviceInfo::min_walk_lines,
-  // min_soft_float_walk_lines and min_atomic_walk_lines, and lifts max_single_line_walk_updates and
-  // min_float32_add_fold_duplicates, so that it decides alone (UINT64_MAX: every ScatterElements none through the
-  // winner table and every reduction folded by owner or applied with atomics, but where a line has one target and the
-  // fold would not serve; 1: every one walked).
-  uint32_t workgroup_size = 0;
-  uint32_t items_per_invocation = 0;
-  uint64_t min_walk_lines = 0;
-  // Tune the kernels as for a GPU whatever the device is (DeviceInfo's row_lanes, row_items,
-  // int64_units, min_copy_region_bytes and the walk thresholds; the overrides above still apply on
-  // top). Slower on a CPU driver, but it runs there the kernel layouts a GPU gets: the test suite uses
-  // it so that CI covers them without a GPU. Also switched on by VKINDEX_GPU_TUNING=1. It changes the
-  // context's device() only: listDevices() (and `vkindex devices`) report each device's own choice.
-  bool gpu_tuning = false;
+  // Test and tuning knobs: they change how vkindex computes, never the result (context_overrides.hpp).
+  ContextOverrides overrides;
 };
 
 // The application's Vulkan objects, for Context::adopt. vkindex uses them and never destroys them.
@@ -85,7 +60,7 @@ struct ExternalVulkan {
   // The VkApplicationInfo::apiVersion the instance was created with. vkindex uses Vulkan 1.1 (its
   // baseline) and cannot read this from the handles, so adopt() refuses 0 and anything below 1.1.
   // From 1.2 on (the device's version too) vkindex also uses float controls, core there
-  // (DeviceInfo::native_float32_add).
+  // (DeviceInfo::float32_rounding_rte).
   uint32_t api_version = 0;
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;

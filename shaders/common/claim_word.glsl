@@ -5,7 +5,7 @@
 //   VKINDEX_CLEAR_CLAIMS: zero the word instead (the pass before the claims, where the table is
 //     larger than the updates).
 //   VKINDEX_CLAIM_STORE, then VKINDEX_CLAIM_FIXUP in a pass of its own over the same updates (for
-//     devices whose atomic read-modify-writes are slow, DeviceInfo::claim_by_store): the first
+//     devices whose atomic read-modify-writes are slow, Tuning::claim_by_store): the first
 //     stores position + 1 where the word holds less, so afterwards the word holds its old value or one
 //     of the claims above it; the second lets every update whose position + 1 is still above the word
 //     raise it with atomicMax. Only updates that share a target and lost the store's race pay a

@@ -3,9 +3,10 @@
 // declares the push block `pc` and, for locateUpdate, `indices_words` and common/indices.glsl.
 #ifndef VKINDEX_ELEMENT_LINES_GLSL
 #define VKINDEX_ELEMENT_LINES_GLSL
+#include "common/spec_ids.h"
 
 // Coalesced dims (1..VKINDEX_MAX_ELEMENT_DIMS); a constant so the coordinate loop unrolls.
-layout(constant_id = 5) const uint DIM_COUNT = 1;
+layout(constant_id = VKINDEX_SPEC_DIM_COUNT) const uint DIM_COUNT = 1;
 
 // Where line `line` starts: its data element with axis coordinate 0, its update at axis position 0,
 // and the step between its updates along the axis. Lines of a peeled block count from its bases.

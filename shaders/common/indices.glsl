@@ -2,9 +2,10 @@
 // one word for int32 (hi is then its sign extension), so both widths share one range test.
 #ifndef VKINDEX_INDICES_GLSL
 #define VKINDEX_INDICES_GLSL
+#include "common/spec_ids.h"
 
 // INDEX_WORDS: 1 for int32 indices, 2 for int64 (little-endian lo, hi).
-layout(constant_id = 1) const uint INDEX_WORDS = 1;
+layout(constant_id = VKINDEX_SPEC_INDEX_WORDS) const uint INDEX_WORDS = 1;
 
 #ifndef VKINDEX_INT64_INDICES
 #define VKINDEX_INT64_INDICES 0

@@ -1,6 +1,6 @@
 // f32AddNative(a, b): common/soft_float.glsl's f32Add, the same bits, taken from the device's own
 // float32 adder wherever the adder's result is sure to be them, for the *_float32_add_native modules
-// (DeviceInfo::native_float32_add: devices that round float32 adds to nearest even on request,
+// (Tuning::native_float32_add: devices that round float32 adds to nearest even on request,
 // shaderRoundingModeRTEFloat32 of VK_KHR_shader_float_controls).
 // Vulkan leaves the rest of a float add to the device: subnormals may be flushed to zero, NaNs need
 // not propagate, and signed zeros and infinities need not be kept. So the adder's sum counts only

@@ -56,6 +56,7 @@
 #define VKINDEX_NATIVE_FLOAT32_ADD 0
 #endif
 #if VKINDEX_SCATTER_FLOAT32_ADD && VKINDEX_NATIVE_FLOAT32_ADD
+#include "common/spec_ids.h"
 #include "native_float32_add.glsl"
 #define VKINDEX_FLOAT32_ADD f32AddNative
 #elif VKINDEX_SCATTER_FLOAT32_ADD
@@ -65,7 +66,7 @@
 #include "scatter_combine.glsl"
 #endif
 
-layout(constant_id = 2) const uint ELEMENT_BYTES = 4;
+layout(constant_id = VKINDEX_SPEC_ELEMENT_BYTES) const uint ELEMENT_BYTES = 4;
 
 const uint kSubWordMask = ELEMENT_BYTES == 1u ? 0xFFu : 0xFFFFu;
 

@@ -34,20 +34,25 @@
 #ifndef VKINDEX_SCATTER_SOFT_ADD
 #define VKINDEX_SCATTER_SOFT_ADD 0
 #endif
+#include "common/spec_ids.h"
 #include "half_widening.glsl"
 #if VKINDEX_SCATTER_FLOATS > 0
 #include "soft_float.glsl"
 #endif
 
-// REDUCTION: 0 none (the update replaces), 1 add, 2 mul, 3 max, 4 min. ELEMENT_KIND: the arithmetic,
-// src/plan/scatter_plan.cpp's ElementKind (0 without a reduction).
-layout(constant_id = 3) const uint REDUCTION = 0;
-layout(constant_id = 4) const uint ELEMENT_KIND = 0;
+// REDUCTION: VKINDEX_REDUCE_* (none: the update replaces). ELEMENT_KIND: the arithmetic,
+// VKINDEX_KIND_* (VKINDEX_KIND_MOVE without a reduction). Both in common/spec_ids.h, shared with C++.
+layout(constant_id = VKINDEX_SPEC_REDUCTION) const uint REDUCTION = 0;
+layout(constant_id = VKINDEX_SPEC_ELEMENT_KIND) const uint ELEMENT_KIND = 0;
 
-const uint kReduceNone = 0u, kReduceAdd = 1u, kReduceMul = 2u, kReduceMax = 3u, kReduceMin = 4u;
-const uint kKindInt32 = 1u, kKindUInt32 = 2u, kKindFloat32 = 3u, kKindInt64 = 4u, kKindUInt64 = 5u;
-const uint kKindInt8 = 6u, kKindUInt8 = 7u, kKindInt16 = 8u, kKindUInt16 = 9u, kKindFloat16 = 10u;
-const uint kKindBFloat16 = 11u, kKindFloat64 = 12u, kKindComplex64 = 13u, kKindComplex128 = 14u;
+const uint kReduceNone = VKINDEX_REDUCE_NONE, kReduceAdd = VKINDEX_REDUCE_ADD, kReduceMul = VKINDEX_REDUCE_MUL;
+const uint kReduceMax = VKINDEX_REDUCE_MAX, kReduceMin = VKINDEX_REDUCE_MIN;
+const uint kKindInt32 = VKINDEX_KIND_INT32, kKindUInt32 = VKINDEX_KIND_UINT32, kKindFloat32 = VKINDEX_KIND_FLOAT32;
+const uint kKindInt64 = VKINDEX_KIND_INT64, kKindUInt64 = VKINDEX_KIND_UINT64, kKindInt8 = VKINDEX_KIND_INT8;
+const uint kKindUInt8 = VKINDEX_KIND_UINT8, kKindInt16 = VKINDEX_KIND_INT16, kKindUInt16 = VKINDEX_KIND_UINT16;
+const uint kKindFloat16 = VKINDEX_KIND_FLOAT16, kKindBFloat16 = VKINDEX_KIND_BFLOAT16;
+const uint kKindFloat64 = VKINDEX_KIND_FLOAT64, kKindComplex64 = VKINDEX_KIND_COMPLEX64;
+const uint kKindComplex128 = VKINDEX_KIND_COMPLEX128;
 
 // --- Float add and mul, real or complex ----------------------------------------------------------
 // softCombine(current, update, parts): REDUCTION add or mul of a real (parts 1) or complex (parts 2,

@@ -11,7 +11,7 @@
 
 #if VKINDEX_INT64_UNITS
 // The *_int64 modules: 16- and 8-byte units as 64-bit components, for devices with shaderInt64 enabled
-// (DeviceInfo::int64_units). The same bytes move; lavapipe loads and stores each component of a
+// (Tuning::int64_units). The same bytes move; lavapipe loads and stores each component of a
 // storage access lane by lane, so half as many components copy faster there (docs/tuning.md).
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #if VKINDEX_UNIT_BYTES == 16

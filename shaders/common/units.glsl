@@ -8,8 +8,9 @@
 // The including shader defines VKINDEX_DATA_BINDING and VKINDEX_OUT_BINDING first.
 #ifndef VKINDEX_UNITS_GLSL
 #define VKINDEX_UNITS_GLSL
+#include "common/spec_ids.h"
 
-layout(constant_id = 2) const uint UNIT_BYTES = 4;
+layout(constant_id = VKINDEX_SPEC_UNIT_BYTES) const uint UNIT_BYTES = 4;
 
 // The same bindings seen at three widths: the specialization constant selects one, the others are
 // dead code the driver removes.

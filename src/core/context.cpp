@@ -17,17 +17,22 @@ std::string environmentString(const char* name) {
   return value != nullptr ? value : "";
 }
 
+// The overrides with the environment's VKINDEX_GPU_TUNING applied.
+ContextOverrides overridesInEffect(ContextOverrides overrides) {
+  overrides.gpu_tuning = overrides.gpu_tuning || environmentFlag("VKINDEX_GPU_TUNING");
+  return overrides;
+}
+
 // Everything after instance and device: the parts both creation paths share.
 StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Impl> impl,
                                                     const ContextOptions& options) {
-  impl->device->capBindingRange(options.max_binding_bytes);
-  impl->device->capWorkgroupCount(options.max_workgroup_count);
-  impl->staging_chunk_bytes = options.max_staging_bytes > 0 && options.max_staging_bytes < kStagingChunkBytes
-                                  ? options.max_staging_bytes
+  const ContextOverrides& overrides = options.overrides;
+  impl->device->capBindingRange(overrides.max_binding_bytes);
+  impl->device->capWorkgroupCount(overrides.max_workgroup_count);
+  impl->staging_chunk_bytes = overrides.max_staging_bytes > 0 && overrides.max_staging_bytes < kStagingChunkBytes
+                                  ? overrides.max_staging_bytes
                                   : kStagingChunkBytes;
-  if (options.gpu_tuning || environmentFlag("VKINDEX_GPU_TUNING")) impl->device->tuneAsGpu();
-  VKINDEX_RETURN_IF_ERROR(
-      impl->device->overrideTuning(options.workgroup_size, options.items_per_invocation, options.min_walk_lines));
+  VKINDEX_ASSIGN_OR_RETURN(impl->tuning, plan::chooseTuning(impl->device->info(), overridesInEffect(overrides)));
   std::string cache_dir =
       options.pipeline_cache_dir ? *options.pipeline_cache_dir : vk::defaultPipelineCacheDirectory();
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));

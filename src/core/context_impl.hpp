@@ -7,6 +7,7 @@
 #include "kernels/pipeline_library.hpp"
 #include "kernels/status_board.hpp"
 #include "kernels/step_timestamps.hpp"
+#include "plan/tuning.hpp"
 #include "vk/device.hpp"
 #include "vk/instance.hpp"
 #include "vk/pipeline_cache.hpp"
@@ -19,12 +20,14 @@ namespace vkindex {
 struct Context::Impl {
   std::unique_ptr<vk::Instance> instance;
   std::unique_ptr<vk::Device> device;
+  // The tuning the planners take for this device: the table's row with ContextOverrides on top.
+  plan::TuningChoice tuning;
   std::unique_ptr<vk::PipelineCache> pipeline_cache;
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;
   std::unique_ptr<vk::Submitter> submitter;
   std::unique_ptr<vk::ScratchCache> scratch;
-  // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOptions::max_staging_bytes lowers it).
+  // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOverrides::max_staging_bytes lowers it).
   uint64_t staging_chunk_bytes = 0;
   // A profiling tool's hook (`vkindex bench --steps`): when set, operations stamp the end of every
   // dispatch into it. Null in normal use.
@@ -41,5 +44,8 @@ struct ContextAccess {
 // The internal state of `context`.
 inline Context::Impl& implOf(Context& context) { return internal::ContextAccess::impl(context); }
 inline const Context::Impl& implOf(const Context& context) { return internal::ContextAccess::impl(context); }
+
+// The tuning values `context`'s planners take.
+inline const plan::Tuning& tuningOf(const Context& context) { return implOf(context).tuning.values; }
 
 }  // namespace vkindex

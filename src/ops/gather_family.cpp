@@ -30,7 +30,7 @@ StatusOr<plan::OpPlan> prepare(Context& context, const GatherFamilyOp& op, const
   VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
   VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
   VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &output}, context.device()));
-  return op.plan(data, indices, attribute, output, context.device());
+  return op.plan(data, indices, attribute, output, context.device(), tuningOf(context));
 }
 
 // Strings stay on the host: run the operator on their positions (as 4-byte ids), then pick the strings.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ops/op_runner.hpp"
+#include "plan/tuning.hpp"
 #include "plan/windows.hpp"
 
 namespace vkindex {
@@ -15,7 +16,7 @@ struct GatherFamilyOp {
   StatusOr<Shape> (*output_shape)(const Tensor& data, const Tensor& indices, int64_t attribute);
   // The plan for a validated call whose output is `output`.
   StatusOr<plan::OpPlan> (*plan)(const Tensor& data, const Tensor& indices, int64_t attribute, const Tensor& output,
-                                 const DeviceInfo& device);
+                                 const DeviceInfo& device, const plan::Tuning& tuning);
 };
 
 // Where a tensor's bytes live, for the planners.
@@ -35,7 +36,7 @@ StatusOr<RecordedOp> recordGatherFamily(Context& context, const GatherFamilyOp& 
 // output_shape; Plan: problem + placements -> OpPlan) to the front.
 template <typename Problem, StatusOr<Problem> (*Infer)(const Shape&, DataType, const Shape&, DataType, int64_t),
           StatusOr<plan::OpPlan> (*Plan)(const Problem&, DataType, const plan::Placement&, const plan::Placement&,
-                                         const plan::Placement&, const DeviceInfo&)>
+                                         const plan::Placement&, const DeviceInfo&, const plan::Tuning&)>
 struct PlannedGather {
   static StatusOr<Problem> infer(const Tensor& data, const Tensor& indices, int64_t attribute) {
     return Infer(data.shape(), data.dtype(), indices.shape(), indices.dtype(), attribute);
@@ -45,9 +46,9 @@ struct PlannedGather {
     return problem.output_shape;
   }
   static StatusOr<plan::OpPlan> plan(const Tensor& data, const Tensor& indices, int64_t attribute, const Tensor& output,
-                                     const DeviceInfo& device) {
+                                     const DeviceInfo& device, const plan::Tuning& tuning) {
     VKINDEX_ASSIGN_OR_RETURN(Problem problem, infer(data, indices, attribute));
-    return Plan(problem, indices.dtype(), placementOf(data), placementOf(indices), placementOf(output), device);
+    return Plan(problem, indices.dtype(), placementOf(data), placementOf(indices), placementOf(output), device, tuning);
   }
 };
 

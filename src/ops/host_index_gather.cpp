@@ -125,8 +125,9 @@ StatusOr<std::unique_ptr<RecordedOp::State>> recordKernel(Context& context, VkCo
                            internal::TensorAccess::create(context, indices.type, indices.shape,
                                                           std::string(op.name) + " indices (from the host)"));
   VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &uploaded, &output}, context.device()));
-  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan op_plan, plan::planRowGather(rows, placementOf(data), placementOf(uploaded),
-                                                                     placementOf(output), context.device()));
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan op_plan,
+                           plan::planRowGather(rows, placementOf(data), placementOf(uploaded), placementOf(output),
+                                               context.device(), tuningOf(context)));
   const VolkDeviceTable& fn = impl.device->fn();
   const auto* values = static_cast<const unsigned char*>(indices.values);
   const VkDeviceSize bytes = hostIndexBytes(rows);  // a multiple of 4 (int32 or int64 elements)
@@ -154,9 +155,9 @@ StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandB
   if (copy_possible && forced != HostIndexPath::kKernel) {
     regions = plan::rowCopyRegions(rows, indices.values, data.offset(), output.offset());
   }
-  const DeviceInfo& device = context.device();
+  const plan::Tuning& tuning = tuningOf(context);
   const HostIndexPath path = forced.value_or(
-      plan::chooseHostIndexPath(rows, regions.size(), {device.few_copy_regions, device.min_copy_region_bytes}));
+      plan::chooseHostIndexPath(rows, regions.size(), {tuning.few_copy_regions, tuning.min_copy_region_bytes}));
   if (path == HostIndexPath::kCopyRegions && copy_possible) {
     return recordCopyRegions(implOf(context), cmd, regions, data, output);
   }

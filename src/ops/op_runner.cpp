@@ -134,7 +134,7 @@ Status checkWindowPairs(const char* op_name, const std::vector<const Tensor*>& t
     return unsupported(std::string(op_name) + ": tensors of " + std::to_string(most_bytes) + " and " +
                        std::to_string(second_bytes) + " bytes need " + std::to_string(most) + " x " +
                        std::to_string(second) + " binding windows of at most " + std::to_string(range) +
-                       " bytes (ContextOptions::max_binding_bytes, or the device's maxStorageBufferRange); more "
+                       " bytes (ContextOverrides::max_binding_bytes, or the device's maxStorageBufferRange); more "
                        "than " +
                        std::to_string(kMaxWindowPairs) + " window pairs are not planned");
   }

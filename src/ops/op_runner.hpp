@@ -19,7 +19,7 @@ struct OpTensors {
 };
 
 // Tensors larger than the binding range (the device's maxStorageBufferRange, or a lower
-// ContextOptions::max_binding_bytes) are processed a window at a time, and a plan pairs the windows of
+// ContextOverrides::max_binding_bytes) are processed a window at a time, and a plan pairs the windows of
 // the tensors it reads and writes: its size grows with the product of their window counts. A binding
 // range far below the tensors' sizes would take minutes and gigabytes to plan, so a call whose two
 // most-windowed tensors need more than kMaxWindowPairs pairs is refused (kUnsupported) before planning.

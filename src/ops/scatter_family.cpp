@@ -43,7 +43,7 @@ StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, cons
   VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
   VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &updates, &output}, context.device()));
   return plan::planScatter(shape, placementOf(data), placementOf(indices), placementOf(updates), placementOf(output),
-                           target == ScatterTarget::kInPlace, context.device());
+                           target == ScatterTarget::kInPlace, context.device(), tuningOf(context));
 }
 
 // Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick.

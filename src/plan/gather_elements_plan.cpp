@@ -101,11 +101,12 @@ StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, 
 }
 
 StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
-                                    const Placement& indices, const Placement& output, const DeviceInfo& device) {
+                                    const Placement& indices, const Placement& output, const DeviceInfo& device,
+                                    const Tuning& tuning) {
   OpPlan plan;
   plan.report = {"GatherElements", "indices", shape.output_shape, false, {shape.axis_size}, {shape.axis}};
   const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}};
-  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, "GatherElements"));
+  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, tuning, "GatherElements"));
   if (shape.output_elements == 0 || shape.axis_size == 0) return plan;  // nothing to copy (or the check fails)
   VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks,
                            elementBlocks("GatherElements", shape.dims, shape.axis_dim, shape.axis_size,
@@ -167,17 +168,17 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
       // Items are elements, or output words for sub-word elements, in the row gathers' segments.
       const uint64_t items = unit < 4 ? p.out_word_count : p.pass_elements;
-      const SegmentLayout layout = segmentLayout(device, device.workgroup_size, items);
+      const SegmentLayout layout = segmentLayout(tuning, tuning.workgroup_size, items);
       Step pass;
       pass.kernel = kernel;
-      pass.spec = {device.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
+      pass.spec = {tuning.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
                    layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
       pass.bindings = {{Role::kData, data_window},
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
       setPush(pass, p);
-      pass.groups = layout.groupsFor(layout.segmentsOf(items), device.workgroup_size);
+      pass.groups = layout.groupsFor(layout.segmentsOf(items), tuning.workgroup_size);
       if (checked) {
         waitForChecks(pass);
         checked = false;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "plan/op_plan.hpp"
+#include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -50,6 +51,7 @@ StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, 
 // Beyond VKINDEX_MAX_ELEMENT_DIMS coalesced dims the outermost are peeled (plan/element_blocks.hpp).
 // Plans the dispatches for `shape` given where each tensor lives and the device's limits.
 StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType index_type, const Placement& data,
-                                    const Placement& indices, const Placement& output, const DeviceInfo& device);
+                                    const Placement& indices, const Placement& output, const DeviceInfo& device,
+                                    const Tuning& tuning);
 
 }  // namespace vkindex::plan

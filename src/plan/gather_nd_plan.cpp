@@ -77,8 +77,9 @@ RowGather gatherNDRows(const GatherNDShape& shape, DataType index_type) {
 }
 
 StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,
-                              const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  return planRowGather(gatherNDRows(shape, index_type), data, indices, output, device);
+                              const Placement& indices, const Placement& output, const DeviceInfo& device,
+                              const Tuning& tuning) {
+  return planRowGather(gatherNDRows(shape, index_type), data, indices, output, device, tuning);
 }
 
 }  // namespace vkindex::plan

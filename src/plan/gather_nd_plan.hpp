@@ -5,6 +5,7 @@
 
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
+#include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -33,6 +34,7 @@ RowGather gatherNDRows(const GatherNDShape& shape, DataType index_type);
 
 // Plans the dispatches for `shape` given where each tensor lives and the device's limits.
 StatusOr<OpPlan> planGatherND(const GatherNDShape& shape, DataType index_type, const Placement& data,
-                              const Placement& indices, const Placement& output, const DeviceInfo& device);
+                              const Placement& indices, const Placement& output, const DeviceInfo& device,
+                              const Tuning& tuning);
 
 }  // namespace vkindex::plan

@@ -60,8 +60,9 @@ RowGather gatherRows(const GatherShape& shape, DataType index_type) {
 }
 
 StatusOr<OpPlan> planGather(const GatherShape& shape, DataType index_type, const Placement& data,
-                            const Placement& indices, const Placement& output, const DeviceInfo& device) {
-  return planRowGather(gatherRows(shape, index_type), data, indices, output, device);
+                            const Placement& indices, const Placement& output, const DeviceInfo& device,
+                            const Tuning& tuning) {
+  return planRowGather(gatherRows(shape, index_type), data, indices, output, device, tuning);
 }
 
 }  // namespace vkindex::plan

@@ -8,6 +8,7 @@
 
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
+#include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -38,6 +39,7 @@ RowGather gatherRows(const GatherShape& shape, DataType index_type);
 // Plans the dispatches for `shape` given where each tensor lives in its buffer and the device's
 // limits. status_slot words are left 0 for the runner to fill.
 StatusOr<OpPlan> planGather(const GatherShape& shape, DataType index_type, const Placement& data,
-                            const Placement& indices, const Placement& output, const DeviceInfo& device);
+                            const Placement& indices, const Placement& output, const DeviceInfo& device,
+                            const Tuning& tuning);
 
 }  // namespace vkindex::plan

@@ -47,7 +47,7 @@ inline constexpr uint64_t kMaxCopyRows = uint64_t(1) << 20;
 std::vector<CopyRegion> rowCopyRegions(const RowGather& gather, const void* values, uint64_t data_offset,
                                        uint64_t output_offset);
 
-// Where a device's copy regions beat its kernel (DeviceInfo::few_copy_regions and
+// Where a device's copy regions beat its kernel (Tuning::few_copy_regions and
 // min_copy_region_bytes, the crossovers measured on its driver: docs/tuning.md).
 struct CopyRegionCrossover {
   uint64_t few_regions = 0;       // up to this many regions copy whatever their size

@@ -18,7 +18,7 @@ uint64_t tuplesPerWindow(const IndexCheck& check, const DeviceInfo& device) {
 }
 
 StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Placement& indices,
-                                 const DeviceInfo& device, const std::string& op) {
+                                 const DeviceInfo& device, const Tuning& tuning, const std::string& op) {
   const uint64_t k = check.extents.size();
   if (k == 0 || k > VKINDEX_MAX_TUPLE_LENGTH) {
     return unsupported(op + ": index tuples of " + std::to_string(k) +
@@ -53,20 +53,20 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
       params.extents_hi[c] = static_cast<uint32_t>(check.extents[c] >> 32);
     }
     // Positions in the row gathers' segments (see check_indices.comp).
-    const SegmentLayout layout = segmentLayout(device, device.workgroup_size, params.index_count);
+    const SegmentLayout layout = segmentLayout(tuning, tuning.workgroup_size, params.index_count);
     Step step;
     // int64 indices on an 8-byte boundary: one 64-bit component each where the device has them.
-    const bool pairs = device.int64_units && check.index_type == DataType::kInt64 && lead % 8 == 0;
+    const bool pairs = tuning.int64_units && check.index_type == DataType::kInt64 && lead % 8 == 0;
     step.kernel = wide ? Kernel::kCheckIndicesWide : pairs ? Kernel::kCheckIndicesInt64 : Kernel::kCheckIndices;
     step.spec = {
-        device.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, layout.items, layout.lanes, 0};
+        tuning.workgroup_size, check.index_type == DataType::kInt64 ? 2u : 1u, 0, layout.items, layout.lanes, 0};
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
     setPush(step, params);
-    step.groups = layout.groupsFor(layout.segmentsOf(params.index_count), device.workgroup_size);
+    step.groups = layout.groupsFor(layout.segmentsOf(params.index_count), tuning.workgroup_size);
     plan.steps.push_back(step);
 
     step.kernel = Kernel::kReportIndex;  // one invocation: no segments
-    step.spec = {device.workgroup_size, step.spec[kSpecIndexWords], 0, 0, 0, 0};
+    step.spec = {tuning.workgroup_size, step.spec[kSpecIndexWords], 0, 0, 0, 0};
     step.groups = 1;
     reports.push_back(step);
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plan/op_plan.hpp"
+#include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
 #include "vkindex/status.hpp"
@@ -31,7 +32,7 @@ uint64_t tupleBytes(const IndexCheck& check);
 // whether any step was added (no indices, no checks); the operator's first writing step must then
 // wait for Role::kStatus.
 StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Placement& indices,
-                                 const DeviceInfo& device, const std::string& op);
+                                 const DeviceInfo& device, const Tuning& tuning, const std::string& op);
 
 // The tuples one binding window of indices holds (also capped at kMaxPassItems elements).
 uint64_t tuplesPerWindow(const IndexCheck& check, const DeviceInfo& device);

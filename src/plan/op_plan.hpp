@@ -12,151 +12,18 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/spec_ids.h"
 #include "plan/shape.hpp"
 #include "plan/windows.hpp"
 
 namespace vkindex::plan {
 
-// The compute kernels (one per shaders/*.comp that operators dispatch).
+// The compute kernels, one per embedded SPIR-V module, in the order of shaders/kernel_list.h (what
+// each is: the comment above its line there).
 enum class Kernel : uint32_t {
-  kCheckIndices,  // check_indices.comp: first out-of-range index (or tuple component) into the status slot
-  // The same reading each int64 index as one 64-bit component (DeviceInfo::int64_units; int64
-  // indices at 8-byte offsets).
-  kCheckIndicesInt64,
-  // The same comparing with extents of 2^32 or more (extents_hi): only empty data has such a dim, so
-  // the check is all such an operation runs.
-  kCheckIndicesWide,
-  kReportIndex,  // report_index.comp: copies the first bad index's value next to its position
-  // Gather and GatherND, rows addressed by k-component index tuples: gather_rows.comp in 16-, 8- and
-  // 4-byte units (one module per width), gather_row_bytes.comp for rows that are not whole words.
-  kGatherRows,
-  kGatherRows8,
-  kGatherRows4,
-  kGatherRowBytes,
-  // gather_rows.comp doing its own index check and report in its one workgroup (small operations).
-  kGatherRowsChecked,
-  kGatherRowsChecked8,
-  kGatherRowsChecked4,
-  // gather_rows.comp moving 16- and 8-byte units as 64-bit components (DeviceInfo::int64_units).
-  kGatherRowsInt64,
-  kGatherRowsInt64_8,
-  // The same five (16-, 8-, 4-byte units, 16- and 8-byte as 64-bit components) holding one copy path
-  // each (RowPath): the plain modules above hold rows in segments alone, these whole rows shorter than
-  // a segment, one lane each, and short rows by columns.
-  kGatherShortRows,
-  kGatherShortRows8,
-  kGatherShortRows4,
-  kGatherShortRowsInt64,
-  kGatherShortRowsInt64_8,
-  kGatherColumns,
-  kGatherColumns8,
-  kGatherColumns4,
-  kGatherColumnsInt64,
-  kGatherColumnsInt64_8,
-  // GatherElements, one index per output element: gather_elements.comp in 16-, 8- and 4-byte units (one
-  // module per width), and its sub-word module for 1- and 2-byte elements.
-  kGatherElements,
-  kGatherElements8,
-  kGatherElements4,
-  kGatherElementBytes,
-  kScatterElements,  // scatter_elements.comp: ScatterElements, one invocation per line along the axis
-  kScatterND,        // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple
-  // The same two with soft-float add and mul: float32 (float, float16, bfloat16, complex64), and
-  // float64 (double, complex128). Integer arithmetic, max and min use the plain ones.
-  kScatterElementsFloat32,
-  kScatterElementsFloat64,
-  kScatterNDFloat32,
-  kScatterNDFloat64,
-  // The same two with float32 add only (float and complex64), which SwiftShader runs far faster
-  // (docs/reductions.md gives the numbers for this and the variants below).
-  kScatterElementsFloat32Add,
-  kScatterNDFloat32Add,
-  // The same taking the device's float adder where its bits are exact (DeviceInfo::native_float32_add).
-  kScatterElementsFloat32AddNative,
-  kScatterNDFloat32AddNative,
-  // The same two with float16 and bfloat16 add only, and with float64 and complex128 add only
-  // (faster on SwiftShader).
-  kScatterElementsHalfAdd,
-  kScatterNDHalfAdd,
-  kScatterElementsFloat64Add,
-  kScatterNDFloat64Add,
-  // The same two with max and min of int32, uint32 and float32 only (faster on SwiftShader).
-  kScatterElementsOrder32,
-  kScatterNDOrder32,
-  // The same two with add and mul of int32 and uint32 only (faster on SwiftShader).
-  kScatterElementsInt32,
-  kScatterNDInt32,
-  // The same two with the other integers' reductions only: no float compares (faster on SwiftShader).
-  kScatterElementsIntegers,
-  kScatterNDIntegers,
-  // The same two with reduction none only, which SwiftShader runs far faster than the plain ones.
-  kScatterElementsMove,
-  kScatterNDMove,
-  kScatterNDMoveChecked,  // scatter_nd_move doing its own index check and report (a few tuples in place)
-  // ScatterElements none as a winner table, where the walk would leave the device idle (few lines):
-  kScatterElementsClaim,  // scatter_elements_claim.comp: each update claims its data element
-  kScatterElementsWrite,  // scatter_elements_write.comp: the winning updates, all at once
-  // The same write driven by the table, a data element per invocation, where the table was zeroed whole.
-  kScatterElementsWriteByTarget,
-  kScatterNDClaim,  // scatter_nd_claim.comp: ScatterND none, each tuple claims its row in a winner table
-  // The claim passes again, zeroing the table words they would claim: where the table is larger
-  // than the updates, instead of kClearWords over all of it.
-  kScatterElementsClearClaims,
-  kScatterNDClearClaims,
-  // The claim passes again as a store pass, then a fixup pass over the same updates: the same table with
-  // an atomic read-modify-write only where updates share a target (DeviceInfo::claim_by_store).
-  kScatterElementsClaimStore,
-  kScatterElementsClaimFixup,
-  kScatterNDClaimStore,
-  kScatterNDClaimFixup,
-  kScatterNDWrite,          // scatter_nd_write.comp: ScatterND none, the winning tuples' updates, all at once
-  kScatterNDWriteByTarget,  // the same per data element, for narrow slices, where the table was zeroed whole
-  // The write passes again with no table, applying an order-independent integer reduction (4-byte
-  // add, max and min, 8-byte add) with atomics, every update at once, where a walk would idle the device.
-  kScatterElementsAtomic,
-  kScatterNDAtomic,
-  // scatter_nd_rows.comp: the same write for slices of whole 16-, 8- or 4-byte units, in row segments.
-  kScatterNDRows,
-  kScatterNDRows8,
-  kScatterNDRows4,
-  // The same moving 16- and 8-byte units as 64-bit components (DeviceInfo::int64_units).
-  kScatterNDRowsInt64,
-  kScatterNDRowsInt64_8,
-  // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
-  // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
-  // counts itself there, light targets get buckets, positions fill them, one owner per target sorts
-  // its bucket and then folds it in index order; heavy targets' positions are sorted by target,
-  // stably, and one owner per heavy target folds its run.
-  kScatterElementsLocate,  // scatter_elements_locate.comp
-  kScatterNDLocate,        // scatter_nd_locate.comp
-  kBucketCount,            // bucket_count.comp
-  kBucketAlloc,            // bucket_alloc.comp
-  kBucketFill,             // bucket_fill.comp
-  kHeavyPlan,              // heavy_plan.comp: the heavy passes' indirect dispatches
-  kHeavyScan,              // heavy_scan.comp
-  kHeavySortCount,         // heavy_sort_count.comp
-  kHeavySortScatter,       // heavy_sort_scatter.comp
-  kBucketSort,             // bucket_sort.comp: the light buckets, before their fold
-  // scatter_fold.comp with the walk kernels' arithmetic variants (integers, soft float32, soft
-  // float64, float32 add alone (soft, or native where exact), float16 and bfloat16 add alone, float64
-  // and complex128 add alone, 4-byte max and min alone, 32-bit integer add and mul alone, the other
-  // integers alone).
-  kScatterFold,
-  kScatterFoldFloat32,
-  kScatterFoldFloat64,
-  kScatterFoldFloat32Add,
-  kScatterFoldFloat32AddNative,
-  kScatterFoldHalfAdd,
-  kScatterFoldFloat64Add,
-  kScatterFoldOrder32,
-  kScatterFoldInt32,
-  kScatterFoldIntegers,
-  kCopyWords,       // copy_words.comp: gated copy of data into an out-of-place scatter output
-  kCopyWords16,     // the same in 16-byte units and row segments, for the aligned bulk of a large copy
-  kCopyWordsInt64,  // the same 16-byte units as 64-bit components (DeviceInfo::int64_units)
-  kClearWords,      // clear_words.comp: zeroes scratch tables
-  kCopy,            // copy.comp: the benchmark's compute-copy ceiling
-  kCopyInt64,       // the same in 64-bit components (DeviceInfo::int64_units)
+#define VKINDEX_KERNEL(id, module, source, defines, push_block) id,
+#include "kernel_list.h"
+#undef VKINDEX_KERNEL
   kCount,
 };
 
@@ -170,7 +37,7 @@ enum class RowPath : uint32_t {
 
 // The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes) on
 // `path`, or its self-checking variant (copy units only, every path). `int64_units`
-// (DeviceInfo::int64_units) picks the 64-bit-component modules for 16- and 8-byte units; the
+// (Tuning::int64_units) picks the 64-bit-component modules for 16- and 8-byte units; the
 // self-checking ones have none.
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false,
                        RowPath path = RowPath::kSegments);
@@ -195,23 +62,26 @@ Kernel elementGatherKernel(uint32_t unit_bytes);
 // True for the four GatherElements kernels.
 bool isElementGatherKernel(Kernel kernel);
 
-// Specialization constant ids shared by all shaders (see shaders/*.comp).
+// Specialization constant ids, named per kernel family (shaders/common/spec_ids.h, which the shaders
+// read too): ids 0 and 1 mean the same in every kernel, 2 to 5 what the kernel's family says.
 enum SpecConstant : uint32_t {
-  kSpecWorkgroupSize = 0,  // local_size_x_id
-  kSpecIndexWords = 1,     // 1: int32 indices, 2: int64 indices
-  kSpecUnitBytes = 2,      // bytes moved per unit: 16, 8, 4, or 2/1 for sub-word assembly
-  kSpecItems = 3,          // units per invocation per block (gather_rows.comp: per row segment)
-  kSpecRowLanes = 4,       // gather_rows.comp: invocations sharing one row segment (1 for gather_row_bytes)
-  // The scatter kernels reuse ids 2-4 (shaders/common/scatter_apply.glsl): 2 is the element size in
-  // bytes, 3 the reduction, 4 the element kind of its arithmetic.
-  kSpecReduction = 3,
-  kSpecElementKind = 4,
-  // gather_rows.comp: index tuple length k; gather_elements.comp: coalesced dim count. A constant so
-  // that the per-component loop unrolls with constant push-array indices (a loop bounded by a push
-  // constant made lavapipe's Gathers far slower: docs/gather-kernels.md).
-  // copy.comp reuses it: 1 to batch the loads of whole segments, as gather_rows.comp does; and
-  // scatter_fold.comp: 1 where a heavy pass stages its runs in shared memory (FoldLayout::staged_runs).
-  kSpecDims = 5,
+  kSpecWorkgroupSize = VKINDEX_SPEC_WORKGROUP_SIZE,
+  kSpecIndexWords = VKINDEX_SPEC_INDEX_WORDS,
+  // Copy family: row gathers, GatherElements, index checks, ScatterND rows, copies.
+  kSpecUnitBytes = VKINDEX_SPEC_UNIT_BYTES,
+  kSpecItems = VKINDEX_SPEC_ITEMS,
+  kSpecRowLanes = VKINDEX_SPEC_ROW_LANES,
+  kSpecTupleLength = VKINDEX_SPEC_TUPLE_LENGTH,
+  kSpecDimCount = VKINDEX_SPEC_DIM_COUNT,
+  kSpecBatchedLoads = VKINDEX_SPEC_BATCHED_LOADS,
+  // Scatter family (id 5: kSpecTupleLength or kSpecDimCount).
+  kSpecElementBytes = VKINDEX_SPEC_ELEMENT_BYTES,
+  kSpecReduction = VKINDEX_SPEC_REDUCTION,
+  kSpecElementKind = VKINDEX_SPEC_ELEMENT_KIND,
+  // Fold-by-owner family.
+  kSpecGroupReserve = VKINDEX_SPEC_GROUP_RESERVE,
+  kSpecLongBuckets = VKINDEX_SPEC_LONG_BUCKETS,
+  kSpecStagedRuns = VKINDEX_SPEC_STAGED_RUNS,
   kSpecCount = 6,
 };
 using SpecValues = std::array<uint32_t, kSpecCount>;

@@ -64,6 +64,7 @@ struct PassBuilder {
   const Placement& indices;
   const Placement& output;
   const DeviceInfo& device;
+  const Tuning& tuning;
   const PassShape& shape;
   uint64_t data_rows_per_window;
   bool wait_for_checks;
@@ -110,7 +111,7 @@ struct PassBuilder {
         p.extents[c] = static_cast<uint32_t>(gather.check.extents[c]);
       }
       Step pass;
-      pass.kernel = rowGatherKernel(shape.unit_bytes, false, device.int64_units, rowPathOf(p, shape));
+      pass.kernel = rowGatherKernel(shape.unit_bytes, false, tuning.int64_units, rowPathOf(p, shape));
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};
@@ -149,7 +150,7 @@ void fuseSmallPlan(OpPlan& plan, const RowGather& gather, uint32_t unit_bytes) {
 }  // namespace
 
 StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, const Placement& indices,
-                               const Placement& output, const DeviceInfo& device) {
+                               const Placement& output, const DeviceInfo& device, const Tuning& tuning) {
   OpPlan plan;
   plan.report = gather.report;
   const uint64_t R = gather.row_bytes, O = gather.outer, N = gather.index_count;
@@ -169,7 +170,7 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
                        " of input 'data' address more than 2^32-1 rows, which is not supported");
   }
   // Check passes: every index, whatever the output size (an empty slice still has indices to check).
-  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, gather.check, indices, device, gather.op));
+  VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, gather.check, indices, device, tuning, gather.op));
   if (!copies || *A == 0) return plan;  // nothing to copy (A == 0: the check fails)
 
   PassShape shape;
@@ -189,13 +190,13 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
                        std::to_string(kMaxPassItems) + " units of " + std::to_string(shape.unit_bytes) +
                        " bytes one vkindex dispatch moves");
   }
-  shape.workgroup_size = device.workgroup_size;
+  shape.workgroup_size = tuning.workgroup_size;
   const uint64_t row_units = R / shape.unit_bytes;
   shape.segments_per_row = row_units;
   // Sub-word units: segments of output words, the output's words being one long run.
   const uint64_t output_words = (O * N * R + 3) / 4;
   const SegmentLayout layout =
-      segmentLayout(device, shape.workgroup_size, shape.unit_bytes >= 4 ? row_units : output_words);
+      segmentLayout(tuning, shape.workgroup_size, shape.unit_bytes >= 4 ? row_units : output_words);
   shape.lanes = layout.lanes;
   shape.items = layout.items;
   if (shape.unit_bytes >= 4) {
@@ -204,7 +205,7 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
     shape.segments_per_row = layout.segmentsOf(row_units);
     if (shape.segments_per_row == 1) shape.rows_per_segment = layout.units() / row_units;
   }
-  PassBuilder builder{gather, *A, data, indices, output, device, shape, rows_per_window, checked, plan};
+  PassBuilder builder{gather, *A, data, indices, output, device, tuning, shape, rows_per_window, checked, plan};
   const uint64_t tuples_per_window = tuplesPerWindow(gather.check, device);
   if (tuple_count <= tuples_per_window) {
     // All tuples fit one window: passes are cut only by the output and data windows.

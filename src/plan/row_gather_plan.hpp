@@ -21,6 +21,6 @@ struct RowGather {
 
 // Plans `gather` with the tensors at the given placements. Leaves status_slot words 0.
 StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, const Placement& indices,
-                               const Placement& output, const DeviceInfo& device);
+                               const Placement& output, const DeviceInfo& device, const Tuning& tuning);
 
 }  // namespace vkindex::plan

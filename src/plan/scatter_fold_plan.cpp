@@ -27,7 +27,7 @@ uint32_t word(uint64_t bytes) { return static_cast<uint32_t>(bytes / 4); }
 }  // namespace
 
 std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device,
-                                     bool ordered) {
+                                     const Tuning& tuning, bool ordered) {
   const uint64_t align = bindingAlignment(device);
   FoldLayout layout;
   layout.target_count = target_count;
@@ -44,14 +44,14 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
   layout.scratch_bytes += layout.long_owners.size;
   layout.most_heavy = std::min(target_count, update_count / (VKINDEX_MAX_BUCKET + 1));
   if (layout.most_heavy > 0) {
-    layout.sort_workgroup = std::min(device.workgroup_size, VKINDEX_SORT_MAX_WORKGROUP);
+    layout.sort_workgroup = std::min(tuning.workgroup_size, VKINDEX_SORT_MAX_WORKGROUP);
     layout.tile_count = groupsForItems(update_count, layout.sort_workgroup, VKINDEX_SORT_RUN);
     layout.digit_passes = 1;
     while (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS < 32 &&
            (layout.most_heavy - 1) >> (layout.digit_passes * VKINDEX_SORT_DIGIT_BITS) != 0) {
       ++layout.digit_passes;
     }
-    layout.most_group_runs = device.most_workgroup_runs;
+    layout.most_group_runs = tuning.most_workgroup_runs;
     layout.staged_runs = layout.most_group_runs > 0 && !ordered;
     // The steps of one invocation that walks or folds a staged run; reduced, an invocation's chunk.
     layout.walk_items = device.max_walk_steps;
@@ -70,7 +70,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
     // counts or runs in one loop, which llvmpipe would end after 65535 iterations.
     const uint64_t longest_scan = std::max(VKINDEX_SORT_DIGITS * layout.tile_count, layout.most_heavy);
     if (layout.tile_count > kMaxIndirectGroups ||
-        groupsForItems(longest_scan, device.workgroup_size) > device.max_walk_steps) {
+        groupsForItems(longest_scan, tuning.workgroup_size) > device.max_walk_steps) {
       return std::nullopt;
     }
   }
@@ -82,7 +82,7 @@ std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_coun
 
 void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kernel fold_kernel,
                       const SpecValues& fold_spec, const FoldTensors& tensors, bool wait_for_checks,
-                      bool output_written, const DeviceInfo& device) {
+                      bool output_written, const Tuning& tuning) {
   const uint32_t workgroup = fold_spec[kSpecWorkgroupSize];
   const Window scratch{0, layout.scratch_bytes};
   plan.scratch_bytes = layout.scratch_bytes;
@@ -131,10 +131,10 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     pass.indirect_scratch_offset = layout.commands.offset + command * 12;
     return pass;
   };
-  const uint64_t per_update_groups = groupsForItems(layout.update_count, workgroup, device.row_items);
+  const uint64_t per_update_groups = groupsForItems(layout.update_count, workgroup, tuning.row_items);
   plan.steps.push_back(bucketPass(Kernel::kBucketCount, per_update_groups));
   Step alloc = bucketPass(Kernel::kBucketAlloc, per_update_groups);
-  alloc.spec[kSpecDims] = device.group_reserved_cursors ? 1u : 0u;  // bucket_alloc.comp's GROUP_RESERVE
+  alloc.spec[kSpecGroupReserve] = tuning.group_reserved_cursors ? 1u : 0u;  // bucket_alloc.comp's GROUP_RESERVE
   plan.steps.push_back(alloc);
   plan.steps.push_back(bucketPass(Kernel::kBucketFill, per_update_groups));
   const bool heavy = layout.most_heavy > 0;
@@ -170,7 +170,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     return pass;
   };
   const uint64_t most_owners = layout.owners.size / 4;
-  const uint32_t targets_per_invocation = std::min(device.row_items, kMaxTargetsPerInvocation);
+  const uint32_t targets_per_invocation = std::min(tuning.row_items, kMaxTargetsPerInvocation);
   const uint64_t owner_groups = groupsForItems(most_owners, workgroup, targets_per_invocation);
   plan.steps.push_back(bucketPass(Kernel::kBucketSort, owner_groups));
   const uint64_t most_long_owners = layout.long_owners.size / 4;
@@ -179,7 +179,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     // pipeline of their own (bucket_sort.comp's LONG_BUCKETS) over the long owners.
     Step long_buckets =
         bucketPass(Kernel::kBucketSort, groupsForItems(most_long_owners, workgroup, targets_per_invocation));
-    long_buckets.spec[kSpecDims] = 1;
+    long_buckets.spec[kSpecLongBuckets] = 1;
     plan.steps.push_back(long_buckets);
   }
   plan.steps.push_back(foldPass(bucketPass(fold_kernel, owner_groups)));
@@ -192,7 +192,7 @@ void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kerne
     params.pass = static_cast<uint32_t>(fold);
     Step pass =
         foldPass(heavyPass(fold_kernel, heavy_groups, VKINDEX_FOLD_COMMAND(uint64_t{layout.digit_passes}, fold)));
-    pass.spec[kSpecDims] = layout.staged_runs ? 1u : 0u;  // scatter_fold.comp's STAGED_RUNS
+    pass.spec[kSpecStagedRuns] = layout.staged_runs ? 1u : 0u;  // scatter_fold.comp's STAGED_RUNS
     plan.steps.push_back(pass);
   }
 }

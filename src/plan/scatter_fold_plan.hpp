@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "plan/op_plan.hpp"
+#include "plan/tuning.hpp"
 #include "plan/windows.hpp"
 
 namespace vkindex::plan {
@@ -30,7 +31,7 @@ struct FoldLayout {
   uint32_t sort_workgroup = 0;  // the sort passes' workgroup size
   uint64_t tile_count = 0;
   uint32_t digit_passes = 0;
-  // Where a call has at most most_group_runs heavy targets (DeviceInfo::most_workgroup_runs), a
+  // Where a call has at most most_group_runs heavy targets (Tuning::most_workgroup_runs), a
   // workgroup takes each heavy run (scatter_fold.comp, which heavy_plan.comp sizes for it): max and
   // min reduce it chunk by chunk, other reductions stage it in shared memory for one invocation to
   // fold (staged_runs). Else one invocation walks each run.
@@ -46,7 +47,7 @@ struct FoldLayout {
 // scratch memory would be more than the fold is worth, or more than one binding holds.
 // `ordered`: the reduction is max or min, which a workgroup reduces (FoldLayout::most_group_runs).
 std::optional<FoldLayout> foldLayout(uint64_t target_count, uint64_t update_count, const DeviceInfo& device,
-                                     bool ordered);
+                                     const Tuning& tuning, bool ordered);
 
 // The tensors the fold writes from and into: windows and where the tensors start in them, in words.
 struct FoldTensors {
@@ -62,6 +63,6 @@ struct FoldTensors {
 // an earlier write of the output.
 void appendFoldPasses(OpPlan& plan, const FoldLayout& layout, Step locate, Kernel fold_kernel,
                       const SpecValues& fold_spec, const FoldTensors& tensors, bool wait_for_checks,
-                      bool output_written, const DeviceInfo& device);
+                      bool output_written, const Tuning& tuning);
 
 }  // namespace vkindex::plan

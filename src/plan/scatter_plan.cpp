@@ -20,23 +20,23 @@ namespace {
 // of a few elements in a huge tensor) the walk in index order needs no scratch memory.
 constexpr uint64_t kMaxWinnerTableBytes = uint64_t(64) << 20;
 
-// scatter_combine.glsl's ELEMENT_KIND codes.
+// scatter_combine.glsl's ELEMENT_KIND codes (common/spec_ids.h, which the shaders read too).
 enum ElementKind : uint32_t {
-  kMove = 0,
-  kInt32 = 1,
-  kUInt32 = 2,
-  kFloat32 = 3,
-  kInt64 = 4,
-  kUInt64 = 5,
-  kInt8 = 6,
-  kUInt8 = 7,
-  kInt16 = 8,
-  kUInt16 = 9,
-  kFloat16 = 10,
-  kBFloat16 = 11,
-  kFloat64 = 12,
-  kComplex64 = 13,
-  kComplex128 = 14,
+  kMove = VKINDEX_KIND_MOVE,
+  kInt32 = VKINDEX_KIND_INT32,
+  kUInt32 = VKINDEX_KIND_UINT32,
+  kFloat32 = VKINDEX_KIND_FLOAT32,
+  kInt64 = VKINDEX_KIND_INT64,
+  kUInt64 = VKINDEX_KIND_UINT64,
+  kInt8 = VKINDEX_KIND_INT8,
+  kUInt8 = VKINDEX_KIND_UINT8,
+  kInt16 = VKINDEX_KIND_INT16,
+  kUInt16 = VKINDEX_KIND_UINT16,
+  kFloat16 = VKINDEX_KIND_FLOAT16,
+  kBFloat16 = VKINDEX_KIND_BFLOAT16,
+  kFloat64 = VKINDEX_KIND_FLOAT64,
+  kComplex64 = VKINDEX_KIND_COMPLEX64,
+  kComplex128 = VKINDEX_KIND_COMPLEX128,
 };
 
 // Which reductions this type admits, and the kernel's arithmetic for it. ONNX defines add, mul, max
@@ -80,16 +80,16 @@ StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataT
 // ScatterND: the walk runs one invocation per slice element, each reading every tuple; the table
 // reads each tuple once per row segment and moves whole units, so it wins whatever the slice width
 // (docs/scatter-strategies.md).
-uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device) {
+uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device, const Tuning& tuning) {
   if (shape.reduction != Reduction::kNone) return 0;
   // One update (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
   // table would add a clear and a claim pass and a scratch buffer.
   if (shape.check.tuple_count <= 1) return 0;
   const bool elements = shape.op == "ScatterElements";
-  // ScatterElements walks lines in order where there are enough of them (DeviceInfo::min_walk_lines),
-  // but for a single line of many updates (DeviceInfo::max_single_line_walk_updates).
-  const bool long_single_line = shape.lines == 1 && shape.check.tuple_count > device.max_single_line_walk_updates;
-  if (elements && shape.lines >= device.min_walk_lines && !long_single_line) return 0;
+  // ScatterElements walks lines in order where there are enough of them (Tuning::min_walk_lines),
+  // but for a single line of many updates (Tuning::max_single_line_walk_updates).
+  const bool long_single_line = shape.lines == 1 && shape.check.tuple_count > tuning.max_single_line_walk_updates;
+  if (elements && shape.lines >= tuning.min_walk_lines && !long_single_line) return 0;
   uint64_t entries = 1;  // data elements bound it: no overflow
   if (elements) {
     for (int64_t extent : shape.output_shape) entries *= static_cast<uint64_t>(extent);
@@ -197,7 +197,7 @@ constexpr WalkKernels kNDWalk = {
 // (float32 and complex64, float16 and bfloat16, float64 and complex128), max and min alone for
 // float32, and the whole soft float of the width for mul. Complex numbers have no max or min. float32
 // and complex64 add take the device's adder where exact, on devices that allow it (`native_add`:
-// DeviceInfo::native_float32_add).
+// Tuning::native_float32_add).
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels, bool native_add) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
@@ -229,8 +229,8 @@ void orderPass(Step& pass, const Window& output, bool& wait_for_checks, bool& ou
 // The walk in index order (every reduction, and ScatterElements): one invocation per line (per slice
 // element for ScatterND) applies its updates in order, cut into passes of at most `max_walk` steps
 // (DeviceInfo::max_walk_steps) that run one after another, one pass per output window for each.
-void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& device, bool wait_for_checks,
-                      bool output_written) {
+void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& device, const Tuning& tuning,
+                      bool wait_for_checks, bool output_written) {
   const ScatterShape& shape = layout.shape;
   const uint64_t max_walk = device.max_walk_steps;
   const bool elements = shape.op == "ScatterElements";
@@ -247,11 +247,11 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& 
                                              {Role::kStatus, {}}};
         pass.groups = groupsForItems(run.line_end - run.line_begin, layout.workgroup);
         if (elements) {
-          pass.kernel = walkKernel(shape, kElementsWalk, device.native_float32_add);
+          pass.kernel = walkKernel(shape, kElementsWalk, tuning.native_float32_add);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(layout.view.dims->size()));
           setPush(pass, elementsParams(layout, run, target, begin, end));
         } else {
-          pass.kernel = walkKernel(shape, kNDWalk, device.native_float32_add);
+          pass.kernel = walkKernel(shape, kNDWalk, tuning.native_float32_add);
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
           setPush(pass, ndParams(shape, run, target, begin, end));
         }
@@ -292,7 +292,7 @@ StatusOr<ElementBlocks> peeledBlocks(const ScatterShape& shape, const Placement&
 // position each, and this order applies a line's updates in index order across them.
 void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const ElementBlocks& blocks,
                             const Placement& updates, const Placement& indices, const Placement& output,
-                            const DeviceInfo& device, bool wait_for_checks, bool output_written) {
+                            const DeviceInfo& device, const Tuning& tuning, bool wait_for_checks, bool output_written) {
   const uint64_t E = shape.element_bytes, index_bytes = tupleBytes(shape.check);
   const uint64_t axis_extent = blocks.kernel_dims[blocks.kernel_axis_dim].extent;
   const bool one_window = blocks.reach * E <= windowCapacity(device);
@@ -302,7 +302,7 @@ void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const Eleme
     PassLayout layout{shape,
                       {},
                       {},
-                      device.workgroup_size,
+                      tuning.workgroup_size,
                       {&blocks.kernel_dims, blocks.kernel_axis_dim, first_target, first_update}};
     const uint64_t update_end = first_update + blocks.elements;
     layout.runs.push_back({0, blocks.elements / axis_extent, 0, axis_extent,
@@ -313,7 +313,7 @@ void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const Eleme
       const Bound window = bindBytes(output, t0 * E, t1 * E, device);
       layout.targets.push_back(one_window ? TargetRange{0, kMax32, window} : TargetRange{t0, t1, window});
     }
-    appendWalkPasses(plan, layout, device, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device, tuning, wait_for_checks, output_written);
     wait_for_checks = false;
     output_written = true;
   }
@@ -336,8 +336,8 @@ uint64_t runUpdateElements(const ScatterShape& shape, const SourceRun& run) {
 
 // Workgroups for a pass of one update per item, row_items of them per invocation (CPU drivers: 256,
 // GPUs: items_per_invocation): lavapipe ran the table fastest with 256 (docs/tuning.md).
-uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const DeviceInfo& device) {
-  return groupsForItems(updates, workgroup, device.row_items);
+uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const Tuning& tuning) {
+  return groupsForItems(updates, workgroup, tuning.row_items);
 }
 
 // A winner pass's specialization and push block: the whole of `run`, writing into `target`.
@@ -377,7 +377,7 @@ std::vector<Binding> winnerWriteBindings(const ScatterShape& shape, const Source
 // modules), over the `entries` targets of the table (ScatterND: their slices' elements), which the
 // push block's target range becomes.
 Step winnerWriteByTarget(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
-                         uint64_t entries, const DeviceInfo& device) {
+                         uint64_t entries, const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
   Step write;
   setWinnerPass(write, layout, run, target);
@@ -391,7 +391,7 @@ Step winnerWriteByTarget(const PassLayout& layout, const SourceRun& run, const T
     setTargetEnd<abi::ScatterNDParams>(write, targets);
     write.kernel = Kernel::kScatterNDWriteByTarget;
   }
-  write.groups = perUpdateGroups(targets, layout.workgroup, device);
+  write.groups = perUpdateGroups(targets, layout.workgroup, tuning);
   return write;
 }
 
@@ -401,14 +401,14 @@ Step winnerWriteByTarget(const PassLayout& layout, const SourceRun& run, const T
 // (scatter_nd_rows.comp, laid out as the row gathers: up to the device's row_lanes invocations per
 // segment of row_items units); other slices one element per invocation (scatter_nd_write.comp).
 Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRange& target, const Window& table,
-                 const Placement& updates, const Placement& output, const DeviceInfo& device) {
+                 const Placement& updates, const Placement& output, const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
   Step write;
   setWinnerPass(write, layout, run, target);
   write.bindings = winnerWriteBindings(shape, run, target, table);
   if (shape.op == "ScatterElements") {
     write.kernel = Kernel::kScatterElementsWrite;
-    write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+    write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, tuning);
     return write;
   }
   const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
@@ -420,9 +420,9 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
     write.groups = groupsForItems(tuples * shape.slice_elements, layout.workgroup);
     return write;
   }
-  write.kernel = scatterNDRowsKernel(unit, device.int64_units);
+  write.kernel = scatterNDRowsKernel(unit, tuning.int64_units);
   const uint64_t slice_units = slice_bytes / unit;
-  const SegmentLayout segments = segmentLayout(device, layout.workgroup, slice_units);
+  const SegmentLayout segments = segmentLayout(tuning, layout.workgroup, slice_units);
   write.spec[kSpecItems] = segments.items;
   write.spec[kSpecRowLanes] = segments.lanes;
   write.groups = segments.groupsFor(tuples * segments.segmentsOf(slice_units), layout.workgroup);
@@ -434,7 +434,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
 // wins, whatever the order), then write every winning update at once. A table with more words than
 // there are updates is zeroed only where the updates will claim it, by passes like the claims.
 void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries, const Placement& updates,
-                        const Placement& output, bool wait_for_checks, bool output_written, const DeviceInfo& device) {
+                        const Placement& output, bool wait_for_checks, bool output_written, const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
   const bool elements = shape.op == "ScatterElements";
   const Window table{0, entries * 4};
@@ -454,7 +454,7 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
         claim.kernel = kernel;
         setWinnerPass(claim, layout, run, layout.targets.front());
         claim.bindings = std::vector<Binding>{indicesBinding(shape, run), {Role::kScratch, table}, {Role::kStatus, {}}};
-        claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, device);
+        claim.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, tuning);
         if (wait_for_checks) waitForChecks(claim);
         wait_for_checks = false;
         if (table_written) claim.wait_for.push_back({Role::kScratch, table});
@@ -478,7 +478,7 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
     plan.steps.push_back(clear);
     table_written = true;
   }
-  if (!device.claim_by_store) {
+  if (!tuning.claim_by_store) {
     appendClaimPasses({elements ? Kernel::kScatterElementsClaim : Kernel::kScatterNDClaim});
   } else if (elements) {
     appendClaimPasses({Kernel::kScatterElementsClaimStore, Kernel::kScatterElementsClaimFixup});
@@ -493,8 +493,8 @@ void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries
   const bool by_target = narrow && whole_table && layout.runs.size() == 1 && layout.targets.size() == 1;
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
-      Step write = by_target ? winnerWriteByTarget(layout, run, target, table, entries, device)
-                             : winnerWrite(layout, run, target, table, updates, output, device);
+      Step write = by_target ? winnerWriteByTarget(layout, run, target, table, entries, tuning)
+                             : winnerWrite(layout, run, target, table, updates, output, tuning);
       write.wait_for.push_back({Role::kScratch, table});
       orderPass(write, target.output.window, wait_for_checks, output_written);
       plan.steps.push_back(write);
@@ -531,7 +531,7 @@ bool fewWalkers(const ScatterShape& shape, uint64_t min_walkers) {
 
 // Integer reductions that give the same bits in any order and one 32-bit atomic per word applies
 // (DESIGN.md: order-independent folds may use atomics): int32 and uint32 add, max and min, and int64
-// and uint64 add. Below DeviceInfo::min_walk_lines walkers (min_atomic_walk_lines where larger) they
+// and uint64 add. Below Tuning::min_walk_lines walkers (min_atomic_walk_lines where larger) they
 // go through atomics instead of the fold by owner, which sorts what needs no order.
 bool atomicReduction(const ScatterShape& shape) {
   switch (shape.element_kind) {
@@ -546,7 +546,7 @@ bool atomicReduction(const ScatterShape& shape) {
 // Every update applied at once with atomics (scatter_elements_write.comp and scatter_nd_write.comp's
 // *_atomic modules), one pass per run of updates and window of the output.
 void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_checks, bool output_written,
-                        const DeviceInfo& device) {
+                        const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
@@ -557,7 +557,7 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
                                            indicesBinding(shape, run),
                                            {Role::kOutput, target.output.window},
                                            {Role::kStatus, {}}};
-      pass.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, device);
+      pass.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, tuning);
       orderPass(pass, target.output.window, wait_for_checks, output_written);
       plan.steps.push_back(pass);
     }
@@ -565,39 +565,39 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
 }
 
 // Whether a float32 or complex64 add by the soft-float adder has a single walker with at least
-// DeviceInfo::min_float32_add_fold_duplicates updates per element of its line.
+// Tuning::min_float32_add_fold_duplicates updates per element of its line.
 bool duplicateRichSoftAdd(const ScatterShape& shape, const Placement& updates, const Placement& output,
-                          const DeviceInfo& device) {
-  if (device.min_float32_add_fold_duplicates == 0 || device.native_float32_add) return false;
+                          const Tuning& tuning) {
+  if (tuning.min_float32_add_fold_duplicates == 0 || tuning.native_float32_add) return false;
   if (walkersOf(shape) != 1 || walkKernel(shape, kElementsWalk, false) != kElementsWalk.float32_add) return false;
   // One walker: the line is the whole output.
-  return updates.bytes / shape.element_bytes / device.min_float32_add_fold_duplicates >=
+  return updates.bytes / shape.element_bytes / tuning.min_float32_add_fold_duplicates >=
          output.bytes / shape.element_bytes;
 }
 
 // The fold by owner's scratch layout where it serves this call, else nothing (walk instead). It
-// serves a reduction whose walk would keep fewer invocations busy than DeviceInfo::min_walk_lines
+// serves a reduction whose walk would keep fewer invocations busy than Tuning::min_walk_lines
 // (lines for ScatterElements, slice elements for ScatterND; min_soft_float_walk_lines where that is
 // larger and the arithmetic is soft float), or a duplicate-rich soft-float add on one walker
 // (duplicateRichSoftAdd), where each tensor fits one binding.
 std::optional<FoldLayout> foldByOwnerLayout(const ScatterShape& shape, const PassLayout& layout,
-                                            const Placement& updates, const Placement& output,
-                                            const DeviceInfo& device) {
+                                            const Placement& updates, const Placement& output, const DeviceInfo& device,
+                                            const Tuning& tuning) {
   const uint64_t min_walkers =
-      softFloatWalk(shape) ? std::max(device.min_walk_lines, device.min_soft_float_walk_lines) : device.min_walk_lines;
-  if (!fewWalkers(shape, min_walkers) && !duplicateRichSoftAdd(shape, updates, output, device)) return std::nullopt;
+      softFloatWalk(shape) ? std::max(tuning.min_walk_lines, tuning.min_soft_float_walk_lines) : tuning.min_walk_lines;
+  if (!fewWalkers(shape, min_walkers) && !duplicateRichSoftAdd(shape, updates, output, tuning)) return std::nullopt;
   // Where each walker owns one target (a one-element vector), the fold would fold the same chains
   // after a sort, and lose to the walk by the sort's time (docs/reductions.md).
   if (output.bytes / shape.element_bytes <= walkersOf(shape)) return std::nullopt;
   if (layout.runs.size() != 1 || layout.targets.size() != 1) return std::nullopt;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;
-  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device, ordered);
+  return foldLayout(output.bytes / shape.element_bytes, updates.bytes / shape.element_bytes, device, tuning, ordered);
 }
 
 // A reduction by the fold by owner: this operator's locate pass (each update records the data element
 // it addresses), then the passes common to both operators (src/plan/scatter_fold_plan).
 void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout& fold, bool wait_for_checks,
-                       bool output_written, const DeviceInfo& device) {
+                       bool output_written, const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
   const SourceRun& run = layout.runs.front();
   const TargetRange& target = layout.targets.front();
@@ -606,10 +606,10 @@ void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout&
   setWinnerPass(locate, layout, run, target);
   locate.bindings = std::vector<Binding>{
       indicesBinding(shape, run), {Role::kScratch, fold.targets}, {Role::kScratch, fold.counts}, {Role::kStatus, {}}};
-  locate.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, device);
+  locate.groups = perUpdateGroups(runUpdateElements(shape, run), layout.workgroup, tuning);
   const FoldTensors tensors{run.updates.window, target.output.window, run.updates.word, target.output.word};
-  appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold, device.native_float32_add),
-                   scatterSpec(shape, layout.workgroup, 0), tensors, wait_for_checks, output_written, device);
+  appendFoldPasses(plan, fold, std::move(locate), walkKernel(shape, kFold, tuning.native_float32_add),
+                   scatterSpec(shape, layout.workgroup, 0), tensors, wait_for_checks, output_written, tuning);
 }
 
 // Copies below this stay one word-per-invocation pass: the bulk pass would add a dispatch for little.
@@ -620,8 +620,8 @@ constexpr uint64_t kMinBulkCopyBytes = uint64_t(64) << 10;
 // row gathers' layout for this device), then any tail word by word (copy_words, which also keeps a
 // last partial word's other bytes).
 void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output, const DeviceInfo& device,
-                    bool wait_for_checks) {
-  const uint32_t workgroup = device.workgroup_size;
+                    const Tuning& tuning, bool wait_for_checks) {
+  const uint32_t workgroup = tuning.workgroup_size;
   const bool aligned = data.offset % 16 == 0 && output.offset % 16 == 0;
   // Chunks of whole 16-byte units keep each chunk's offsets as aligned as the tensors'.
   const bool whole = fitsOneBinding(data, device) && fitsOneBinding(output, device);
@@ -652,8 +652,8 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
     if (bytes >= kMinBulkCopyBytes && aligned) {
       bulk = bytes / 16 * 16;
       const uint64_t units = bulk / 16;
-      const SegmentLayout layout = segmentLayout(device, workgroup, units);
-      addCopy(bulkCopyKernel(device.int64_units), 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
+      const SegmentLayout layout = segmentLayout(tuning, workgroup, units);
+      addCopy(bulkCopyKernel(tuning.int64_units), 0, bulk, {workgroup, 0, 0, layout.items, layout.lanes, 0},
               layout.groupsFor(layout.segmentsOf(units), workgroup));
     }
     if (bulk < bytes) {
@@ -751,14 +751,14 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
 }
 
 StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
-                             const Placement& updates, const Placement& output, bool in_place,
-                             const DeviceInfo& device) {
+                             const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
+                             const Tuning& tuning) {
   OpPlan plan;
   plan.report = shape.report;
   // Tuples of no components (ScatterND, k = 0) hold no index to check.
   bool checked = false;
   if (!shape.check.extents.empty()) {
-    VKINDEX_ASSIGN_OR_RETURN(checked, appendIndexChecks(plan, shape.check, indices, device, shape.op));
+    VKINDEX_ASSIGN_OR_RETURN(checked, appendIndexChecks(plan, shape.check, indices, device, tuning, shape.op));
   }
   const bool elements = shape.op == "ScatterElements";
   // The kernels number elements and update positions in 32 bits.
@@ -782,29 +782,30 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   }
   bool wait_for_checks = checked, output_written = false;
   if (!in_place && output.bytes > 0) {
-    appendDataCopy(plan, data, output, device, wait_for_checks);
+    appendDataCopy(plan, data, output, device, tuning, wait_for_checks);
     wait_for_checks = false;
     output_written = true;
   }
   if (!scatters) return plan;
   if (peeled) {
-    appendPeeledWalkPasses(plan, shape, *peeled, updates, indices, output, device, wait_for_checks, output_written);
+    appendPeeledWalkPasses(plan, shape, *peeled, updates, indices, output, device, tuning, wait_for_checks,
+                           output_written);
     return plan;
   }
-  PassLayout layout{shape, {}, {}, device.workgroup_size, {&shape.dims, shape.axis_dim}};
+  PassLayout layout{shape, {}, {}, tuning.workgroup_size, {&shape.dims, shape.axis_dim}};
   VKINDEX_ASSIGN_OR_RETURN(layout.targets, targetRanges(shape, output, device));
   VKINDEX_ASSIGN_OR_RETURN(
       layout.runs, elements ? lineRuns(shape, updates, indices, device) : tupleRuns(shape, updates, indices, device));
-  const uint64_t entries = winnerTableEntries(shape, device);
+  const uint64_t entries = winnerTableEntries(shape, device, tuning);
   if (entries > 0) {
-    appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, device);
+    appendWinnerPasses(plan, layout, entries, updates, output, wait_for_checks, output_written, tuning);
   } else if (atomicReduction(shape) &&
-             fewWalkers(shape, std::max(device.min_walk_lines, device.min_atomic_walk_lines))) {
-    appendAtomicPasses(plan, layout, wait_for_checks, output_written, device);
-  } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device)) {
-    appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, device);
+             fewWalkers(shape, std::max(tuning.min_walk_lines, tuning.min_atomic_walk_lines))) {
+    appendAtomicPasses(plan, layout, wait_for_checks, output_written, tuning);
+  } else if (std::optional<FoldLayout> fold = foldByOwnerLayout(shape, layout, updates, output, device, tuning)) {
+    appendFoldByOwner(plan, layout, *fold, wait_for_checks, output_written, tuning);
   } else {
-    appendWalkPasses(plan, layout, device, wait_for_checks, output_written);
+    appendWalkPasses(plan, layout, device, tuning, wait_for_checks, output_written);
     // A few tuples in place (a KV-cache row update) in one dispatch.
     if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
       fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);

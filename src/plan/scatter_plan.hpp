@@ -40,7 +40,7 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
 
 // Plans the dispatches. `in_place`: the output is data itself (no copy step; `output` == `data`).
 StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
-                             const Placement& updates, const Placement& output, bool in_place,
-                             const DeviceInfo& device);
+                             const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
+                             const Tuning& tuning);
 
 }  // namespace vkindex::plan

@@ -10,12 +10,12 @@ uint32_t largestUnit(uint64_t value) {
   return unit;
 }
 
-SegmentLayout segmentLayout(const DeviceInfo& device, uint32_t workgroup, uint64_t run_units) {
+SegmentLayout segmentLayout(const Tuning& tuning, uint32_t workgroup, uint64_t run_units) {
   SegmentLayout layout;
-  while (layout.lanes * 2 <= std::min<uint64_t>(device.row_lanes, run_units) && workgroup % (layout.lanes * 2) == 0) {
+  while (layout.lanes * 2 <= std::min<uint64_t>(tuning.row_lanes, run_units) && workgroup % (layout.lanes * 2) == 0) {
     layout.lanes *= 2;
   }
-  layout.items = std::max<uint32_t>(device.row_items, 1);
+  layout.items = std::max<uint32_t>(tuning.row_items, 1);
   return layout;
 }
 

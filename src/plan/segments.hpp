@@ -1,10 +1,11 @@
 // How the copying kernels (gather_rows, scatter_nd_rows, copy_words_16) lay out their work: the
 // widest unit a run of bytes moves in, and segments of `lanes` invocations x `items` units each,
-// interleaved unit by unit (see DeviceInfo::row_lanes).
+// interleaved unit by unit (see Tuning::row_lanes).
 #pragma once
 
 #include <cstdint>
 
+#include "plan/tuning.hpp"
 #include "vkindex/device_info.hpp"
 
 namespace vkindex::plan {
@@ -36,6 +37,6 @@ struct SegmentLayout {
 // The device's segments for runs of `run_units` units: up to row_lanes lanes (no more than the run
 // has units, so short runs leave no lane idle), each moving row_items units (at least 1). Items stay
 // the device's whatever the run, so that run lengths share pipelines.
-SegmentLayout segmentLayout(const DeviceInfo& device, uint32_t workgroup, uint64_t run_units);
+SegmentLayout segmentLayout(const Tuning& tuning, uint32_t workgroup, uint64_t run_units);
 
 }  // namespace vkindex::plan

@@ -42,14 +42,10 @@ class Device {
   uint32_t queueFamily() const { return queue_family_; }
   const DeviceInfo& info() const { return info_; }
   const VkPhysicalDeviceMemoryProperties& memory() const { return memory_; }
-  // Lowers the binding range vkindex plans with (ContextOptions::max_binding_bytes). Never raises it.
+  // Lowers the binding range vkindex plans with (ContextOverrides::max_binding_bytes). Never raises it.
   void capBindingRange(uint64_t bytes);
-  // Lowers the workgroups per grid dimension vkindex dispatches (ContextOptions::max_workgroup_count).
+  // Lowers the workgroups per grid dimension vkindex dispatches (ContextOverrides::max_workgroup_count).
   void capWorkgroupCount(uint32_t groups);
-  // Tunes the kernels as for a GPU whatever the device's type (ContextOptions::gpu_tuning).
-  void tuneAsGpu();
-  // Overrides the kernel tuning (0 keeps the probed choice). Rejects sizes beyond the device's limits.
-  Status overrideTuning(uint32_t workgroup_size, uint32_t items_per_invocation, uint64_t min_walk_lines);
 
  private:
   Device() = default;

@@ -20,8 +20,8 @@ foreach(line ${lines})
     if(dispatches LESS 1 OR ms LESS 0)
       message(FATAL_ERROR "${workload}: ${kernel} has ${dispatches} dispatches and ${ms} ms: ${line}")
     endif()
-    # A module's 64-bit-component twin (DeviceInfo::int64_units, e.g. check_indices_int64) counts as it,
-    # and so does its native-add twin (DeviceInfo::native_float32_add, *_float32_add_native).
+    # A module's 64-bit-component twin (Tuning::int64_units, e.g. check_indices_int64) counts as it,
+    # and so does its native-add twin (Tuning::native_float32_add, *_float32_add_native).
     string(REGEX REPLACE "_int64(_8)?$" "" kernel "${kernel}")
     string(REGEX REPLACE "_float32_add_native$" "_float32_add" kernel "${kernel}")
     list(APPEND seen ${kernel})

@@ -128,32 +128,54 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "max_buffer_size",
                             "device_local_heap_size",
                             "timestamps",
-                            "workgroup_size",
-                            "items_per_invocation",
-                            "row_lanes",
-                            "row_items",
-                            "int64_units",
-                            "native_float32_add",
-                            "min_copy_region_bytes",
-                            "few_copy_regions",
-                            "min_walk_lines",
-                            "max_single_line_walk_updates",
-                            "claim_by_store",
-                            "min_soft_float_walk_lines",
-                            "min_atomic_walk_lines",
-                            "min_float32_add_fold_duplicates",
+                            "float32_rounding_rte",
                             "max_walk_steps",
-                            "group_reserved_cursors",
-                            "most_workgroup_runs"}) {
+                            "driver_class",
+                            "tuning_row",
+                            "tuning"}) {
       EXPECT_TRUE(device.contains(key)) << key << " in " << device.dump();
     }
     EXPECT_EQ(device.at("max_workgroup_count").size(), 3u);
+    // Every tuning value, with its source: the table's, as no override was given.
+    for (const char* key :
+         {"workgroup_size", "items_per_invocation", "row_lanes", "row_items", "int64_units", "native_float32_add",
+          "min_copy_region_bytes", "few_copy_regions", "min_walk_lines", "max_single_line_walk_updates",
+          "claim_by_store", "min_soft_float_walk_lines", "min_atomic_walk_lines", "min_float32_add_fold_duplicates",
+          "group_reserved_cursors", "most_workgroup_runs"}) {
+      ASSERT_TRUE(device.at("tuning").contains(key)) << key << " in " << device.dump();
+      EXPECT_TRUE(device.at("tuning").at(key).contains("value")) << key;
+      EXPECT_EQ(device.at("tuning").at(key).at("source"), "table") << key;
+    }
+    EXPECT_EQ(device.at("tuning").size(), 16u) << "a tuning value this test does not know";
     defaults += device.at("default").get<bool>() ? 1 : 0;
     if (device.at("default").get<bool>()) {
       EXPECT_EQ(device.at("index"), document.at("default_index"));
     }
   }
   EXPECT_EQ(defaults, 1);
+}
+
+// An override shows as such, and only on the values it sets; --gpu-tuning takes the "other GPU" row.
+TEST(CliConventions, DevicesJsonNamesEachTuningValuesSource) {
+  CliRun run = runCli({"devices", "--json", "--min-walk-lines", "3", "--gpu-tuning"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json document = nlohmann::json::parse(run.out);
+  for (const nlohmann::json& device : document.at("devices")) {
+    const nlohmann::json& tuning = device.at("tuning");
+    EXPECT_EQ(device.at("tuning_row"), "other GPU");
+    EXPECT_EQ(tuning.at("min_walk_lines").at("value"), 3);
+    EXPECT_EQ(tuning.at("min_walk_lines").at("source"), "override");
+    EXPECT_EQ(tuning.at("row_lanes").at("source"), "override") << "gpu_tuning chose the row";
+  }
+  run = runCli({"devices", "--json", "--items-per-invocation", "2"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const nlohmann::json& device : nlohmann::json::parse(run.out).at("devices")) {
+    const nlohmann::json& tuning = device.at("tuning");
+    EXPECT_EQ(device.at("tuning_row"), device.at("driver_class"));
+    EXPECT_EQ(tuning.at("items_per_invocation").at("source"), "override");
+    EXPECT_EQ(tuning.at("row_items").at("value"), 2);
+    EXPECT_EQ(tuning.at("min_walk_lines").at("source"), "table");
+  }
 }
 
 // Without a driver the loader fails vkCreateInstance; the CLI says so in words, with what to check.

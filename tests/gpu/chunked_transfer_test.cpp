@@ -14,7 +14,7 @@ class ChunkedTransferTest : public GpuTest {
   // A context whose staging chunks hold `bytes`.
   static std::unique_ptr<Context> chunkedContext(uint64_t bytes) {
     ContextOptions options;
-    options.max_staging_bytes = bytes;
+    options.overrides.max_staging_bytes = bytes;
     StatusOr<std::unique_ptr<Context>> ctx = makeContext(options);
     EXPECT_TRUE(ctx.ok()) << ctx.status().toString();
     return ctx.ok() ? std::move(ctx).value() : nullptr;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "core/context_impl.hpp"
 #include "embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
@@ -41,7 +42,7 @@ TEST_F(EmbeddingTest, AdoptWithoutAnApiVersionIsRefused) {
   EXPECT_EQ(adopted.status().code(), StatusCode::kUnsupported);
 }
 
-// The device's float adder for float32 add (DeviceInfo::native_float32_add) needs float controls,
+// The device's float adder for float32 add (Tuning::native_float32_add) needs float controls,
 // whose extension vkindex cannot see enabled on an adopted device: it takes them only where they are
 // core, an instance and a device of Vulkan 1.2 or later. There the adopted context chooses as a
 // created one does (lavapipe's adder, SwiftShader's soft add), and a duplicate-heavy float32 add runs
@@ -68,13 +69,13 @@ void expectFloat32AddMatchesReference(Context& context) {
 
 TEST_F(Vulkan12EmbeddingTest, AdoptedVulkan12DeviceTakesTheDevicesFloatAdderAsACreatedOneWould) {
   ASSERT_NO_FATAL_FAILURE(adopt());
-  EXPECT_EQ(context_->device().native_float32_add, context().device().native_float32_add);
+  EXPECT_EQ(tuningOf(*context_).native_float32_add, tuningOf(context()).native_float32_add);
   ASSERT_NO_FATAL_FAILURE(expectFloat32AddMatchesReference(*context_));
 }
 
 TEST_F(EmbeddingTest, AdoptedThroughAVulkan11InstanceTheFloatAddIsSoft) {
   ASSERT_NO_FATAL_FAILURE(adopt());
-  EXPECT_FALSE(context_->device().native_float32_add);
+  EXPECT_FALSE(tuningOf(*context_).native_float32_add);
   ASSERT_NO_FATAL_FAILURE(expectFloat32AddMatchesReference(*context_));
 }
 

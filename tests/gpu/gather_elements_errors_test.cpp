@@ -262,7 +262,7 @@ TEST_F(GatherElementsErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   // 4 KiB bindings split 3000 int64 indices into several windows; the first bad one is in a later
   // window, and a second bad one after it must not win.
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   std::vector<int64_t> values(3000);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 7 % 200) - 100;
@@ -309,7 +309,7 @@ TEST_F(GatherElementsErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouc
 // run with 4 KiB bindings, so bad values land in later windows too.
 TEST_F(GatherElementsErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
   Rng rng(0xbade1);
   const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128};

@@ -200,7 +200,7 @@ TEST_F(GatherElementsShapesTest, RankOneAndRankEight) {
 TEST_F(GatherElementsShapesTest, RanksBeyondEightThatDoNotCoalesce) {
   Rng rng(0x9e1);
   ContextOptions options;
-  options.max_binding_bytes = 65536;
+  options.overrides.max_binding_bytes = 65536;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> small_bindings, makeContext(options));
   size_t n = 0;
   for (int64_t rank = 9; rank <= 12; ++rank) {

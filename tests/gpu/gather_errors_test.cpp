@@ -165,7 +165,7 @@ TEST_F(GatherErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   // 4 KiB bindings split 2000 int64 indices into several windows; the first bad one is in a later
   // window, and a second bad one after it must not win.
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   std::vector<int64_t> values(2000);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 7 % 3000) - 1500;
@@ -195,7 +195,7 @@ TEST_F(GatherErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
 // with 4 KiB bindings, so bad indices land in later windows of the check passes too.
 TEST_F(GatherErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
   Rng rng(0xbad);
   const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128};

@@ -41,7 +41,7 @@ class GatherFamilyWindowsTest : public GpuTest {
 TEST_F(GatherFamilyWindowsTest, TensorsLargerThanTheBindingCapAreProcessedInWindows) {
   // 4 KiB bindings: data, indices and output each need several windows.
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   std::unique_ptr<Context> ctx = contextWith(options);
   ASSERT_TRUE(ctx);
   Rng rng(21);
@@ -87,9 +87,9 @@ TEST_F(GatherFamilyWindowsTest, MoreWorkgroupsThanOneGridDimension) {
   // limit): 2.2M output elements need more than 256 x 256 groups in the check and copy passes, so the
   // kernels must use the 2-D grid and grid strides.
   ContextOptions options;
-  options.workgroup_size = 32;
-  options.items_per_invocation = 1;
-  options.max_workgroup_count = 256;
+  options.overrides.workgroup_size = 32;
+  options.overrides.items_per_invocation = 1;
+  options.overrides.max_workgroup_count = 256;
   std::unique_ptr<Context> ctx = contextWith(options);
   ASSERT_TRUE(ctx);
   const int64_t count = 2200000;
@@ -107,7 +107,7 @@ TEST_F(GatherFamilyWindowsTest, ABindingCapFarBelowTheTensorsIsRefusedBeforePlan
   // 256-byte bindings over 256 KiB tensors: 1024 x 1024 window pairs, which once took about a minute
   // and 1.9 GB to plan. Refused at once, by every operator family, before anything is recorded.
   ContextOptions options;
-  options.max_binding_bytes = 256;
+  options.overrides.max_binding_bytes = 256;
   std::unique_ptr<Context> ctx = contextWith(options);
   ASSERT_TRUE(ctx);
   Rng rng(5);
@@ -115,7 +115,7 @@ TEST_F(GatherFamilyWindowsTest, ABindingCapFarBelowTheTensorsIsRefusedBeforePlan
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor indices, toDevice(*ctx, randomIndices(rng, DataType::kInt32, {65536}, 65536)));
   const std::string refusal =
       ": tensors of 262144 and 262144 bytes need 1024 x 1024 binding windows of at most 256 bytes "
-      "(ContextOptions::max_binding_bytes, or the device's maxStorageBufferRange); more than 65536 window pairs "
+      "(ContextOverrides::max_binding_bytes, or the device's maxStorageBufferRange); more than 65536 window pairs "
       "are not planned";
   StatusOr<Tensor> gathered = gatherElements(*ctx, data, indices, 0);
   ASSERT_FALSE(gathered.ok());
@@ -125,7 +125,7 @@ TEST_F(GatherFamilyWindowsTest, ABindingCapFarBelowTheTensorsIsRefusedBeforePlan
   ASSERT_FALSE(scattered.ok());
   EXPECT_EQ(scattered.status().message(), "ScatterElements" + refusal);
   // A cap that keeps the pairs within the limit still plans: 16 KiB bindings, 16 x 16 pairs.
-  options.max_binding_bytes = 16384;
+  options.overrides.max_binding_bytes = 16384;
   std::unique_ptr<Context> wider = contextWith(options);
   ASSERT_TRUE(wider);
   VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor wide_data, toDevice(*wider, randomTensor(rng, DataType::kFloat32, {65536})));

@@ -338,7 +338,7 @@ TEST_F(GatherNDErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   // 4 KiB bindings split 1000 tuples of 3 int64 components into several windows; the first bad
   // element is in a later window, and a second bad one after it must not win.
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   std::vector<int64_t> values(1000 * 3);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int64_t>(i * 7 % 10) - 5;
@@ -370,7 +370,7 @@ TEST_F(GatherNDErrorsTest, BadIndexIntoStringsLeavesTheOutputStringsUntouched) {
 // canary. Half the cases run with 4 KiB bindings, so bad values land in later windows too.
 TEST_F(GatherNDErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
   Rng rng(0xbad9d);
   const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kComplex128};

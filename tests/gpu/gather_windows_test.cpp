@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/context_impl.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
 #include "support/reference_ops.hpp"
@@ -28,7 +29,7 @@ class GatherWindowsTest : public GpuTest {
   // A context whose bindings are capped at `bytes`, so tensors of a few KiB need several windows.
   std::unique_ptr<Context> cappedContext(uint64_t bytes) {
     ContextOptions options;
-    options.max_binding_bytes = bytes;
+    options.overrides.max_binding_bytes = bytes;
     StatusOr<std::unique_ptr<Context>> ctx = makeContext(options);
     EXPECT_TRUE(ctx.ok()) << ctx.status().toString();
     return ctx.ok() ? std::move(ctx).value() : nullptr;
@@ -116,13 +117,14 @@ TEST_F(GatherWindowsTest, MoreWorkgroupsThanOneGridDimension) {
   // groups in both the check pass and the copy pass, so the kernels must use the 2-D grid and grid
   // strides.
   ContextOptions options;
-  options.workgroup_size = 32;
-  options.items_per_invocation = 1;
-  options.max_workgroup_count = 256;
+  options.overrides.workgroup_size = 32;
+  options.overrides.items_per_invocation = 1;
+  options.overrides.max_workgroup_count = 256;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   const int64_t count = 2200000;
   const DeviceInfo& device = ctx->device();
-  ASSERT_GT(uint64_t(count) / (device.workgroup_size * device.items_per_invocation),
+  const plan::Tuning& tuning = tuningOf(*ctx);
+  ASSERT_GT(uint64_t(count) / (tuning.workgroup_size * tuning.items_per_invocation),
             uint64_t(device.max_workgroup_count[0]) * device.max_workgroup_count[1])
       << "the test no longer needs more groups than the 2-D grid holds";
   Rng rng(14);

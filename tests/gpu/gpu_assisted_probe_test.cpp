@@ -35,7 +35,7 @@ TEST_F(GpuAssistedProbeTest, PlantedOverrunIsReported) {
   VKINDEX_ASSERT_OK_AND_ASSIGN(VkCommandBuffer cmd, impl.submitter->begin());
   kernels::Recorder recorder(device, *impl.pipelines, pool, cmd);
   const uint32_t quad_count = 32;
-  const kernels::SpecValues spec{device.info().workgroup_size, 0, 0, /*items=*/1, /*lanes=*/1};
+  const kernels::SpecValues spec{impl.tuning.values.workgroup_size, 0, 0, /*items=*/1, /*lanes=*/1};
   VKINDEX_ASSERT_OK(recorder.dispatch(kernels::ShaderId::kCopy, spec,
                                       {{source.handle(), 0, binding}, {target.handle(), 0, 4096}}, &quad_count,
                                       sizeof(quad_count), 1, 1));

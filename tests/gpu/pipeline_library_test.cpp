@@ -15,7 +15,7 @@ class PipelineLibraryTest : public GpuTest {};
 
 TEST_F(PipelineLibraryTest, ConstantsTheModuleDoesNotDeclareDoNotMakeANewPipeline) {
   kernels::PipelineLibrary& library = *implOf(context()).pipelines;
-  const uint32_t workgroup = context().device().workgroup_size;
+  const uint32_t workgroup = tuningOf(context()).workgroup_size;
   // bucket_count declares only its workgroup size: a scatter of another index width, element size or
   // reduction reuses it.
   VKINDEX_ASSERT_OK_AND_ASSIGN(const Pipeline* first, library.get(ShaderId::kBucketCount, {workgroup, 1, 1, 1, 6, 0}));

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context_impl.hpp"
 #include "support/reduction_values.hpp"
 #include "support/scatter_forms.hpp"
 #include "support/typed_tensors.hpp"
@@ -338,7 +339,7 @@ std::vector<T> twice(const std::vector<T>& line) {
   return both;
 }
 
-// float32 add at every edge of the device's adder (DeviceInfo::native_float32_add: it answers only
+// float32 add at every edge of the device's adder (Tuning::native_float32_add: it answers only
 // where operands and sum are normal numbers, shaders/common/native_float32_add.glsl), one step per
 // target with the bits written out: ties to even (up, down, negative, and a sticky bit just past the
 // tie), a tie into overflow, overflow, exact cancellation to +0, a sum that is subnormal, one that is
@@ -568,7 +569,7 @@ TEST_F(ScatterElementsTest, LinesLongerThan65536Updates) {
                   reductionValues(rng, DataType::kFloat32, {2, 66000}, ValueMix::kNormalsOnly), -1, Reduction::kAdd}));
 }
 
-// A vector of more updates than DeviceInfo::max_single_line_walk_updates on SwiftShader (2^19), three
+// A vector of more updates than Tuning::max_single_line_walk_updates on SwiftShader (2^19), three
 // writers per target on average: the winner table on every device's own tuning, its claims racing
 // across hundreds of workgroups, and still the last writer wins.
 TEST_F(ScatterElementsTest, AVectorOfManyUpdatesKeepsTheLastWriter) {
@@ -598,15 +599,15 @@ TEST_F(ScatterElementsTest, DuplicateRichVectorAddsFoldInIndexOrder) {
 }
 
 // Contexts tuned as a GPU that never walks a reduction, so that heavy runs fold by owner, each in a
-// workgroup where a call has at most 1024 (DeviceInfo::most_workgroup_runs): 256- and 32-wide groups.
+// workgroup where a call has at most 1024 (Tuning::most_workgroup_runs): 256- and 32-wide groups.
 void makeHeavyRunContexts(std::unique_ptr<Context>& folding, std::unique_ptr<Context>& narrow) {
   ContextOptions options;
-  options.gpu_tuning = true;
-  options.min_walk_lines = UINT64_MAX;
+  options.overrides.gpu_tuning = true;
+  options.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(folding, makeTestContext(options));
-  options.workgroup_size = 32;
+  options.overrides.workgroup_size = 32;
   VKINDEX_ASSERT_OK_AND_ASSIGN(narrow, makeTestContext(options));
-  ASSERT_EQ(folding->device().most_workgroup_runs, 1024u);
+  ASSERT_EQ(tuningOf(*folding).most_workgroup_runs, 1024u);
 }
 
 // Max and min onto a few targets through the fold by owner, on a context tuned as a GPU that never
@@ -625,7 +626,7 @@ TEST_F(ScatterElementsTest, HeavyMaxAndMinRunsReducedByWorkgroupsKeepIndexOrder)
     for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kBFloat16, DataType::kFloat64}) {
       for (const Reduction reduction : {Reduction::kMax, Reduction::kMin}) {
         SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction) + ", workgroup " +
-                     std::to_string(ctx->device().workgroup_size));
+                     std::to_string(tuningOf(*ctx).workgroup_size));
         ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
             *ctx,
             {reductionValues(rng, dtype, {6}), randomIndices(rng, DataType::kInt32, {20000}, 6),
@@ -696,7 +697,7 @@ TEST_F(ScatterElementsTest, HeavyAddAndMulRunsStagedByWorkgroupsKeepIndexOrder) 
         if (targets == 2000 && ctx != folding.get()) continue;  // walked: one width is enough
         const int64_t updates = targets == 2000 ? 80000 : 40000;
         SCOPED_TRACE(std::string(dataTypeName(fold.dtype)) + " " + reductionName(fold.reduction) + ", " +
-                     std::to_string(targets) + " targets, workgroup " + std::to_string(ctx->device().workgroup_size));
+                     std::to_string(targets) + " targets, workgroup " + std::to_string(tuningOf(*ctx).workgroup_size));
         const bool sensitive = fold.order_sensitive;
         const ScatterCase c{
             sensitive ? smallExactValues(fold.dtype, {targets}) : reductionValues(rng, fold.dtype, {targets}),
@@ -751,7 +752,7 @@ TEST_F(ScatterElementsTest, HeavyFloat32AddRunsTakeTheDevicesAdderOnlyWhereExact
   const int64_t n = static_cast<int64_t>(updates.size());
   size_t turn = 0;
   for (Context* ctx : {folding.get(), narrow.get()}) {
-    SCOPED_TRACE("workgroup " + std::to_string(ctx->device().workgroup_size));
+    SCOPED_TRACE("workgroup " + std::to_string(tuningOf(*ctx).workgroup_size));
     ASSERT_NO_FATAL_FAILURE(
         expectAllFormsMatchReference(*ctx,
                                      {floatBitsTensor({targets}, starts), indexTensor(DataType::kInt32, {n}, positions),
@@ -762,15 +763,15 @@ TEST_F(ScatterElementsTest, HeavyFloat32AddRunsTakeTheDevicesAdderOnlyWhereExact
 }
 
 // Reduction none through the winner table (claim, then every update at once), which a device runs
-// below DeviceInfo::min_walk_lines lines; here on contexts that never walk, whatever each driver's own
+// below Tuning::min_walk_lines lines; here on contexts that never walk, whatever each driver's own
 // threshold: every type but strings (no kernel) x both index types x ranks 1-3 x random axes,
 // duplicate-heavy in two cases of three; 1000 writers to one target and to four neighbours sharing a
 // word; and 1 KiB bindings, so the table serves updates, indices and outputs in several windows.
 TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
   ContextOptions options;
-  options.min_walk_lines = UINT64_MAX;
+  options.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> table, makeContext(options));
-  ASSERT_EQ(table->device().min_walk_lines, UINT64_MAX);
+  ASSERT_EQ(tuningOf(*table).min_walk_lines, UINT64_MAX);
   Rng rng(0x7ab1e);
   size_t n = 0;
   for (const TypeGroup& group : widthGroups()) {
@@ -802,7 +803,7 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
   }
   EXPECT_EQ(table->validationMessageCount(), 0u) << table->firstValidationMessage();
 
-  options.max_binding_bytes = 1024;
+  options.overrides.max_binding_bytes = 1024;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> windows, makeContext(options));
   for (DataType dtype : {DataType::kUInt8, DataType::kInt16, DataType::kFloat32, DataType::kUInt64}) {
     for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
@@ -819,7 +820,7 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
 
 // Reductions through the fold by owner (each update counted at its target, light targets' buckets
 // folded by their owners in index order, heavy targets sorted, stably, and folded run by run),
-// which a device runs below DeviceInfo::min_walk_lines lines; here on a context that never walks:
+// which a device runs below Tuning::min_walk_lines lines; here on a context that never walks:
 // every defined (type, reduction) pair at random ranks 1-3 and axes, duplicate-heavy in one case of
 // two; order-sensitive float adds split between a heavy target (more than VKINDEX_MAX_BUCKET
 // updates) and light ones; light buckets of every size; kFewHeavyTargetUpdates updates to seven
@@ -827,7 +828,7 @@ TEST_F(ScatterElementsTest, WinnerTableMatchesReference) {
 // (manyHeavyTargetCases), whose ids take two and three digit passes of the heavy sort.
 TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
-  options.min_walk_lines = UINT64_MAX;
+  options.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(options));
   Rng rng(0xf01d);
   size_t n = 0;
@@ -865,7 +866,7 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
         *fold, {randomTensor(rng, dtype, {7}), indexTensor(DataType::kInt32, {kFewHeavyTargetUpdates}, few),
                 reductionValues(rng, dtype, {kFewHeavyTargetUpdates}), 0, Reduction::kAdd}));
   }
-  for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, fold->device().workgroup_size)) {
+  for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, tuningOf(*fold).workgroup_size)) {
     SCOPED_TRACE(h.description);
     const ScatterCase c{randomTensor(rng, h.dtype, {h.targets}), indexTensor(DataType::kInt64, {h.updates}, h.indices),
                         reductionValues(rng, h.dtype, {h.updates}), 0, h.reduction};
@@ -880,7 +881,7 @@ TEST_F(ScatterElementsTest, FoldByOwnerMatchesReference) {
 // with 64 KiB bindings, where the larger tensors span several windows and each block binds its own.
 TEST_F(ScatterElementsTest, RanksBeyondEightThatDoNotCoalesce) {
   ContextOptions options;
-  options.max_binding_bytes = 65536;
+  options.overrides.max_binding_bytes = 65536;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> small_bindings, makeContext(options));
   Rng rng(0x9e2);
   const Reduction reductions[] = {Reduction::kNone, Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin};

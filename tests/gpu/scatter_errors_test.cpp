@@ -692,7 +692,7 @@ TEST_F(ScatterErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
   // 4 KiB bindings split 3000 int64 indices into several windows; the first bad one is in a later
   // window, and a second bad one after it must not win.
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> ctx, makeContext(options));
   std::vector<int64_t> element_values(3000);
   for (size_t i = 0; i < element_values.size(); ++i) element_values[i] = static_cast<int64_t>(i * 7 % 200) - 100;
@@ -720,10 +720,10 @@ TEST_F(ScatterErrorsTest, BadIndexInALaterIndicesWindowIsReported) {
 // walks (winner tables for none, the fold by owner for reductions).
 TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
   ContextOptions options;
-  options.max_binding_bytes = 4096;
+  options.overrides.max_binding_bytes = 4096;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> capped, makeContext(options));
   ContextOptions never_walks;
-  never_walks.min_walk_lines = UINT64_MAX;
+  never_walks.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> tables, makeContext(never_walks));
   Rng rng(0xbad5c);
   const DataType types[] = {DataType::kUInt8,   DataType::kFloat16, DataType::kInt32,
@@ -781,7 +781,7 @@ TEST_F(ScatterErrorsTest, RandomBadIndicesAreReportedExactlyAndWriteNothing) {
 // late among them writes nothing (heavy_plan.comp then dispatches no heavy pass).
 TEST_F(ScatterErrorsTest, DuplicateHeavyFoldsStayInBoundsAndWriteNothingOnABadIndex) {
   ContextOptions never_walks;
-  never_walks.min_walk_lines = UINT64_MAX;
+  never_walks.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(never_walks));
   Rng rng(0x4ea5);
   for (const int64_t targets : {int64_t{16}, int64_t{300}}) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context_impl.hpp"
 #include "support/reduction_values.hpp"
 #include "support/scatter_forms.hpp"
 #include "support/typed_tensors.hpp"
@@ -300,7 +301,7 @@ TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
 
 // Reductions through the fold by owner (each update element counted at its target, light targets'
 // buckets folded by their owners in index order, heavy targets sorted, stably, and folded run by
-// run), which a device runs below DeviceInfo::min_walk_lines slice elements; here on a context that
+// run), which a device runs below Tuning::min_walk_lines slice elements; here on a context that
 // never walks: every defined (type, reduction) pair with random ranks, tuple lengths and extra
 // dims, duplicate-heavy in one case of two; order-sensitive float adds split between a heavy row
 // (more than VKINDEX_MAX_BUCKET updates) and light ones, in slices of one and three elements; light
@@ -309,7 +310,7 @@ TEST_F(ScatterNDTest, FloatAddFoldsInIndexOrder) {
 // three digit passes of the heavy sort.
 TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
   ContextOptions options;
-  options.min_walk_lines = UINT64_MAX;
+  options.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(options));
   Rng rng(0xf01e);
   size_t n = 0;
@@ -352,7 +353,7 @@ TEST_F(ScatterNDTest, FoldByOwnerMatchesReference) {
         *fold, makeCase(rng, randomTensor(rng, dtype, {7}),
                         indexTensor(DataType::kInt32, {kFewHeavyTargetUpdates, 1}, few), Reduction::kAdd)));
   }
-  for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, fold->device().workgroup_size)) {
+  for (const ManyHeavyTargets& h : manyHeavyTargetCases(rng, tuningOf(*fold).workgroup_size)) {
     SCOPED_TRACE(h.description);
     const ScatterCase c = makeCase(rng, randomTensor(rng, h.dtype, {h.targets}),
                                    indexTensor(DataType::kInt64, {h.updates, 1}, h.indices), h.reduction);

@@ -43,7 +43,7 @@ TEST_F(ScratchCacheTest, KeepsOneBufferAndReusesItForCallsOfSimilarSize) {
 // mul: add, max and min of int32 go through atomics, with no scratch.
 TEST_F(ScratchCacheTest, CallsReusingScratchMatchTheReference) {
   ContextOptions never_walks;
-  never_walks.min_walk_lines = UINT64_MAX;
+  never_walks.overrides.min_walk_lines = UINT64_MAX;
   VKINDEX_ASSERT_OK_AND_ASSIGN(std::unique_ptr<Context> fold, makeContext(never_walks));
   Rng rng(0x5c4a);
   for (int call = 0; call < 6; ++call) {

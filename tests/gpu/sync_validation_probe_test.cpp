@@ -34,7 +34,7 @@ TEST_F(SyncValidationProbeTest, PlantedReadAfterWriteIsReported) {
   VKINDEX_ASSERT_OK_AND_ASSIGN(VkCommandBuffer cmd, impl.submitter->begin());
   kernels::Recorder recorder(device, *impl.pipelines, pool, cmd);
   const uint32_t quad_count = static_cast<uint32_t>(bytes / 16);
-  const kernels::SpecValues spec{device.info().workgroup_size, 0, 0, 1};
+  const kernels::SpecValues spec{impl.tuning.values.workgroup_size, 0, 0, 1};
   VKINDEX_ASSERT_OK(recorder.dispatch(kernels::ShaderId::kCopy, spec,
                                       {{first.handle(), 0, bytes}, {middle.handle(), 0, bytes}}, &quad_count,
                                       sizeof(quad_count), 1, 1));

@@ -7,6 +7,7 @@
 
 #include "common/scatter_buckets_params.h"
 #include "kernels/shader_registry.hpp"
+#include "plan/fake_device.hpp"
 #include "plan/gather_elements_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
@@ -18,9 +19,10 @@ namespace {
 using plan::Kernel;
 using plan::OpPlan;
 using plan::Placement;
+using plan::test::FakeDevice;
 
-DeviceInfo smallDevice() {
-  DeviceInfo device;
+FakeDevice smallDevice() {
+  FakeDevice device;
   device.max_storage_buffer_range = 4096;  // several windows for a few KiB
   device.min_storage_buffer_offset_alignment = 256;
   device.workgroup_size = 64;
@@ -33,8 +35,8 @@ Placement placed(uint64_t offset, uint64_t bytes) { return {offset, bytes}; }
 
 // Plans of every planner over shapes that produce every kernel and several windows.
 std::vector<OpPlan> samplePlans() {
-  const DeviceInfo device = smallDevice();
-  DeviceInfo int64_device = device;  // its row gathers and writes move 64-bit components
+  const FakeDevice device = smallDevice();
+  FakeDevice int64_device = device;  // its row gathers and writes move 64-bit components
   int64_device.int64_units = true;
   std::vector<OpPlan> plans;
   const auto addPlan = [&plans](const StatusOr<OpPlan>& plan) {
@@ -48,25 +50,25 @@ std::vector<OpPlan> samplePlans() {
     StatusOr<plan::GatherShape> gather = plan::inferGatherShape({600, 7}, type, {500}, DataType::kInt64, 0);
     EXPECT_TRUE(gather.ok());
     StatusOr<OpPlan> gather_plan = plan::planGather(*gather, DataType::kInt64, placed(4, 600 * 7 * e),
-                                                    placed(0, 500 * 8), placed(8, 500 * 7 * e), device);
+                                                    placed(0, 500 * 8), placed(8, 500 * 7 * e), device, device);
     EXPECT_TRUE(gather_plan.ok()) << gather_plan.status().toString();
     if (gather_plan.ok()) plans.push_back(*gather_plan);
     // The same at offset 0 on a device whose row gathers move 64-bit components (int64's 8-byte and
     // complex128's 16-byte units).
     addPlan(plan::planGather(*gather, DataType::kInt64, placed(0, 600 * 7 * e), placed(0, 500 * 8),
-                             placed(0, 500 * 7 * e), int64_device));
+                             placed(0, 500 * 7 * e), int64_device, int64_device));
     // Small enough for one self-checking pass (copy units: all but uint8's 3-byte rows).
-    DeviceInfo roomy = device;
+    FakeDevice roomy = device;
     roomy.max_storage_buffer_range = 1 << 20;
     StatusOr<plan::GatherShape> small = plan::inferGatherShape({6, 3}, type, {2}, DataType::kInt64, 0);
     EXPECT_TRUE(small.ok());
     addPlan(plan::planGather(*small, DataType::kInt64, placed(0, 6 * 3 * e), placed(0, 2 * 8), placed(0, 2 * 3 * e),
-                             roomy));
+                             roomy, roomy));
 
     StatusOr<plan::GatherNDShape> nd = plan::inferGatherNDShape({4, 30, 20, 3}, type, {4, 50, 2}, DataType::kInt32, 1);
     EXPECT_TRUE(nd.ok());
     StatusOr<OpPlan> nd_plan = plan::planGatherND(*nd, DataType::kInt32, placed(0, 4 * 30 * 20 * 3 * e),
-                                                  placed(4, 4 * 50 * 2 * 4), placed(0, 4 * 50 * 3 * e), device);
+                                                  placed(4, 4 * 50 * 2 * 4), placed(0, 4 * 50 * 3 * e), device, device);
     EXPECT_TRUE(nd_plan.ok()) << nd_plan.status().toString();
     if (nd_plan.ok()) plans.push_back(*nd_plan);
     // With one lane per segment of 8 units (the CPU drivers' layout), plain and in 64-bit components: the
@@ -74,13 +76,13 @@ std::vector<OpPlan> samplePlans() {
     // one-element rows along a middle axis goes by columns (gather_columns*).
     StatusOr<plan::GatherShape> columns = plan::inferGatherShape({8, 20, 1}, type, {20}, DataType::kInt64, 1);
     EXPECT_TRUE(columns.ok());
-    for (DeviceInfo lane_device : {device, int64_device}) {
+    for (FakeDevice lane_device : {device, int64_device}) {
       lane_device.row_lanes = 1;
       lane_device.row_items = 8;
       addPlan(plan::planGatherND(*nd, DataType::kInt32, placed(0, 4 * 30 * 20 * 3 * e), placed(4, 4 * 50 * 2 * 4),
-                                 placed(0, 4 * 50 * 3 * e), lane_device));
+                                 placed(0, 4 * 50 * 3 * e), lane_device, lane_device));
       addPlan(plan::planGather(*columns, DataType::kInt64, placed(0, 8 * 20 * e), placed(0, 20 * 8),
-                               placed(0, 8 * 20 * e), lane_device));
+                               placed(0, 8 * 20 * e), lane_device, lane_device));
     }
 
     StatusOr<plan::GatherElementsShape> elements =
@@ -89,7 +91,7 @@ std::vector<OpPlan> samplePlans() {
     // Output at byte 4 (4-byte units, or sub-word) and at 0 (the element's own width).
     for (uint64_t output_offset : {4, 0}) {
       addPlan(plan::planGatherElements(*elements, DataType::kInt64, placed(0, 40 * 30 * e), placed(4, 50 * 20 * 8),
-                                       placed(output_offset, 50 * 20 * e), device));
+                                       placed(output_offset, 50 * 20 * e), device, device));
     }
     // none, add, mul and max: winner tables for ScatterND none (and ScatterElements none of few lines), the move-only
     // walks, the float32-add, 4-byte max and int32 add and mul walks, the integer walks (uint8 and int64), the plain
@@ -103,21 +105,21 @@ std::vector<OpPlan> samplePlans() {
       EXPECT_TRUE(scatter.ok()) << scatter.status().toString();
       if (scatter.ok()) {
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
-                                  placed(4, 10 * 12 * e), false, device));
+                                  placed(4, 10 * 12 * e), false, device, device));
         // Its 5 lines below the device's walk threshold: none goes through a winner table, reductions fold
         // by owner.
-        DeviceInfo few_lines = device;
+        FakeDevice few_lines = device;
         few_lines.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
-                                  placed(4, 10 * 12 * e), false, few_lines));
-        // The same table claimed by store, then fixup (DeviceInfo::claim_by_store).
-        DeviceInfo claims_by_store = few_lines;
+                                  placed(4, 10 * 12 * e), false, few_lines, few_lines));
+        // The same table claimed by store, then fixup (Tuning::claim_by_store).
+        FakeDevice claims_by_store = few_lines;
         claims_by_store.claim_by_store = true;
         addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
-                                  placed(4, 10 * 12 * e), false, claims_by_store));
+                                  placed(4, 10 * 12 * e), false, claims_by_store, claims_by_store));
         // A vector with more updates than a light bucket holds: the heavy sort's passes too (their scratch
         // needs more than the small device's 4 KiB bindings).
-        DeviceInfo heavy_fold = few_lines;
+        FakeDevice heavy_fold = few_lines;
         heavy_fold.max_storage_buffer_range = 1 << 20;
         constexpr int64_t updates = VKINDEX_MAX_BUCKET + 1;
         StatusOr<plan::ScatterShape> vector =
@@ -125,15 +127,15 @@ std::vector<OpPlan> samplePlans() {
         EXPECT_TRUE(vector.ok()) << vector.status().toString();
         if (vector.ok()) {
           addPlan(plan::planScatter(*vector, placed(0, 40 * e), placed(4, updates * 8), placed(0, updates * e),
-                                    placed(4, 40 * e), false, heavy_fold));
+                                    placed(4, 40 * e), false, heavy_fold, heavy_fold));
         }
         // float32 add on a device whose adder rounds to nearest even: the walk's and the fold's
         // *_float32_add_native modules.
         if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
-          for (DeviceInfo native : {device, few_lines}) {
+          for (FakeDevice native : {device, few_lines}) {
             native.native_float32_add = true;
             addPlan(plan::planScatter(*scatter, placed(0, 10 * 12 * e), placed(4, 6 * 5 * 8), placed(0, 6 * 5 * e),
-                                      placed(4, 10 * 12 * e), false, native));
+                                      placed(4, 10 * 12 * e), false, native, native));
           }
         }
       }
@@ -142,25 +144,25 @@ std::vector<OpPlan> samplePlans() {
       EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
       if (scatter_nd.ok()) {
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
-                                  placed(0, 12 * 5 * e), true, device));
+                                  placed(0, 12 * 5 * e), true, device, device));
         // Slices of 5 elements below the walk threshold: reductions fold by owner.
-        DeviceInfo narrow = device;
+        FakeDevice narrow = device;
         narrow.min_walk_lines = 6;
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
-                                  placed(0, 12 * 5 * e), true, narrow));
-        DeviceInfo claims_by_store = device;
+                                  placed(0, 12 * 5 * e), true, narrow, narrow));
+        FakeDevice claims_by_store = device;
         claims_by_store.claim_by_store = true;
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
-                                  placed(0, 12 * 5 * e), true, claims_by_store));
+                                  placed(0, 12 * 5 * e), true, claims_by_store, claims_by_store));
         if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
-          DeviceInfo native = device;
+          FakeDevice native = device;
           native.native_float32_add = true;
           addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
-                                    placed(0, 12 * 5 * e), true, native));
+                                    placed(0, 12 * 5 * e), true, native, native));
         }
         // The row writes in 64-bit components (int64's 8-byte and complex128's 16-byte units).
         addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
-                                  placed(0, 12 * 5 * e), true, int64_device));
+                                  placed(0, 12 * 5 * e), true, int64_device, int64_device));
       }
       // One tuple walks whatever the reduction (none: the move-only walk, self-checking in place).
       StatusOr<plan::ScatterShape> one_row =
@@ -168,31 +170,31 @@ std::vector<OpPlan> samplePlans() {
       EXPECT_TRUE(one_row.ok()) << one_row.status().toString();
       if (one_row.ok()) {
         addPlan(plan::planScatter(*one_row, placed(0, 12 * 5 * e), placed(0, 4), placed(0, 5 * e),
-                                  placed(0, 12 * 5 * e), true, device));
+                                  placed(0, 12 * 5 * e), true, device, device));
         addPlan(plan::planScatter(*one_row, placed(0, 12 * 5 * e), placed(0, 4), placed(0, 5 * e),
-                                  placed(0, 12 * 5 * e), false, device));
+                                  placed(0, 12 * 5 * e), false, device, device));
       }
     }
   }
   // A large out-of-place scatter: its data copy's 16-byte bulk, then the 3-byte tail.
-  DeviceInfo roomy = device;
+  FakeDevice roomy = device;
   roomy.max_storage_buffer_range = 1 << 20;
   StatusOr<plan::ScatterShape> large = plan::inferScatterNDShape({65539}, DataType::kUInt8, {2, 1}, DataType::kInt32,
                                                                  {2}, DataType::kUInt8, Reduction::kNone);
   EXPECT_TRUE(large.ok());
   if (large.ok()) {
-    addPlan(
-        plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
+    addPlan(plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy,
+                              roomy));
     roomy.int64_units = true;  // the bulk in 64-bit components
-    addPlan(
-        plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy));
+    addPlan(plan::planScatter(*large, placed(0, 65539), placed(0, 8), placed(0, 2), placed(65552, 65539), false, roomy,
+                              roomy));
   }
   // Empty data with an axis of 2^33: the check alone, in 64 bits (check_indices_wide).
   StatusOr<plan::GatherShape> long_axis =
       plan::inferGatherShape({0, int64_t(1) << 33}, DataType::kFloat32, {3}, DataType::kInt64, 1);
   EXPECT_TRUE(long_axis.ok());
   if (long_axis.ok()) {
-    addPlan(plan::planGather(*long_axis, DataType::kInt64, placed(0, 0), placed(0, 24), placed(0, 0), device));
+    addPlan(plan::planGather(*long_axis, DataType::kInt64, placed(0, 0), placed(0, 24), placed(0, 0), device, device));
   }
   // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples; slices
   // of 5 floats are written per tuple, slices of 2 per data element (scatter_nd_write_by_target).
@@ -203,7 +205,7 @@ std::vector<OpPlan> samplePlans() {
     if (crowded.ok()) {
       const uint64_t row_bytes = 4 * static_cast<uint64_t>(slice);
       addPlan(plan::planScatter(*crowded, placed(0, 3 * row_bytes), placed(0, 16), placed(0, 4 * row_bytes),
-                                placed(0, 3 * row_bytes), true, device));
+                                placed(0, 3 * row_bytes), true, device, device));
     }
   }
   return plans;

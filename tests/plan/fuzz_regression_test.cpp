@@ -9,10 +9,10 @@
 namespace vkindex::plan::test {
 namespace {
 
-// ContextOptions::workgroup_size may be any size the device allows. Row segments take the largest
+// ContextOverrides::workgroup_size may be any size the device allows. Row segments take the largest
 // power-of-two lane count that divides it (32 of 96 here; the checker once assumed powers of two only).
 TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupStillSegmentsRows) {
-  const DeviceInfo device = fakeDevice(1024, 16, /*workgroup=*/96, /*items=*/1);
+  const FakeDevice device = fakeDevice(1024, 16, /*workgroup=*/96, /*items=*/1);
   // Data at offset 4: 4-byte units, so each 192-byte row is 48 units.
   StatusOr<OpPlan> plan = checkedPlan({4, 48}, DataType::kFloat32, {3}, DataType::kInt32, 0, device, 4, 0, 0);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
@@ -32,7 +32,7 @@ TEST(FuzzRegressionTest, NonPowerOfTwoWorkgroupStillSegmentsRows) {
 // A device with no row-segment tuning (row_lanes and row_items 0, as the fuzzer makes them) copies in
 // segments of 1 lane x 1 unit; the checker once expected items of 0.
 TEST(FuzzRegressionTest, UntunedRowSegmentsAreOneLaneOfOneUnit) {
-  DeviceInfo device = fakeDevice(1 << 20, 16, /*workgroup=*/147, /*items=*/47);
+  FakeDevice device = fakeDevice(1 << 20, 16, /*workgroup=*/147, /*items=*/47);
   device.row_lanes = 0;
   device.row_items = 0;
   StatusOr<OpPlan> plan = checkedPlan({8, 4}, DataType::kFloat32, {20}, DataType::kInt32, 0, device, 0, 0, 0);

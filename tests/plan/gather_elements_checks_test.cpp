@@ -31,7 +31,8 @@ Problem planned(const ElementsCase& c) {
   if (!shape.ok()) return p;
   p.shape = *shape;
   p.at = placementsOf(p.shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
-  StatusOr<OpPlan> plan = planGatherElements(p.shape, c.index_type, p.at.data, p.at.indices, p.at.output, c.device);
+  StatusOr<OpPlan> plan =
+      planGatherElements(p.shape, c.index_type, p.at.data, p.at.indices, p.at.output, c.device, c.device);
   EXPECT_TRUE(plan.ok()) << plan.status().toString();
   if (plan.ok()) p.plan = *plan;
   return p;
@@ -164,7 +165,7 @@ TEST(GatherElementsChecksTest, TheSimulatorCatchesWrongBytes) {
     expectMiscomputed(
         p,
         [&](OpPlan& plan) {
-          const uint32_t last_dim = plan.steps[first].spec[kSpecDims] - 1;
+          const uint32_t last_dim = plan.steps[first].spec[kSpecDimCount] - 1;
           editPass(plan.steps[first], [&](auto& g) { g.data_strides[last_dim] += 1; });
         },
         wrong);

@@ -27,14 +27,14 @@ std::string coalesced(const Shape& data, const Shape& indices, int64_t axis) {
 
 // Infers and plans, with the tensors at the given offsets, and checks the plan's structure.
 StatusOr<OpPlan> checkedElementsPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
-                                     DataType index_type, int64_t axis, const DeviceInfo& device,
+                                     DataType index_type, int64_t axis, const FakeDevice& device,
                                      uint64_t data_offset = 0, uint64_t indices_offset = 0,
                                      uint64_t output_offset = 0) {
   StatusOr<GatherElementsShape> shape =
       inferGatherElementsShape(data_shape, data_type, indices_shape, index_type, axis);
   if (!shape.ok()) return shape.status();
   const ElementsPlacements at = placementsOf(*shape, index_type, data_offset, indices_offset, output_offset);
-  StatusOr<OpPlan> plan = planGatherElements(*shape, index_type, at.data, at.indices, at.output, device);
+  StatusOr<OpPlan> plan = planGatherElements(*shape, index_type, at.data, at.indices, at.output, device, device);
   if (plan.ok()) {
     checkElementsStructure(*plan, *shape, index_type, at, device);
     expectElementsReport(*plan, *shape);
@@ -209,7 +209,7 @@ TEST(PlanGatherElementsTest, SubWordChunksSplitAnOutputWordAndDataTakesTwoWindow
 }
 
 TEST(PlanGatherElementsTest, EmptyOutputsHaveNoStepsAndEmptyAxesOnlyChecks) {
-  const DeviceInfo device = fakeDevice(1024, 16);
+  const FakeDevice device = fakeDevice(1024, 16);
   for (const Shape& indices : {Shape{0, 4}, Shape{3, 0}}) {
     StatusOr<OpPlan> plan = checkedElementsPlan({3, 4}, DataType::kFloat32, indices, DataType::kInt64, 1, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
@@ -226,14 +226,14 @@ TEST(PlanGatherElementsTest, EmptyOutputsHaveNoStepsAndEmptyAxesOnlyChecks) {
 }
 
 TEST(PlanGatherElementsTest, UnsupportedDimsAndSizes) {
-  const DeviceInfo device = fakeDevice(uint64_t(128) << 20, 256);
+  const FakeDevice device = fakeDevice(uint64_t(128) << 20, 256);
   const auto plan = [&](const Shape& data, const Shape& indices, int64_t axis) {
     StatusOr<GatherElementsShape> shape =
         inferGatherElementsShape(data, DataType::kUInt8, indices, DataType::kInt32, axis);
     EXPECT_TRUE(shape.ok()) << shape.status().toString();
     if (!shape.ok()) return shape.status();
     const ElementsPlacements at = placementsOf(*shape, DataType::kInt32, 0, 0, 0);
-    return planGatherElements(*shape, DataType::kInt32, at.data, at.indices, at.output, device).status();
+    return planGatherElements(*shape, DataType::kInt32, at.data, at.indices, at.output, device, device).status();
   };
   // Nine dims that cannot coalesce (every non-axis indices dim shorter than data's) peel the outermost:
   // one pass per block. Twenty-one peel 13 dims: 8192 blocks, more than kMaxPeeledBlocks.
@@ -268,7 +268,7 @@ TEST(PlanGatherElementsTest, UnsupportedDimsAndSizes) {
 
 TEST(PlanGatherElementsTest, LargestSupportedOutputIsStructurallySound) {
   // 2^32 - 2 output elements (2 x (2^31 - 1)) from 2^31 - 1 data elements, and 2^32 - 1 data elements.
-  const DeviceInfo device = fakeDevice(uint64_t(128) << 20, 256);
+  const FakeDevice device = fakeDevice(uint64_t(128) << 20, 256);
   StatusOr<OpPlan> plan =
       checkedElementsPlan({1, 2147483647}, DataType::kUInt8, {2, 2147483647}, DataType::kInt64, 0, device, 0, 4, 12);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();

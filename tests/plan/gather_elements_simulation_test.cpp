@@ -108,7 +108,7 @@ Shape rankIndices(const Shape& data, int64_t axis) {
 TEST(GatherElementsSimulationTest, RanksOneToEightWithEveryAxis) {
   const DataType types[] = {DataType::kUInt8, DataType::kFloat16, DataType::kFloat32, DataType::kFloat64,
                             DataType::kComplex128};
-  const DeviceInfo devices[] = {fakeDevice(1024, 16), fakeDevice(1040, 16, 32, 1), fakeDevice(4096, 64, 128, 2)};
+  const FakeDevice devices[] = {fakeDevice(1024, 16), fakeDevice(1040, 16, 32, 1), fakeDevice(4096, 64, 128, 2)};
   const uint64_t offsets[][3] = {{0, 0, 0}, {4, 12, 36}, {36, 24, 4}, {24, 4, 0}};
   uint32_t seed = 101;
   int several[9][3] = {};  // per rank: cases with several check, data and output windows
@@ -118,7 +118,7 @@ TEST(GatherElementsSimulationTest, RanksOneToEightWithEveryAxis) {
       const Shape indices = rankIndices(data, axis);
       for (DataType type : types) {
         for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
-          for (const DeviceInfo& device : devices) {
+          for (const FakeDevice& device : devices) {
             for (const auto& offset : offsets) {
               // Every axis both ways round.
               const int64_t signed_axis = seed % 2 == 0 ? axis : axis - rank;
@@ -174,7 +174,7 @@ TEST(GatherElementsSimulationTest, HighRanksThatCoalesce) {
       std::optional<ElementsRun> run = simulate(eight, 3);
       ASSERT_TRUE(run);
       ASSERT_FALSE(elementSteps(run->plan).empty());
-      EXPECT_EQ(elementSteps(run->plan).front().step.spec[kSpecDims], 8u);
+      EXPECT_EQ(elementSteps(run->plan).front().step.spec[kSpecDimCount], 8u);
       EXPECT_GT(elementSteps(run->plan).size(), 1u);
     }
   }
@@ -205,7 +205,7 @@ TEST(GatherElementsSimulationTest, HighRanksThatDoNotCoalescePeelTheirOuterDims)
         ASSERT_TRUE(run);
         const std::vector<ElementsStep> passes = elementSteps(run->plan);
         ASSERT_FALSE(passes.empty());
-        EXPECT_EQ(passes.front().step.spec[kSpecDims], 8u);
+        EXPECT_EQ(passes.front().step.spec[kSpecDimCount], 8u);
         // At least one pass per block: 2^(rank - 8) blocks, twice that where the axis is peeled.
         EXPECT_GE(passes.size(), uint64_t(1) << (rank - 8));
       }
@@ -340,7 +340,7 @@ TEST(GatherElementsSimulationTest, RandomShapesTypesOffsetsAndDevices) {
     empty += passes.empty();
     with_bad += !c.bad.empty();
     found += run->bad_found;
-    high_rank += passes.size() > 0 && passes.front().step.spec[kSpecDims] >= 5;
+    high_rank += passes.size() > 0 && passes.front().step.spec[kSpecDimCount] >= 5;
   }
   // The generator keeps reaching every regime (934, 901, 1463, 288, 370, 1259, 1300 and 193 of 4000
   // when written).

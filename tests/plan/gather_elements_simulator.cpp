@@ -163,7 +163,7 @@ class ElementsMachine {
     BufferBinding in(data_buf_, boundWindow(step, Role::kData), "data", ok);
     BufferBinding ix(idx_buf_, boundWindow(step, Role::kIndices), "indices", ok);
     BufferBinding out(out_.buffer(), boundWindow(step, Role::kOutput), "output", ok);
-    const uint32_t dim_count = step.spec[kSpecDims];  // DIM_COUNT
+    const uint32_t dim_count = step.spec[kSpecDimCount];  // DIM_COUNT
     if (dim_count > VKINDEX_MAX_ELEMENT_DIMS) {
       ADD_FAILURE() << "dim count " << dim_count << " overruns the push block";
       ok = false;
@@ -332,7 +332,7 @@ ElementsPlacements placementsOf(const GatherElementsShape& shape, DataType index
 }
 
 bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape, DataType index_type,
-                            const ElementsPlacements& at, const DeviceInfo& device) {
+                            const ElementsPlacements& at, const FakeDevice& device) {
   SCOPED_TRACE("coalesced dims " + dimsString(shape));
   const uint64_t E = shape.element_bytes, N = shape.output_elements, D = shape.data_elements, S = shape.axis_size;
   const uint64_t index_bytes = indexBytes(index_type);
@@ -450,7 +450,7 @@ std::optional<ElementsRun> simulate(const ElementsCase& c, uint32_t seed) {
   EXPECT_EQ(shape->data_elements, *elementCount(c.data_shape));
   EXPECT_EQ(shape->element_bytes, elementSize(c.data_type));
   const ElementsPlacements at = placementsOf(*shape, c.index_type, c.data_offset, c.indices_offset, c.output_offset);
-  StatusOr<OpPlan> plan = planGatherElements(*shape, c.index_type, at.data, at.indices, at.output, c.device);
+  StatusOr<OpPlan> plan = planGatherElements(*shape, c.index_type, at.data, at.indices, at.output, c.device, c.device);
   if (!plan.ok()) {
     const BlockView view = blockView(*shape);
     EXPECT_GT(view.blocks, kMaxPeeledBlocks) << plan.status().toString();

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "fake_device.hpp"
 #include "plan/gather_elements_plan.hpp"
 #include "plan/op_plan.hpp"
 #include "plan/shape.hpp"
@@ -29,7 +30,7 @@ struct ElementsCase {
   DataType index_type = DataType::kInt32;
   int64_t axis = 0;
   uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
-  DeviceInfo device;
+  FakeDevice device;
   BadIndices bad;  // flat positions in indices
 };
 
@@ -62,7 +63,7 @@ ElementsPlacements placementsOf(const GatherElementsShape& shape, DataType index
 // their output; output ranges tiling the output, each with data ranges tiling every data element
 // its elements can reach. Returns whether the plan is sound enough to run.
 bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape, DataType index_type,
-                            const ElementsPlacements& at, const DeviceInfo& device);
+                            const ElementsPlacements& at, const FakeDevice& device);
 
 // GatherElements' plan describes its bad indices as one index per element into data dim `axis`.
 void expectElementsReport(const OpPlan& plan, const GatherElementsShape& shape);

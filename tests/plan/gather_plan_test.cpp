@@ -222,7 +222,7 @@ TEST(PlanGatherTest, UnitIsTheLargestPowerOfTwoDividingRowAndOffsets) {
     shape.index_count = 2;
     shape.row_bytes = c.row;
     StatusOr<OpPlan> plan = planGather(shape, DataType::kInt32, placed(c.data_offset, 4 * c.row), placed(0, 8),
-                                       placed(c.output_offset, 2 * c.row), fakeDevice(4096, 64));
+                                       placed(c.output_offset, 2 * c.row), fakeDevice(4096, 64), fakeDevice(4096, 64));
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(copyShape(*plan).unit_bytes, c.unit)
         << "row " << c.row << " at " << c.data_offset << " -> " << c.output_offset;
@@ -269,9 +269,9 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
 }
 
 TEST(PlanGatherTest, Int64UnitsPickTheWideModulesForSixteenAndEightByteUnits) {
-  // DeviceInfo::int64_units: copy passes of 16- and 8-byte units run the 64-bit-component modules;
+  // Tuning::int64_units: copy passes of 16- and 8-byte units run the 64-bit-component modules;
   // 4-byte and sub-word units, and the small self-checking pass, keep theirs.
-  DeviceInfo device = fakeDevice(1 << 20, 16);
+  FakeDevice device = fakeDevice(1 << 20, 16);
   device.int64_units = true;
   struct Case {
     DataType type;
@@ -306,8 +306,8 @@ TEST(PlanGatherTest, Int64UnitsPickTheWideModulesForSixteenAndEightByteUnits) {
 }
 
 TEST(PlanGatherTest, CpuDevicesStreamWholeSegmentsPerInvocation) {
-  // src/vk/device.cpp's choice for CPU drivers: one lane per segment of 256 units.
-  DeviceInfo device = fakeDevice(1 << 20, 16, 256, 4);
+  // the tuning table's choice for CPU drivers (src/plan/tuning_table.cpp): one lane per segment of 256 units.
+  FakeDevice device = fakeDevice(1 << 20, 16, 256, 4);
   device.row_lanes = 1;
   device.row_items = 256;
   StatusOr<OpPlan> plan = planFor({10, 2048}, DataType::kFloat32, {7}, DataType::kInt64, 0, device, 0, 0, 0);
@@ -324,7 +324,7 @@ TEST(PlanGatherTest, CpuDevicesStreamWholeSegmentsPerInvocation) {
 TEST(PlanGatherTest, CpuDevicesStreamManyShortRowsPerInvocation) {
   // 256-byte rows on a CPU driver: 16 whole rows fill a segment of 256 units, so one invocation
   // streams 16 rows, not one (a segment per row cost lavapipe 2.3x a copy of the same bytes).
-  DeviceInfo device = fakeDevice(1 << 30, 16, 256, 4);
+  FakeDevice device = fakeDevice(1 << 30, 16, 256, 4);
   device.row_lanes = 1;
   device.row_items = 256;
   StatusOr<OpPlan> plan = planFor({64, 4096, 64}, DataType::kFloat32, {1000}, DataType::kInt64, 1, device, 0, 0, 0);
@@ -360,7 +360,7 @@ TEST(PlanGatherTest, RowLargerThanAWindowIsUnsupported) {
 // A sub-word slice of 1 GiB or more fits one window of a device with a 4 GiB range but exceeds the
 // kernels' 2^30 units per dispatch: the error names that limit, not the binding range.
 TEST(PlanGatherTest, SubWordSliceThatFitsAWindowIsNotBlamedOnTheBindingRange) {
-  const DeviceInfo device = fakeDevice(0xFFFFFFFFull, 16);  // capacity 4294967248
+  const FakeDevice device = fakeDevice(0xFFFFFFFFull, 16);  // capacity 4294967248
   StatusOr<OpPlan> plan = planFor({2, 3221225473}, DataType::kUInt8, {1}, DataType::kInt32, 0, device);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), StatusCode::kUnsupported);
@@ -379,29 +379,29 @@ TEST(PlanGatherTest, DeviceTooSmallForOneIndexIsUnsupported) {
 }
 
 TEST(PlanGatherTest, CountsBeyond32BitsAreUnsupported) {
-  const DeviceInfo device = fakeDevice(uint64_t(1) << 27, 16);
+  const FakeDevice device = fakeDevice(uint64_t(1) << 27, 16);
   GatherShape shape;
   shape.outer = 1;
   shape.axis_size = 4;
   shape.index_count = 0xFFFFFFFFull;
   shape.row_bytes = 4;
   const Placement none = placed(0, 0);
-  expectError(planGather(shape, DataType::kInt32, none, none, none, device).status(), StatusCode::kUnsupported,
+  expectError(planGather(shape, DataType::kInt32, none, none, none, device, device).status(), StatusCode::kUnsupported,
               "Gather: 4294967295 index tuples, more than 2^32-2, are not supported");
   shape.index_count = 1;
   shape.axis_size = uint64_t(1) << 32;
-  expectError(planGather(shape, DataType::kInt32, none, none, none, device).status(), StatusCode::kUnsupported,
+  expectError(planGather(shape, DataType::kInt32, none, none, none, device, device).status(), StatusCode::kUnsupported,
               "Gather: the indexed dims [4294967296] of input 'data' address more than 2^32-1 rows, which is not "
               "supported");
   const std::string slices = "Gather: more than 2^32-1 slices (outer dims x indexed dims) are not supported";
   shape.outer = uint64_t(1) << 16;
   shape.axis_size = uint64_t(1) << 16;  // 2^32 data rows
-  expectError(planGather(shape, DataType::kInt32, none, placed(0, 4), none, device).status(), StatusCode::kUnsupported,
-              slices);
+  expectError(planGather(shape, DataType::kInt32, none, placed(0, 4), none, device, device).status(),
+              StatusCode::kUnsupported, slices);
   shape.outer = uint64_t(1) << 17;
   shape.axis_size = 1;
   shape.index_count = uint64_t(1) << 15;  // 2^32 output rows
-  expectError(planGather(shape, DataType::kInt32, none, placed(0, uint64_t(4) << 15), none, device).status(),
+  expectError(planGather(shape, DataType::kInt32, none, placed(0, uint64_t(4) << 15), none, device, device).status(),
               StatusCode::kUnsupported, slices);
 }
 
@@ -412,8 +412,9 @@ TEST(PlanGatherTest, MaximalIndexCountIsCheckedInWindows) {
   shape.outer = 1;
   shape.axis_size = 3;
   shape.index_count = 0xFFFFFFFEull;
-  StatusOr<OpPlan> plan = planGather(shape, DataType::kInt32, placed(0, 0), placed(0, 4 * shape.index_count),
-                                     placed(0, 0), fakeDevice(uint64_t(1) << 27, 16));
+  StatusOr<OpPlan> plan =
+      planGather(shape, DataType::kInt32, placed(0, 0), placed(0, 4 * shape.index_count), placed(0, 0),
+                 fakeDevice(uint64_t(1) << 27, 16), fakeDevice(uint64_t(1) << 27, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x129, report_index x129");
   const std::vector<CheckStep> checks = checkSteps(*plan);

@@ -72,7 +72,7 @@ TEST(GatherSimulationTest, RowSegmentsOnTinyDevices) {
       for (uint32_t items : {1u, 3u, 4u, 64u}) {
         for (uint64_t range : {1024u, 4096u}) {
           for (uint64_t offset : {0u, 4u}) {
-            DeviceInfo device = fakeDevice(range, 16, 64, items);
+            FakeDevice device = fakeDevice(range, 16, 64, items);
             device.row_lanes = lanes;
             const SimCase c{{2, 12, floats},
                             DataType::kFloat32,

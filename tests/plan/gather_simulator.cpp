@@ -97,7 +97,7 @@ class RowGatherMachine {
   // same as once).
   void selfCheck(const Step& step, size_t step_index) {
     const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(step);
-    const uint32_t tuple_length = step.spec[kSpecDims];
+    const uint32_t tuple_length = step.spec[kSpecTupleLength];
     abi::CheckParams check{};
     check.status_slot = p.status_slot;
     check.index_count = (p.index_outer_stride == 0 ? p.index_count : p.pass_rows) * tuple_length;
@@ -127,7 +127,7 @@ class RowGatherMachine {
       return fastDivide(n, p.segments_per_row, p.segments_per_row_multiplier, p.segments_per_row_shift);
     };
     // tupleRow: the row-major position within the addressed dims of the tuple at `position`.
-    const uint32_t tuple_length = step.spec[kSpecDims];  // TUPLE_LENGTH
+    const uint32_t tuple_length = step.spec[kSpecTupleLength];  // TUPLE_LENGTH
     const auto tupleRow = [&](uint32_t position) {
       const uint32_t first_word = p.indices_word_offset + position * tuple_length * W;
       uint32_t row = 0;
@@ -331,7 +331,7 @@ class RowGatherMachine {
 };
 
 // Planning may only fail for a slice larger than a window.
-void expectSliceTooLarge(const Status& status, const RowGather& gather, const DeviceInfo& device) {
+void expectSliceTooLarge(const Status& status, const RowGather& gather, const FakeDevice& device) {
   EXPECT_EQ(status.code(), StatusCode::kUnsupported);
   EXPECT_EQ(status.message(), gather.op + ": " + gather.row_name + " is " + std::to_string(gather.row_bytes) +
                                   " bytes, more than this device can bind at once (maxStorageBufferRange " +
@@ -360,7 +360,7 @@ std::string describe(const RowGatherCase& c) {
 }
 
 bool runRowGather(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
-                  const Placement& output, const DeviceInfo& device, const BadIndices& bad, uint32_t seed) {
+                  const Placement& output, const FakeDevice& device, const BadIndices& bad, uint32_t seed) {
   if (!checkStructure(plan, gather, data, indices, output, device)) return false;
   RowGatherMachine machine(gather, data, indices, output, bad, seed);
   if (!machine.run(plan)) return false;
@@ -378,7 +378,7 @@ std::optional<OpPlan> simulate(const SimCase& c, uint32_t seed) {
   EXPECT_EQ(out_bytes, outputBytes(gather));
   const Placement data = placed(c.data_offset, *elementCount(c.data_shape) * elementSize(c.data_type));
   const Placement indices = placed(c.indices_offset, indicesBytes(gather)), output = placed(c.output_offset, out_bytes);
-  StatusOr<OpPlan> plan = planGather(*shape, c.index_type, data, indices, output, c.device);
+  StatusOr<OpPlan> plan = planGather(*shape, c.index_type, data, indices, output, c.device, c.device);
   if (!plan.ok()) {
     expectSliceTooLarge(plan.status(), gather, c.device);
     return std::nullopt;
@@ -393,7 +393,7 @@ std::optional<OpPlan> simulate(const RowGatherCase& c, uint32_t seed) {
   const Placement data = placed(c.data_offset, dataBytes(c.gather));
   const Placement indices = placed(c.indices_offset, indicesBytes(c.gather));
   const Placement output = placed(c.output_offset, outputBytes(c.gather));
-  StatusOr<OpPlan> plan = planRowGather(c.gather, data, indices, output, c.device);
+  StatusOr<OpPlan> plan = planRowGather(c.gather, data, indices, output, c.device, c.device);
   if (!plan.ok()) {
     expectSliceTooLarge(plan.status(), c.gather, c.device);
     return std::nullopt;

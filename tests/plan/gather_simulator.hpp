@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
@@ -30,7 +31,7 @@ struct SimCase {
   DataType index_type = DataType::kInt32;
   int64_t axis = 0;
   uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
-  DeviceInfo device;
+  FakeDevice device;
   BadIndices bad;
 };
 
@@ -39,7 +40,7 @@ struct SimCase {
 struct RowGatherCase {
   RowGather gather;
   uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
-  DeviceInfo device;
+  FakeDevice device;
   BadIndices bad;  // positions count tuple components: tuple t's component c is position t * k + c
 };
 
@@ -56,6 +57,6 @@ std::optional<OpPlan> simulate(const RowGatherCase& c, uint32_t seed);
 // Runs `plan` (made for `gather` with the tensors at these placements) on random tensors with the bad
 // indices planted, and checks the result as above. Returns whether everything held.
 bool runRowGather(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
-                  const Placement& output, const DeviceInfo& device, const BadIndices& bad, uint32_t seed);
+                  const Placement& output, const FakeDevice& device, const BadIndices& bad, uint32_t seed);
 
 }  // namespace vkindex::plan::test

@@ -26,7 +26,7 @@ uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift)
   return (((n - high) >> 1) + high) >> shift;
 }
 
-bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& device, const char* what) {
+bool validWindow(const Window& w, const Placement& tensor, const FakeDevice& device, const char* what) {
   const uint64_t a = std::max<uint64_t>(16, device.min_storage_buffer_offset_alignment);
   const bool good = w.offset % a == 0 && w.size % 4 == 0 && w.size > 0 && w.size <= device.max_storage_buffer_range &&
                     w.offset >= tensor.offset / a * a &&
@@ -37,7 +37,7 @@ bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& dev
   return good;
 }
 
-bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const DeviceInfo& device) {
+bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const FakeDevice& device) {
   const Placement scratch{0, plan.scratch_bytes};
   const auto tensorOf = [&](Role role) {
     switch (role) {
@@ -117,7 +117,7 @@ void expectTiledReads(PassReads reads, uint64_t total, const Reach& reach, const
   EXPECT_EQ(next, total);
 }
 
-bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const DeviceInfo& device) {
+bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const FakeDevice& device) {
   const uint64_t k = check.extents.size();
   const uint64_t index_bytes = check.index_type == DataType::kInt64 ? 8 : 4;
   const std::vector<CheckStep> checks = checkSteps(plan), reports = reportSteps(plan);
@@ -179,7 +179,7 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
 }
 
 bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& data, const Placement& indices,
-                    const Placement& output, const DeviceInfo& device) {
+                    const Placement& output, const FakeDevice& device) {
   const uint64_t O = g.outer, A = axisRows(g), N = g.index_count, R = g.row_bytes, S = g.index_outer_stride;
   const uint64_t k = g.check.extents.size(), index_bytes = g.check.index_type == DataType::kInt64 ? 8 : 4;
   const uint64_t tuple_bytes = k * index_bytes;
@@ -265,7 +265,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
     EXPECT_EQ(p.axis_size, A);
     EXPECT_EQ(p.status_slot, 0u);
     EXPECT_EQ(p.index_outer_stride, S);
-    EXPECT_EQ(pass.step.spec[kSpecDims], k) << "the tuple length is a specialization constant";
+    EXPECT_EQ(pass.step.spec[kSpecTupleLength], k) << "the tuple length is a specialization constant";
     for (size_t e = 0; e < VKINDEX_MAX_TUPLE_LENGTH; ++e) {
       EXPECT_EQ(p.extents[e], e < k ? g.check.extents[e] : 0u) << "extent " << e;
     }
@@ -330,7 +330,7 @@ void expectGatherReport(const OpPlan& plan, const GatherShape& shape) {
 }
 
 StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
-                             DataType index_type, int64_t axis, const DeviceInfo& device, uint64_t data_offset,
+                             DataType index_type, int64_t axis, const FakeDevice& device, uint64_t data_offset,
                              uint64_t indices_offset, uint64_t output_offset) {
   StatusOr<GatherShape> shape = inferGatherShape(data_shape, data_type, indices_shape, index_type, axis);
   if (!shape.ok()) return shape.status();
@@ -338,7 +338,7 @@ StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const 
   const Placement data = placed(data_offset, *elementCount(data_shape) * size);
   const Placement indices = placed(indices_offset, shape->index_count * (index_type == DataType::kInt64 ? 8 : 4));
   const Placement output = placed(output_offset, *elementCount(shape->output_shape) * size);
-  StatusOr<OpPlan> plan = planGather(*shape, index_type, data, indices, output, device);
+  StatusOr<OpPlan> plan = planGather(*shape, index_type, data, indices, output, device, device);
   if (plan.ok()) {
     checkStructure(*plan, rowGatherOf(*shape, index_type), data, indices, output, device);
     expectGatherReport(*plan, *shape);
@@ -346,12 +346,12 @@ StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const 
   return plan;
 }
 
-StatusOr<OpPlan> checkedRowPlan(const RowGather& gather, const DeviceInfo& device, uint64_t data_offset,
+StatusOr<OpPlan> checkedRowPlan(const RowGather& gather, const FakeDevice& device, uint64_t data_offset,
                                 uint64_t indices_offset, uint64_t output_offset) {
   const Placement data = placed(data_offset, dataBytes(gather));
   const Placement indices = placed(indices_offset, indicesBytes(gather));
   const Placement output = placed(output_offset, outputBytes(gather));
-  StatusOr<OpPlan> plan = planRowGather(gather, data, indices, output, device);
+  StatusOr<OpPlan> plan = planRowGather(gather, data, indices, output, device, device);
   if (plan.ok()) checkStructure(*plan, gather, data, indices, output, device);
   return plan;
 }

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
@@ -28,7 +29,7 @@ uint32_t fastDivide(uint32_t n, uint32_t d, uint32_t multiplier, uint32_t shift)
 // A window starts at a multiple of max(16, minStorageBufferOffsetAlignment), is whole words, fits
 // maxStorageBufferRange, and lies within its tensor's bytes: from the tensor's offset rounded down
 // to the binding alignment to its end rounded up to a word. `what` names it in the failure message.
-bool validWindow(const Window& w, const Placement& tensor, const DeviceInfo& device, const char* what);
+bool validWindow(const Window& w, const Placement& tensor, const FakeDevice& device, const char* what);
 
 // The tensors a scatter plan's roles name; Role::kScratch is the plan's scratch_bytes at offset 0.
 struct ScatterTensors {
@@ -37,7 +38,7 @@ struct ScatterTensors {
 
 // Every binding and wait of every step of a scatter plan, read by its kernel or not, is a valid window
 // (validWindow) of the tensor its role names; status bindings carry no window.
-bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const DeviceInfo& device);
+bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, const FakeDevice& device);
 
 // The generic parts of every step of a plan whose writing kernels are among `writers`: only
 // check_indices, report_index and those, in that order; the push block of that kernel's size with its status
@@ -59,12 +60,12 @@ void expectTiledReads(PassReads reads, uint64_t total, const Reach& reach, const
 // The check and report steps of `plan` for indices `check` placed at `indices`: one check step per
 // window of whole tuples, together covering every index position once, then one report step per check
 // step with the same window and push block, the first waiting for the status slot.
-bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const DeviceInfo& device);
+bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placement& indices, const FakeDevice& device);
 
 // Checks everything about a row-gather plan that does not depend on the tensors' contents. Returns
 // whether the plan is sound enough to run.
 bool checkStructure(const OpPlan& plan, const RowGather& gather, const Placement& data, const Placement& indices,
-                    const Placement& output, const DeviceInfo& device);
+                    const Placement& output, const FakeDevice& device);
 
 // The plan of `op` describes its bad indices as one index per element of indices (of shape
 // `indices_shape`) into data dim `axis` of size `axis_size` (Gather, GatherElements).
@@ -76,11 +77,11 @@ void expectGatherReport(const OpPlan& plan, const GatherShape& shape);
 
 // Plans a Gather problem and checks the plan's structure (for problems too large to simulate).
 StatusOr<OpPlan> checkedPlan(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
-                             DataType index_type, int64_t axis, const DeviceInfo& device, uint64_t data_offset,
+                             DataType index_type, int64_t axis, const FakeDevice& device, uint64_t data_offset,
                              uint64_t indices_offset, uint64_t output_offset);
 
 // Plans a row gather with its tensors at the given offsets and checks the plan's structure.
-StatusOr<OpPlan> checkedRowPlan(const RowGather& gather, const DeviceInfo& device, uint64_t data_offset,
+StatusOr<OpPlan> checkedRowPlan(const RowGather& gather, const FakeDevice& device, uint64_t data_offset,
                                 uint64_t indices_offset, uint64_t output_offset);
 
 }  // namespace vkindex::plan::test

@@ -22,7 +22,7 @@ RowGather batchedPairs() { return rowGather(2, 50, 16, {3, 5}, DataType::kInt64,
 struct Problem {
   RowGather gather;
   Placement data, indices, output;
-  DeviceInfo device;
+  FakeDevice device;
   OpPlan plan;
 };
 
@@ -33,7 +33,7 @@ Problem planned(const RowGather& gather, uint64_t data_offset, uint64_t indices_
             placed(output_offset, outputBytes(gather)),
             fakeDevice(1024, 16),
             {}};
-  StatusOr<OpPlan> plan = planRowGather(gather, p.data, p.indices, p.output, p.device);
+  StatusOr<OpPlan> plan = planRowGather(gather, p.data, p.indices, p.output, p.device, p.device);
   EXPECT_TRUE(plan.ok()) << plan.status().toString();
   if (plan.ok()) p.plan = *plan;
   return p;

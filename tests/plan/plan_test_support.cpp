@@ -14,20 +14,20 @@
 
 namespace vkindex::plan::test {
 
-DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, uint32_t items) {
-  DeviceInfo device;
+FakeDevice fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, uint32_t items) {
+  FakeDevice device;
   device.max_storage_buffer_range = range;
   device.min_storage_buffer_offset_alignment = alignment;
   device.workgroup_size = workgroup;
   device.items_per_invocation = items;
-  device.row_lanes = std::min(32u, workgroup);  // a GPU's (src/vk/device.cpp)
+  device.row_lanes = std::min(32u, workgroup);  // a GPU's (src/plan/tuning_table.cpp)
   device.row_items = items;
   device.max_workgroup_count = {65535, 65535, 65535};
   return device;
 }
 
 StatusOr<OpPlan> planFor(const Shape& data_shape, DataType data_type, const Shape& indices_shape, DataType index_type,
-                         int64_t axis, const DeviceInfo& device, uint64_t data_offset, uint64_t indices_offset,
+                         int64_t axis, const FakeDevice& device, uint64_t data_offset, uint64_t indices_offset,
                          uint64_t output_offset) {
   StatusOr<GatherShape> shape = inferGatherShape(data_shape, data_type, indices_shape, index_type, axis);
   EXPECT_TRUE(shape.ok()) << shape.status().toString();
@@ -35,7 +35,7 @@ StatusOr<OpPlan> planFor(const Shape& data_shape, DataType data_type, const Shap
   const uint64_t size = elementSize(data_type);
   return planGather(*shape, index_type, placed(data_offset, *elementCount(data_shape) * size),
                     placed(indices_offset, shape->index_count * (index_type == DataType::kInt64 ? 8 : 4)),
-                    placed(output_offset, *elementCount(shape->output_shape) * size), device);
+                    placed(output_offset, *elementCount(shape->output_shape) * size), device, device);
 }
 
 RowGather rowGather(uint64_t outer, uint64_t count, uint64_t row_bytes, const std::vector<uint64_t>& extents,
@@ -88,182 +88,28 @@ void forEachSweepPoint(const std::vector<uint64_t>& ranges, const std::vector<ui
 // Reading plans back
 
 uint32_t pushBytesOf(Kernel kernel) {
-  if (isRowGatherKernel(kernel)) return sizeof(abi::GatherRowsParams);
-  if (isElementGatherKernel(kernel)) return sizeof(abi::GatherElementsParams);
   switch (kernel) {
-    case Kernel::kCheckIndices:
-    case Kernel::kCheckIndicesInt64:
-    case Kernel::kCheckIndicesWide:
-    case Kernel::kReportIndex: return sizeof(abi::CheckParams);
-    case Kernel::kScatterElements:
-    case Kernel::kScatterElementsFloat32:
-    case Kernel::kScatterElementsFloat64:
-    case Kernel::kScatterElementsFloat32Add:
-    case Kernel::kScatterElementsFloat32AddNative:
-    case Kernel::kScatterElementsHalfAdd:
-    case Kernel::kScatterElementsFloat64Add:
-    case Kernel::kScatterElementsOrder32:
-    case Kernel::kScatterElementsInt32:
-    case Kernel::kScatterElementsIntegers:
-    case Kernel::kScatterElementsMove:
-    case Kernel::kScatterElementsClaim:
-    case Kernel::kScatterElementsClearClaims:
-    case Kernel::kScatterElementsClaimStore:
-    case Kernel::kScatterElementsClaimFixup:
-    case Kernel::kScatterElementsWrite:
-    case Kernel::kScatterElementsWriteByTarget:
-    case Kernel::kScatterElementsAtomic:
-    case Kernel::kScatterElementsLocate: return sizeof(abi::ScatterElementsParams);
-    case Kernel::kScatterND:
-    case Kernel::kScatterNDFloat32:
-    case Kernel::kScatterNDFloat64:
-    case Kernel::kScatterNDFloat32Add:
-    case Kernel::kScatterNDFloat32AddNative:
-    case Kernel::kScatterNDHalfAdd:
-    case Kernel::kScatterNDFloat64Add:
-    case Kernel::kScatterNDOrder32:
-    case Kernel::kScatterNDInt32:
-    case Kernel::kScatterNDIntegers:
-    case Kernel::kScatterNDMove:
-    case Kernel::kScatterNDMoveChecked:
-    case Kernel::kScatterNDClaim:
-    case Kernel::kScatterNDClearClaims:
-    case Kernel::kScatterNDClaimStore:
-    case Kernel::kScatterNDClaimFixup:
-    case Kernel::kScatterNDWrite:
-    case Kernel::kScatterNDWriteByTarget:
-    case Kernel::kScatterNDAtomic:
-    case Kernel::kScatterNDRows:
-    case Kernel::kScatterNDRows8:
-    case Kernel::kScatterNDRows4:
-    case Kernel::kScatterNDRowsInt64:
-    case Kernel::kScatterNDRowsInt64_8:
-    case Kernel::kScatterNDLocate: return sizeof(abi::ScatterNDParams);
-    case Kernel::kBucketCount:
-    case Kernel::kBucketAlloc:
-    case Kernel::kBucketFill:
-    case Kernel::kHeavyPlan:
-    case Kernel::kHeavyScan:
-    case Kernel::kHeavySortCount:
-    case Kernel::kHeavySortScatter:
-    case Kernel::kBucketSort:
-    case Kernel::kScatterFold:
-    case Kernel::kScatterFoldFloat32:
-    case Kernel::kScatterFoldFloat64:
-    case Kernel::kScatterFoldFloat32Add:
-    case Kernel::kScatterFoldFloat32AddNative:
-    case Kernel::kScatterFoldHalfAdd:
-    case Kernel::kScatterFoldFloat64Add:
-    case Kernel::kScatterFoldOrder32:
-    case Kernel::kScatterFoldInt32:
-    case Kernel::kScatterFoldIntegers: return sizeof(abi::BucketParams);
-    case Kernel::kCopyWords:
-    case Kernel::kCopyWords16:
-    case Kernel::kCopyWordsInt64: return sizeof(abi::CopyWordsParams);
-    case Kernel::kClearWords: return sizeof(abi::ClearWordsParams);
-    default: ADD_FAILURE() << "no push block known for kernel " << kernelName(kernel); return 0;
+#define VKINDEX_KERNEL(id, module, source, defines, push_block) \
+  case Kernel::id:                                              \
+    return sizeof(push_block);
+#include "kernel_list.h"
+#undef VKINDEX_KERNEL
+    case Kernel::kCount: break;
   }
+  ADD_FAILURE() << "no push block known for kernel " << static_cast<uint32_t>(kernel);
+  return 0;
 }
 
 const char* kernelName(Kernel kernel) {
   switch (kernel) {
-    case Kernel::kCheckIndices: return "check_indices";
-    case Kernel::kCheckIndicesInt64: return "check_indices_int64";
-    case Kernel::kCheckIndicesWide: return "check_indices_wide";
-    case Kernel::kReportIndex: return "report_index";
-    case Kernel::kGatherRows: return "gather_rows";
-    case Kernel::kGatherRows8: return "gather_rows_8";
-    case Kernel::kGatherRows4: return "gather_rows_4";
-    case Kernel::kGatherRowBytes: return "gather_row_bytes";
-    case Kernel::kGatherRowsChecked: return "gather_rows_checked";
-    case Kernel::kGatherRowsChecked8: return "gather_rows_checked_8";
-    case Kernel::kGatherRowsChecked4: return "gather_rows_checked_4";
-    case Kernel::kGatherRowsInt64: return "gather_rows_int64";
-    case Kernel::kGatherRowsInt64_8: return "gather_rows_int64_8";
-    case Kernel::kGatherShortRows: return "gather_short_rows";
-    case Kernel::kGatherShortRows8: return "gather_short_rows_8";
-    case Kernel::kGatherShortRows4: return "gather_short_rows_4";
-    case Kernel::kGatherShortRowsInt64: return "gather_short_rows_int64";
-    case Kernel::kGatherShortRowsInt64_8: return "gather_short_rows_int64_8";
-    case Kernel::kGatherColumns: return "gather_columns";
-    case Kernel::kGatherColumns8: return "gather_columns_8";
-    case Kernel::kGatherColumns4: return "gather_columns_4";
-    case Kernel::kGatherColumnsInt64: return "gather_columns_int64";
-    case Kernel::kGatherColumnsInt64_8: return "gather_columns_int64_8";
-    case Kernel::kGatherElements: return "gather_elements";
-    case Kernel::kGatherElements8: return "gather_elements_8";
-    case Kernel::kGatherElements4: return "gather_elements_4";
-    case Kernel::kGatherElementBytes: return "gather_element_bytes";
-    case Kernel::kScatterElements: return "scatter_elements";
-    case Kernel::kScatterND: return "scatter_nd";
-    case Kernel::kScatterElementsFloat32: return "scatter_elements_float32";
-    case Kernel::kScatterElementsFloat64: return "scatter_elements_float64";
-    case Kernel::kScatterNDFloat32: return "scatter_nd_float32";
-    case Kernel::kScatterNDFloat64: return "scatter_nd_float64";
-    case Kernel::kScatterElementsFloat32Add: return "scatter_elements_float32_add";
-    case Kernel::kScatterNDFloat32Add: return "scatter_nd_float32_add";
-    case Kernel::kScatterElementsFloat32AddNative: return "scatter_elements_float32_add_native";
-    case Kernel::kScatterNDFloat32AddNative: return "scatter_nd_float32_add_native";
-    case Kernel::kScatterElementsHalfAdd: return "scatter_elements_half_add";
-    case Kernel::kScatterNDHalfAdd: return "scatter_nd_half_add";
-    case Kernel::kScatterElementsFloat64Add: return "scatter_elements_float64_add";
-    case Kernel::kScatterNDFloat64Add: return "scatter_nd_float64_add";
-    case Kernel::kScatterElementsOrder32: return "scatter_elements_order32";
-    case Kernel::kScatterNDOrder32: return "scatter_nd_order32";
-    case Kernel::kScatterElementsInt32: return "scatter_elements_int32";
-    case Kernel::kScatterNDInt32: return "scatter_nd_int32";
-    case Kernel::kScatterElementsIntegers: return "scatter_elements_integers";
-    case Kernel::kScatterNDIntegers: return "scatter_nd_integers";
-    case Kernel::kScatterElementsMove: return "scatter_elements_move";
-    case Kernel::kScatterNDMove: return "scatter_nd_move";
-    case Kernel::kScatterNDMoveChecked: return "scatter_nd_move_checked";
-    case Kernel::kScatterElementsClaim: return "scatter_elements_claim";
-    case Kernel::kScatterElementsWrite: return "scatter_elements_write";
-    case Kernel::kScatterElementsWriteByTarget: return "scatter_elements_write_by_target";
-    case Kernel::kScatterNDClaim: return "scatter_nd_claim";
-    case Kernel::kScatterElementsClearClaims: return "scatter_elements_clear_claims";
-    case Kernel::kScatterNDClearClaims: return "scatter_nd_clear_claims";
-    case Kernel::kScatterElementsClaimStore: return "scatter_elements_claim_store";
-    case Kernel::kScatterElementsClaimFixup: return "scatter_elements_claim_fixup";
-    case Kernel::kScatterNDClaimStore: return "scatter_nd_claim_store";
-    case Kernel::kScatterNDClaimFixup: return "scatter_nd_claim_fixup";
-    case Kernel::kScatterNDWrite: return "scatter_nd_write";
-    case Kernel::kScatterNDWriteByTarget: return "scatter_nd_write_by_target";
-    case Kernel::kScatterElementsAtomic: return "scatter_elements_atomic";
-    case Kernel::kScatterNDAtomic: return "scatter_nd_atomic";
-    case Kernel::kScatterNDRows: return "scatter_nd_rows";
-    case Kernel::kScatterNDRows8: return "scatter_nd_rows_8";
-    case Kernel::kScatterNDRows4: return "scatter_nd_rows_4";
-    case Kernel::kScatterNDRowsInt64: return "scatter_nd_rows_int64";
-    case Kernel::kScatterNDRowsInt64_8: return "scatter_nd_rows_int64_8";
-    case Kernel::kScatterElementsLocate: return "scatter_elements_locate";
-    case Kernel::kScatterNDLocate: return "scatter_nd_locate";
-    case Kernel::kBucketCount: return "bucket_count";
-    case Kernel::kBucketAlloc: return "bucket_alloc";
-    case Kernel::kBucketFill: return "bucket_fill";
-    case Kernel::kHeavyPlan: return "heavy_plan";
-    case Kernel::kHeavyScan: return "heavy_scan";
-    case Kernel::kHeavySortCount: return "heavy_sort_count";
-    case Kernel::kHeavySortScatter: return "heavy_sort_scatter";
-    case Kernel::kBucketSort: return "bucket_sort";
-    case Kernel::kScatterFold: return "scatter_fold";
-    case Kernel::kScatterFoldFloat32: return "scatter_fold_float32";
-    case Kernel::kScatterFoldFloat64: return "scatter_fold_float64";
-    case Kernel::kScatterFoldFloat32Add: return "scatter_fold_float32_add";
-    case Kernel::kScatterFoldFloat32AddNative: return "scatter_fold_float32_add_native";
-    case Kernel::kScatterFoldHalfAdd: return "scatter_fold_half_add";
-    case Kernel::kScatterFoldFloat64Add: return "scatter_fold_float64_add";
-    case Kernel::kScatterFoldOrder32: return "scatter_fold_order32";
-    case Kernel::kScatterFoldInt32: return "scatter_fold_int32";
-    case Kernel::kScatterFoldIntegers: return "scatter_fold_integers";
-    case Kernel::kCopyWords: return "copy_words";
-    case Kernel::kCopyWords16: return "copy_words_16";
-    case Kernel::kCopyWordsInt64: return "copy_words_int64";
-    case Kernel::kClearWords: return "clear_words";
-    case Kernel::kCopy: return "copy";
-    case Kernel::kCopyInt64: return "copy_int64";
-    default: return "(no kernel)";
+#define VKINDEX_KERNEL(id, module, source, defines, push_block) \
+  case Kernel::id:                                              \
+    return #module;
+#include "kernel_list.h"
+#undef VKINDEX_KERNEL
+    case Kernel::kCount: break;
   }
+  return "unknown kernel";
 }
 
 Window boundWindow(const Step& step, Role role) {
@@ -393,7 +239,7 @@ std::string kernels(const OpPlan& plan) {
 }
 
 // Components (or dims) in use: the leading non-zero extents (a planned pass never has an empty one; the
-// count itself travels as the kSpecDims specialization constant).
+// count itself travels as the kSpecTupleLength or kSpecDimCount specialization constant).
 uint32_t usedExtents(const uint32_t* extents, uint32_t capacity) {
   uint32_t count = 0;
   while (count < capacity && extents[count] != 0) ++count;

@@ -12,6 +12,7 @@
 #include "common/check_params.h"
 #include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
+#include "fake_device.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/op_plan.hpp"
 #include "plan/row_gather_plan.hpp"
@@ -21,14 +22,14 @@ namespace vkindex::plan::test {
 
 // A device with the given binding limits (maxStorageBufferRange, minStorageBufferOffsetAlignment) and
 // copy-pass workgroup shape.
-DeviceInfo fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup = 64, uint32_t items = 4);
+FakeDevice fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup = 64, uint32_t items = 4);
 
 inline Placement placed(uint64_t offset, uint64_t bytes) { return Placement{offset, bytes}; }
 inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // Infers the shape and plans it with each tensor at the given byte offset of its buffer.
 StatusOr<OpPlan> planFor(const Shape& data_shape, DataType data_type, const Shape& indices_shape, DataType index_type,
-                         int64_t axis, const DeviceInfo& device, uint64_t data_offset = 0, uint64_t indices_offset = 0,
+                         int64_t axis, const FakeDevice& device, uint64_t data_offset = 0, uint64_t indices_offset = 0,
                          uint64_t output_offset = 0);
 
 // A GatherND-like row gather: `outer` batches of `count` output rows of `row_bytes`, each addressed by
@@ -51,7 +52,7 @@ struct SweepPoint {
   uint64_t range = 0, alignment = 0;
   DataType index_type = DataType::kInt32;
   uint64_t data_offset = 0, indices_offset = 0, output_offset = 0;
-  DeviceInfo device() const { return fakeDevice(range, alignment); }
+  FakeDevice device() const { return fakeDevice(range, alignment); }
 };
 
 // Calls `visit` on every combination of range, alignment, index type (int32, int64) and data, indices

@@ -28,10 +28,10 @@
 namespace vkindex::plan::test {
 namespace {
 
-StatusOr<OpPlan> plan(const RowGather& gather, const DeviceInfo& device, uint64_t data_offset = 0,
+StatusOr<OpPlan> plan(const RowGather& gather, const FakeDevice& device, uint64_t data_offset = 0,
                       uint64_t indices_offset = 0, uint64_t output_offset = 0) {
   return planRowGather(gather, placed(data_offset, dataBytes(gather)), placed(indices_offset, indicesBytes(gather)),
-                       placed(output_offset, outputBytes(gather)), device);
+                       placed(output_offset, outputBytes(gather)), device, device);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,9 +116,10 @@ TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
   OpPlan plan;
   plan.steps.resize(1);
   plan.steps[0].kernel = Kernel::kCopy;
-  const DeviceInfo device = fakeDevice(1024, 16);
+  const FakeDevice device = fakeDevice(1024, 16);
   // No tuples: nothing to check, and nothing for a writing step to wait for.
-  StatusOr<bool> added = appendIndexChecks(plan, {DataType::kInt32, 0, {4, 5}}, placed(0, 0), device, "GatherND");
+  StatusOr<bool> added =
+      appendIndexChecks(plan, {DataType::kInt32, 0, {4, 5}}, placed(0, 0), device, device, "GatherND");
   ASSERT_TRUE(added.ok()) << added.status().toString();
   EXPECT_FALSE(*added);
   EXPECT_EQ(plan.steps.size(), 1u);
@@ -126,7 +127,7 @@ TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
   const IndexCheck check{DataType::kInt32, 100, {4, 5, 6}};
   EXPECT_EQ(tupleBytes(check), 12u);
   EXPECT_EQ(tuplesPerWindow(check, device), 82u);
-  added = appendIndexChecks(plan, check, placed(16, 1200), device, "GatherND");
+  added = appendIndexChecks(plan, check, placed(16, 1200), device, device, "GatherND");
   ASSERT_TRUE(added.ok()) << added.status().toString();
   EXPECT_TRUE(*added);
   EXPECT_EQ(kernels(plan), "copy x1, check_indices x2, report_index x2");
@@ -136,7 +137,7 @@ TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
             "slot 0, index_count 54, position_base 246, indices at word 2, tuple (4, 5, 6), "
             "window {992, 224}, groups 1");
   // kMaxPassItems also caps a window: 2^30 / 3 tuples of 3 components.
-  DeviceInfo huge = fakeDevice(uint64_t(1) << 40, 16);
+  FakeDevice huge = fakeDevice(uint64_t(1) << 40, 16);
   EXPECT_EQ(tuplesPerWindow({DataType::kInt32, 1, {1, 1, 1}}, huge), (uint64_t(1) << 30) / 3);
   Step step;
   waitForChecks(step);
@@ -147,34 +148,36 @@ TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
 // Errors and empty outputs
 
 TEST(PlanRowGatherTest, UnsupportedTuplesAndCounts) {
-  const DeviceInfo device = fakeDevice(uint64_t(1) << 27, 16);
+  const FakeDevice device = fakeDevice(uint64_t(1) << 27, 16);
   const Placement none = placed(0, 0);
   RowGather gather = rowGather(1, 2, 4, {}, DataType::kInt32, false);
-  expectError(planRowGather(gather, none, none, none, device).status(), StatusCode::kUnsupported,
+  expectError(planRowGather(gather, none, none, none, device, device).status(), StatusCode::kUnsupported,
               "GatherND: index tuples of 0 components are not supported (vkindex reads at most 12)");
   gather.check.extents.assign(13, 1);
-  expectError(planRowGather(gather, none, none, none, device).status(), StatusCode::kUnsupported,
+  expectError(planRowGather(gather, none, none, none, device, device).status(), StatusCode::kUnsupported,
               "GatherND: index tuples of 13 components are not supported (vkindex reads at most 12)");
   gather.check.extents.assign(12, 1);  // the longest tuple the kernels read
   EXPECT_TRUE(checkedRowPlan(gather, device, 0, 0, 0).ok());
   // The tuple count must be what the stride says.
   gather = rowGather(3, 2, 4, {2, 2}, DataType::kInt32, true);
   gather.check.tuple_count = 2;
-  expectError(planRowGather(gather, none, none, none, device).status(), StatusCode::kInternal,
+  expectError(planRowGather(gather, none, none, none, device, device).status(), StatusCode::kInternal,
               "GatherND: inconsistent row-gather plan");
   // Counts in 32 bits: tuples, addressed rows (the extents' product), index elements, slices.
   expectError(
-      planRowGather(rowGather(1, 0xFFFFFFFFull, 4, {2}, DataType::kInt32, false), none, none, none, device).status(),
+      planRowGather(rowGather(1, 0xFFFFFFFFull, 4, {2}, DataType::kInt32, false), none, none, none, device, device)
+          .status(),
       StatusCode::kUnsupported, "GatherND: 4294967295 index tuples, more than 2^32-2, are not supported");
   expectError(
-      planRowGather(rowGather(1, 1, 4, {1 << 16, 1 << 16}, DataType::kInt32, false), none, none, none, device).status(),
+      planRowGather(rowGather(1, 1, 4, {1 << 16, 1 << 16}, DataType::kInt32, false), none, none, none, device, device)
+          .status(),
       StatusCode::kUnsupported,
       "GatherND: the indexed dims [65536, 65536] of input 'data' address more than 2^32-1 rows, which is not "
       "supported");
-  expectError(
-      planRowGather(rowGather(1, uint64_t(1) << 31, 4, {2, 2}, DataType::kInt32, false), none, none, none, device)
-          .status(),
-      StatusCode::kUnsupported, "GatherND: more than 2^32-2 index elements are not supported");
+  expectError(planRowGather(rowGather(1, uint64_t(1) << 31, 4, {2, 2}, DataType::kInt32, false), none, none, none,
+                            device, device)
+                  .status(),
+              StatusCode::kUnsupported, "GatherND: more than 2^32-2 index elements are not supported");
   // A dim of 2^32 or more: only empty data has one (here a zero dim beside it, or no outer slices),
   // and then the plan is the check alone, comparing in 64 bits.
   for (const RowGather& wide : {rowGather(1, 1, 4, {uint64_t(1) << 32, 0}, DataType::kInt32, false),
@@ -184,7 +187,7 @@ TEST(PlanRowGatherTest, UnsupportedTuplesAndCounts) {
     EXPECT_EQ(kernels(*planned), "check_indices_wide x1, report_index x1");
   }
   expectError(planRowGather(rowGather(1 << 16, 1, 4, {1 << 8, 1 << 8}, DataType::kInt32, false), none, placed(0, 8),
-                            none, device)
+                            none, device, device)
                   .status(),
               StatusCode::kUnsupported,
               "GatherND: more than 2^32-1 slices (outer dims x indexed dims) are not supported");
@@ -199,7 +202,7 @@ TEST(PlanRowGatherTest, DeviceTooSmallForOneTupleIsUnsupported) {
   // 48 - 32 = 16 bytes per window: one int64 pair fits, a triple does not. Each of the 4 pairs gets
   // its own pass per data window its batch's 9 rows span (4 rows of 4 bytes per window): [0, 4),
   // [4, 8), [8, 9) for batch 0 and [9, 12), [12, 16), [16, 18) for batch 1.
-  const DeviceInfo device = fakeDevice(48, 16);
+  const FakeDevice device = fakeDevice(48, 16);
   StatusOr<OpPlan> planned = checkedRowPlan(rowGather(2, 2, 4, {3, 3}, DataType::kInt64, true), device, 0, 0, 0);
   ASSERT_TRUE(planned.ok()) << planned.status().toString();
   EXPECT_EQ(kernels(*planned), "check_indices x4, report_index x4, gather_short_rows_4 x12");

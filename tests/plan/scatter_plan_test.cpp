@@ -23,33 +23,33 @@ ScatterShape elementsShape(DataType type, Reduction reduction) {
 
 // The kernel of the last step that `device` plans for 64 `reduction` updates scattered in place into a
 // vector of 40 `type` elements (a single line): which walk, fold or atomic pass serves it.
-std::string vectorScatterKernel(DataType type, Reduction reduction, const DeviceInfo& device) {
+std::string vectorScatterKernel(DataType type, Reduction reduction, const FakeDevice& device) {
   StatusOr<ScatterShape> vector =
       inferScatterElementsShape({40}, type, {64}, DataType::kInt64, {64}, type, 0, reduction);
   EXPECT_TRUE(vector.ok());
   const uint64_t bytes = elementSize(type);
   StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 40 * bytes), placed(1024, 512), placed(2048, 64 * bytes),
-                                      placed(0, 40 * bytes), true, device);
+                                      placed(0, 40 * bytes), true, device, device);
   EXPECT_TRUE(plan.ok()) << plan.status().toString();
   return plan.ok() ? kernelName(plan->steps.back().kernel) : "";
 }
 
 // The kernels of a ScatterElements `reduction` of `type` along dim 0 of a [20, 2] tensor: two lines
 // of 16 updates each, in place.
-std::string twoLineScatterKernels(DataType type, Reduction reduction, const DeviceInfo& device) {
+std::string twoLineScatterKernels(DataType type, Reduction reduction, const FakeDevice& device) {
   StatusOr<ScatterShape> two_lines =
       inferScatterElementsShape({20, 2}, type, {16, 2}, DataType::kInt64, {16, 2}, type, 0, reduction);
   EXPECT_TRUE(two_lines.ok());
   const uint64_t bytes = elementSize(type);
   StatusOr<OpPlan> plan = planScatter(*two_lines, placed(0, 40 * bytes), placed(1024, 256), placed(2048, 32 * bytes),
-                                      placed(0, 40 * bytes), true, device);
+                                      placed(0, 40 * bytes), true, device, device);
   EXPECT_TRUE(plan.ok()) << plan.status().toString();
   return plan.ok() ? kernels(*plan) : "";
 }
 
 // The CPU drivers' tuning of float reductions: every line walked (min_walk_lines 1), on a roomy device.
-DeviceInfo walksEveryLine() {
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+FakeDevice walksEveryLine() {
+  FakeDevice device = fakeDevice(uint64_t(1) << 30, 16);
   device.min_walk_lines = 1;
   return device;
 }
@@ -59,7 +59,7 @@ TEST(PlanScatterTest, OutOfPlaceChecksThenCopiesThenScattersBehindBarriers) {
   EXPECT_EQ(shape.lines, 5u) << "one line per column: the axis is dim 0";
   EXPECT_EQ(shape.axis_extent, 4u);
   StatusOr<OpPlan> plan = planScatter(shape, placed(0, 120), placed(128, 160), placed(0, 80), placed(256, 120), false,
-                                      fakeDevice(1024, 16));
+                                      fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_float32_add x1");
   const Step& copy = plan->steps[2];
@@ -77,25 +77,25 @@ TEST(PlanScatterTest, InPlaceHasNoCopyAndWaitsOnlyForTheChecks) {
                                                      DataType::kUInt8, Reduction::kMax);
   ASSERT_TRUE(shape.ok()) << shape.status().toString();
   EXPECT_EQ(shape->slice_elements, 3u);
-  StatusOr<OpPlan> plan =
-      planScatter(*shape, placed(0, 24), placed(32, 8), placed(64, 6), placed(0, 24), true, fakeDevice(1024, 16));
+  StatusOr<OpPlan> plan = planScatter(*shape, placed(0, 24), placed(32, 8), placed(64, 6), placed(0, 24), true,
+                                      fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_integers x1");
   EXPECT_EQ(str(plan->steps.back().wait_for), "status");
   EXPECT_EQ(plan->steps.back().spec[kSpecUnitBytes], 1u) << "sub-word elements, masked stores";
-  EXPECT_EQ(plan->steps.back().spec[kSpecDims], 1u) << "tuple length";
+  EXPECT_EQ(plan->steps.back().spec[kSpecTupleLength], 1u) << "tuple length";
 }
 
 TEST(PlanScatterTest, DevicesWithSlowAtomicsClaimTheTableByStoreThenFixup) {
-  // DeviceInfo::claim_by_store: each claim pass becomes a store pass, then a fixup pass over the same
+  // Tuning::claim_by_store: each claim pass becomes a store pass, then a fixup pass over the same
   // tuples that waits for the stores (the table it raises), for ScatterND ...
   StatusOr<ScatterShape> nd = inferScatterNDShape({8, 3}, DataType::kInt16, {8, 1}, DataType::kInt64, {8, 3},
                                                   DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(nd.ok()) << nd.status().toString();
-  DeviceInfo device = fakeDevice(1024, 16);
+  FakeDevice device = fakeDevice(1024, 16);
   device.claim_by_store = true;
   StatusOr<OpPlan> plan =
-      planScatter(*nd, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false, device);
+      planScatter(*nd, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim_store x1, "
@@ -107,10 +107,11 @@ TEST(PlanScatterTest, DevicesWithSlowAtomicsClaimTheTableByStoreThenFixup) {
   }
   // ... and for ScatterElements, after the clear of the words it claims.
   const ScatterShape elements = elementsShape(DataType::kInt8, Reduction::kNone);
-  DeviceInfo never_walks = fakeDevice(1024, 16, 8, 2);
+  FakeDevice never_walks = fakeDevice(1024, 16, 8, 2);
   never_walks.min_walk_lines = UINT64_MAX;
   never_walks.claim_by_store = true;
-  plan = planScatter(elements, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, never_walks);
+  plan = planScatter(elements, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, never_walks,
+                     never_walks);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
@@ -125,8 +126,8 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<ScatterShape> all = inferScatterNDShape({8, 3}, DataType::kInt16, {8, 1}, DataType::kInt64, {8, 3},
                                                    DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(all.ok()) << all.status().toString();
-  StatusOr<OpPlan> plan =
-      planScatter(*all, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false, fakeDevice(1024, 16));
+  StatusOr<OpPlan> plan = planScatter(*all, placed(0, 48), placed(64, 64), placed(128, 48), placed(256, 48), false,
+                                      fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
@@ -138,7 +139,7 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
                                                     DataType::kFloat32, Reduction::kNone);
   ASSERT_TRUE(wide.ok()) << wide.status().toString();
   plan = planScatter(*wide, placed(0, 160), placed(256, 64), placed(512, 160), placed(768, 160), false,
-                     fakeDevice(1024, 16));
+                     fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_nd_claim x1, "
@@ -147,8 +148,8 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<ScatterShape> shape = inferScatterNDShape({8, 3}, DataType::kInt16, {5, 1}, DataType::kInt64, {5, 3},
                                                      DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(shape.ok()) << shape.status().toString();
-  plan =
-      planScatter(*shape, placed(0, 48), placed(64, 40), placed(128, 30), placed(256, 48), false, fakeDevice(1024, 16));
+  plan = planScatter(*shape, placed(0, 48), placed(64, 40), placed(128, 30), placed(256, 48), false,
+                     fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_nd_clear_claims x1, scatter_nd_claim x1, "
@@ -169,8 +170,9 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<ScatterShape> huge = inferScatterNDShape({int64_t(1) << 25}, DataType::kUInt8, {5, 1}, DataType::kInt64, {5},
                                                     DataType::kUInt8, Reduction::kNone);
   ASSERT_TRUE(huge.ok());
-  StatusOr<OpPlan> walk = planScatter(*huge, placed(0, uint64_t(1) << 25), placed(0, 40), placed(0, 8),
-                                      placed(0, uint64_t(1) << 25), true, fakeDevice(uint64_t(1) << 30, 16));
+  StatusOr<OpPlan> walk =
+      planScatter(*huge, placed(0, uint64_t(1) << 25), placed(0, 40), placed(0, 8), placed(0, uint64_t(1) << 25), true,
+                  fakeDevice(uint64_t(1) << 30, 16), fakeDevice(uint64_t(1) << 30, 16));
   ASSERT_TRUE(walk.ok()) << walk.status().toString();
   EXPECT_EQ(kernels(*walk), "scatter_nd_move_checked x1") << "5 tuples in place: one self-checking walk";
 
@@ -178,20 +180,22 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
   StatusOr<ScatterShape> one = inferScatterNDShape({8, 3}, DataType::kInt16, {1, 1}, DataType::kInt64, {1, 3},
                                                    DataType::kInt16, Reduction::kNone);
   ASSERT_TRUE(one.ok());
-  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(0, 48), true, fakeDevice(1024, 16));
+  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(0, 48), true, fakeDevice(1024, 16),
+                     fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "scatter_nd_move_checked x1");
   EXPECT_EQ(str(plan->steps[0].wait_for), "status") << "after earlier operations' reads of the status slot";
   // Out of place the copy must wait for the checks: three passes and the copy.
-  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(192, 48), false, fakeDevice(1024, 16));
+  plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(192, 48), false, fakeDevice(1024, 16),
+                     fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_nd_move x1");
   // 17 components (tuples of one) are more than one self-checking dispatch reads.
   StatusOr<ScatterShape> many =
       inferScatterNDShape({40}, DataType::kInt16, {17, 1}, DataType::kInt64, {17}, DataType::kInt16, Reduction::kMax);
   ASSERT_TRUE(many.ok());
-  plan =
-      planScatter(*many, placed(0, 80), placed(128, 136), placed(512, 34), placed(0, 80), true, fakeDevice(1024, 16));
+  plan = planScatter(*many, placed(0, 80), placed(128, 136), placed(512, 34), placed(0, 80), true, fakeDevice(1024, 16),
+                     fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_integers x1")
       << "a reduction: not move-only";
@@ -202,10 +206,10 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   // scratch word per data element (30; the 20 updates zero theirs first) and writes every update at
   // once; one that walks from 5 walks.
   const ScatterShape shape = elementsShape(DataType::kInt8, Reduction::kNone);
-  DeviceInfo device = fakeDevice(1024, 16, 8, 2);
+  FakeDevice device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan =
-      planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+      planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
@@ -214,7 +218,7 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   const Step& claim = plan->steps[4];
   EXPECT_EQ(str(claim.wait_for), "scratch {0, 120}") << "the copy already waited for the checks";
   EXPECT_EQ(claim.groups, 2u) << "20 updates, 8-wide groups of 2 items each";
-  EXPECT_EQ(claim.spec[kSpecDims], 2u);
+  EXPECT_EQ(claim.spec[kSpecDimCount], 2u);
   const abi::ScatterElementsParams params = pushOf<abi::ScatterElementsParams>(claim);
   EXPECT_EQ(params.line_count * (params.axis_end - params.axis_begin), 20u) << "every update in one pass";
   const Step& write = plan->steps[5];
@@ -222,17 +226,17 @@ TEST(PlanScatterTest, FewLinesOfScatterElementsNoneGoThroughAWinnerTable) {
   EXPECT_EQ(write.spec[kSpecUnitBytes], 1u) << "sub-word elements, masked atomic stores";
 
   device.min_walk_lines = 5;
-  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_move x1");
   // A reduction walks from the same threshold (below it, it folds by owner: the next test).
   plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
-                     placed(512, 30), false, device);
+                     placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_integers x1");
   // A table larger than one binding (120 bytes here) walks too, a window at a time.
   device.max_storage_buffer_range = 112;
-  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device);
+  plan = planScatter(shape, placed(0, 30), placed(64, 160), placed(256, 20), placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_move x2");
 }
@@ -244,10 +248,10 @@ TEST(PlanScatterTest, AWinnerTableZeroedWholeIsWrittenByTarget) {
   StatusOr<ScatterShape> vector = inferScatterElementsShape({10}, DataType::kInt16, {24}, DataType::kInt32, {24},
                                                             DataType::kInt16, 0, Reduction::kNone);
   ASSERT_TRUE(vector.ok());
-  DeviceInfo device = fakeDevice(1024, 16, 8, 1);
+  FakeDevice device = fakeDevice(1024, 16, 8, 1);
   device.min_walk_lines = 2;
   StatusOr<OpPlan> plan =
-      planScatter(*vector, placed(0, 20), placed(64, 96), placed(256, 48), placed(512, 20), false, device);
+      planScatter(*vector, placed(0, 20), placed(64, 96), placed(256, 48), placed(512, 20), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, clear_words x1, scatter_elements_claim x1, "
@@ -264,7 +268,7 @@ TEST(PlanScatterTest, AWinnerTableZeroedWholeIsWrittenByTarget) {
   vector = inferScatterElementsShape({30}, DataType::kInt16, {24}, DataType::kInt32, {24}, DataType::kInt16, 0,
                                      Reduction::kNone);
   ASSERT_TRUE(vector.ok());
-  plan = planScatter(*vector, placed(0, 60), placed(64, 96), placed(256, 48), placed(512, 60), false, device);
+  plan = planScatter(*vector, placed(0, 60), placed(64, 96), placed(256, 48), placed(512, 60), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_clear_claims x1, "
@@ -276,10 +280,10 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   // 6 lines locates each update's target, counts it there, gives light targets buckets, fills them,
   // sorts them and folds them by owner; 20 updates cannot make a target heavy, or a bucket longer than
   // the register network (VKINDEX_REGISTER_BUCKET), so no heavy pass and one sort pass are planned.
-  DeviceInfo device = fakeDevice(1024, 16, 8, 2);
+  FakeDevice device = fakeDevice(1024, 16, 8, 2);
   device.min_walk_lines = 6;
   StatusOr<OpPlan> plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160),
-                                      placed(256, 20), placed(512, 30), false, device);
+                                      placed(256, 20), placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, copy_words x1, scatter_elements_locate x1, bucket_count x1, "
@@ -333,7 +337,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
     ASSERT_TRUE(nd.ok());
     const uint64_t bytes = elementSize(c.type);
     plan = planScatter(*nd, placed(0, 40 * bytes), placed(512, 136), placed(768, 17 * bytes), placed(0, 40 * bytes),
-                       true, device);
+                       true, device, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_locate x1, bucket_count x1, "
                                           "bucket_alloc x1, bucket_fill x1, bucket_sort x1, ") +
@@ -344,10 +348,10 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   StatusOr<ScatterShape> few = inferScatterElementsShape({1 << 20}, DataType::kInt32, {20}, DataType::kInt32, {20},
                                                          DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(few.ok());
-  DeviceInfo large = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+  FakeDevice large = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   large.min_walk_lines = 2;
   plan = planScatter(*few, placed(0, 4 << 20), placed(4 << 20, 80), placed((4 << 20) + 256, 80), placed(0, 4 << 20),
-                     true, large);
+                     true, large, large);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, "
@@ -357,14 +361,14 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
   StatusOr<ScatterShape> one =
       inferScatterNDShape({40}, DataType::kInt32, {1, 1}, DataType::kInt64, {1}, DataType::kInt32, Reduction::kAdd);
   ASSERT_TRUE(one.ok());
-  plan = planScatter(*one, placed(0, 160), placed(512, 8), placed(768, 4), placed(0, 160), true, device);
+  plan = planScatter(*one, placed(0, 160), placed(512, 8), placed(768, 4), placed(0, 160), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_int32 x1");
   // Tensors larger than one binding walk, a window at a time.
   device.min_walk_lines = 6;
   device.max_storage_buffer_range = 112;
   plan = planScatter(elementsShape(DataType::kInt8, Reduction::kMax), placed(0, 30), placed(64, 160), placed(256, 20),
-                     placed(512, 30), false, device);
+                     placed(512, 30), false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x2, report_index x2, copy_words x1, scatter_elements_integers x2");
 }
@@ -372,7 +376,7 @@ TEST(PlanScatterTest, ReductionsOnFewLinesFoldByOwner) {
 TEST(PlanScatterTest, OnlyASingleLineOfManyUpdatesLeavesTheWalkForTheTable) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1), but a vector of more than
   // max_single_line_walk_updates updates goes through the winner table.
-  DeviceInfo device = walksEveryLine();
+  FakeDevice device = walksEveryLine();
   device.max_single_line_walk_updates = 63;
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kNone, device), "scatter_elements_write_by_target")
       << "64 updates in one line";
@@ -390,7 +394,7 @@ TEST(PlanScatterTest, DuplicateRichSoftFloat32AddsOnOneLineFold) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1), but a single line of float32 or
   // complex64 adds by the soft-float adder with min_float32_add_fold_duplicates updates per element
   // folds by owner. vectorScatterKernel: 64 updates onto 40 elements, 1.6 each.
-  DeviceInfo device = walksEveryLine();
+  FakeDevice device = walksEveryLine();
   device.min_float32_add_fold_duplicates = 1;
   EXPECT_EQ(vectorScatterKernel(DataType::kFloat32, Reduction::kAdd, device), "scatter_fold_float32_add");
   EXPECT_EQ(vectorScatterKernel(DataType::kComplex64, Reduction::kAdd, device), "scatter_fold_float32_add");
@@ -398,7 +402,7 @@ TEST(PlanScatterTest, DuplicateRichSoftFloat32AddsOnOneLineFold) {
                                                       DataType::kFloat32, Reduction::kAdd);
   ASSERT_TRUE(tuples.ok());
   StatusOr<OpPlan> plan =
-      planScatter(*tuples, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device);
+      planScatter(*tuples, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(0, 160), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(plan->steps.back().kernel, Kernel::kScatterFoldFloat32Add) << "ScatterND's one-element slices";
   // Other reductions keep their own thresholds: float32 max and int32 mul walk.
@@ -421,7 +425,7 @@ TEST(PlanScatterTest, DuplicateRichSoftFloat32AddsOnOneLineFold) {
 TEST(PlanScatterTest, AtomicIntegerReductionsWalkFromTheirOwnThreshold) {
   // The CPU drivers' tuning: every line of a float reduction walked (min_walk_lines 1), but a single
   // line of an integer reduction that atomics apply in any order through them (min_atomic_walk_lines 2).
-  DeviceInfo device = walksEveryLine();
+  FakeDevice device = walksEveryLine();
   device.min_atomic_walk_lines = 2;
   EXPECT_EQ(vectorScatterKernel(DataType::kInt32, Reduction::kAdd, device), "scatter_elements_atomic");
   EXPECT_EQ(vectorScatterKernel(DataType::kUInt32, Reduction::kMax, device), "scatter_elements_atomic");
@@ -443,7 +447,7 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
   // SwiftShader's tuning: every line walked (min_walk_lines 1) but a single line of soft-float
   // arithmetic folded by owner (min_soft_float_walk_lines 2), where the walk's steps each cost a
   // soft-float operation one after another.
-  DeviceInfo device = walksEveryLine();
+  FakeDevice device = walksEveryLine();
   device.min_soft_float_walk_lines = 2;
   struct Case {
     DataType type;
@@ -472,7 +476,7 @@ TEST(PlanScatterTest, SoftFloatReductionsFoldFromTheirOwnThreshold) {
                                                                 DataType::kFloat64, 0, Reduction::kAdd);
   ASSERT_TRUE(one_target.ok());
   StatusOr<OpPlan> walked =
-      planScatter(*one_target, placed(0, 8), placed(1024, 512), placed(2048, 512), placed(0, 8), true, device);
+      planScatter(*one_target, placed(0, 8), placed(1024, 512), placed(2048, 512), placed(0, 8), true, device, device);
   ASSERT_TRUE(walked.ok()) << walked.status().toString();
   EXPECT_EQ(kernels(*walked), "check_indices x1, report_index x1, scatter_elements_float64_add x1");
   // Two lines of soft-float arithmetic walk, as every other reduction does from min_walk_lines.
@@ -488,7 +492,7 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
   // Below min_walk_lines, the integer reductions whose bits do not depend on the order (4-byte add,
   // max and min; 8-byte add) apply every update at once with atomics, one pass per window pair; the
   // others fold by owner.
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16);
+  FakeDevice device = fakeDevice(uint64_t(1) << 30, 16);
   device.min_walk_lines = 2;
   struct Case {
     DataType type;
@@ -514,8 +518,8 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
   StatusOr<ScatterShape> vector = inferScatterElementsShape({40}, DataType::kInt32, {64}, DataType::kInt64, {64},
                                                             DataType::kInt32, 0, Reduction::kAdd);
   ASSERT_TRUE(vector.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*vector, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(4096, 160), false, device);
+  StatusOr<OpPlan> plan = planScatter(*vector, placed(0, 160), placed(1024, 512), placed(2048, 256), placed(4096, 160),
+                                      false, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, copy_words x1, scatter_elements_atomic x1");
   const Step& atomic = plan->steps.back();
@@ -528,12 +532,12 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
   StatusOr<ScatterShape> nd =
       inferScatterNDShape({40}, DataType::kUInt32, {17, 1}, DataType::kInt64, {17}, DataType::kUInt32, Reduction::kMin);
   ASSERT_TRUE(nd.ok());
-  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device);
+  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_atomic x1");
   // From min_walk_lines walkers they walk, as before.
   device.min_walk_lines = 1;
-  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device);
+  plan = planScatter(*nd, placed(0, 160), placed(512, 136), placed(768, 68), placed(0, 160), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x1, report_index x1, scatter_nd_order32 x1");
 }
@@ -541,7 +545,7 @@ TEST(PlanScatterTest, OrderFreeIntegerReductionsOnFewLinesUseAtomics) {
 // ScatterND's element passes (the fold's locate, the atomics) take one slice element per item, so
 // their groups follow the update elements, not the tuples.
 TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 64, 4);
+  FakeDevice device = fakeDevice(uint64_t(1) << 30, 16, 64, 4);
   device.min_walk_lines = uint64_t(1) << 20;
   const uint64_t elements = 17 * 64, groups = (elements + 64 * device.row_items - 1) / (64 * device.row_items);
   ASSERT_GT(groups, 1u);
@@ -549,7 +553,7 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
                                                    DataType::kFloat32, Reduction::kAdd);
   ASSERT_TRUE(add.ok());
   StatusOr<OpPlan> plan = planScatter(*add, placed(0, 40 * 256), placed(16384, 136), placed(16640, elements * 4),
-                                      placed(0, 40 * 256), true, device);
+                                      placed(0, 40 * 256), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   ASSERT_EQ(plan->steps[2].kernel, Kernel::kScatterNDLocate) << kernels(*plan);
   EXPECT_EQ(plan->steps[2].groups, groups);
@@ -557,7 +561,7 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
                                                    DataType::kUInt32, Reduction::kMin);
   ASSERT_TRUE(min.ok());
   plan = planScatter(*min, placed(0, 40 * 256), placed(16384, 136), placed(16640, elements * 4), placed(0, 40 * 256),
-                     true, device);
+                     true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   ASSERT_EQ(plan->steps.back().kernel, Kernel::kScatterNDAtomic) << kernels(*plan);
   EXPECT_EQ(plan->steps.back().groups, groups);
@@ -567,31 +571,31 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
 // 600 heavy targets (more than VKINDEX_MAX_BUCKET updates each).
 constexpr uint64_t kHeavyVectorUpdates = 600 * (VKINDEX_MAX_BUCKET + 1);  // 154200
 
-StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const DeviceInfo& device) {
+StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const FakeDevice& device) {
   constexpr int64_t updates = kHeavyVectorUpdates;
   StatusOr<ScatterShape> shape =
       inferScatterElementsShape({600}, type, {updates}, DataType::kInt32, {updates}, type, 0, reduction);
   if (!shape.ok()) return shape.status();
   return planScatter(*shape, placed(0, 2400), placed(4096, updates * 4), placed(uint64_t(1) << 20, updates * 4),
-                     placed(0, 2400), true, device);
+                     placed(0, 2400), true, device, device);
 }
 
 // The fake device of the heavy vector tests: 8-wide groups of 2 items, walks of 2^17 steps a pass (so
 // that the runs, up to kHeavyVectorUpdates, take two fold passes).
-DeviceInfo heavyVectorDevice() {
-  DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
+FakeDevice heavyVectorDevice() {
+  FakeDevice device = fakeDevice(uint64_t(1) << 30, 16, 8, 2);
   device.min_walk_lines = 2;
   device.max_walk_steps = uint64_t(1) << 17;
   return device;
 }
 
-// A device that gives heavy runs workgroups where a call has few (DeviceInfo::most_workgroup_runs):
+// A device that gives heavy runs workgroups where a call has few (Tuning::most_workgroup_runs):
 // the heavy folds carry that count to heavy_plan.comp, which sizes them by the heavy targets it finds,
 // so they reserve the larger of a workgroup per possible heavy target (600, at most 1024) and an
 // invocation per one (75 8-wide groups). Add and mul runs are staged (STAGED_RUNS), max and min
 // reduced. Every pass covers max_walk_steps items of a run.
 TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
-  DeviceInfo device = heavyVectorDevice();
+  FakeDevice device = heavyVectorDevice();
   device.most_workgroup_runs = 1024;
   for (const Reduction reduction : {Reduction::kMax, Reduction::kAdd}) {
     SCOPED_TRACE(reductionName(reduction));
@@ -603,7 +607,7 @@ TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
     const Step& light = plan->steps[plan->steps.size() - 3];
     ASSERT_EQ(light.kernel, kernel) << kernels(*plan);
     EXPECT_EQ(pushOf<abi::BucketParams>(light).pass, VKINDEX_NO_PASS);
-    EXPECT_EQ(light.spec[kSpecDims], 0u) << "the light fold never stages";
+    EXPECT_EQ(light.spec[kSpecStagedRuns], 0u) << "the light fold never stages";
     for (size_t k = 0; k < 2; ++k) {
       const Step& heavy = plan->steps[plan->steps.size() - 2 + k];
       ASSERT_EQ(heavy.kernel, kernel) << kernels(*plan);
@@ -611,7 +615,7 @@ TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
       EXPECT_EQ(pushOf<abi::BucketParams>(heavy).most_group_runs, 1024u);
       EXPECT_EQ(pushOf<abi::BucketParams>(heavy).walk_items, 131072u);
       EXPECT_EQ(heavy.groups, 600u) << "a workgroup per possible heavy target";
-      EXPECT_EQ(heavy.spec[kSpecDims], reduction == Reduction::kAdd ? 1u : 0u) << "STAGED_RUNS";
+      EXPECT_EQ(heavy.spec[kSpecStagedRuns], reduction == Reduction::kAdd ? 1u : 0u) << "STAGED_RUNS";
     }
   }
   device.most_workgroup_runs = 16;
@@ -622,7 +626,7 @@ TEST(PlanScatterTest, HeavyRunsTakeAWorkgroupEachWhereACallHasFew) {
   plan = planHeavyVector(DataType::kFloat32, Reduction::kAdd, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(pushOf<abi::BucketParams>(plan->steps.back()).most_group_runs, 0u);
-  EXPECT_EQ(plan->steps.back().spec[kSpecDims], 0u);
+  EXPECT_EQ(plan->steps.back().spec[kSpecStagedRuns], 0u);
   EXPECT_EQ(plan->steps.back().groups, 75u);
 }
 
@@ -630,7 +634,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   // 154200 int32 products into a vector of 600 on 8-wide groups of 2 items: up to 600 heavy targets,
   // whose ids take three 4-bit digit passes; tiles of 8 x 16 items (1205); and two fold passes over the
   // runs (DeviceInfo::max_walk_steps = 2^17 items each).
-  DeviceInfo device = heavyVectorDevice();
+  FakeDevice device = heavyVectorDevice();
   StatusOr<OpPlan> plan = planHeavyVector(DataType::kInt32, Reduction::kMul, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
@@ -672,8 +676,8 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
   }
   // The sorts: buckets of up to VKINDEX_REGISTER_BUCKET positions among every owner, then the longer
   // ones among the long owners, at most one per 33 updates (4672), 16 to an 8-wide group.
-  EXPECT_EQ(steps[17].spec[kSpecDims], 0u);
-  EXPECT_EQ(steps[18].spec[kSpecDims], 1u) << "LONG_BUCKETS";
+  EXPECT_EQ(steps[17].spec[kSpecLongBuckets], 0u);
+  EXPECT_EQ(steps[18].spec[kSpecLongBuckets], 1u) << "LONG_BUCKETS";
   EXPECT_EQ(steps[18].groups, 292u);
   EXPECT_EQ(p.runs_at - p.long_owners_at, 4672u) << "a long owner per 33 updates";
   for (size_t i = 20; i < 22; ++i) {
@@ -683,7 +687,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
     EXPECT_EQ(str(steps[i].wait_for), "scratch {0, " + std::to_string(plan->scratch_bytes) + "}, output {0, 2400}");
   }
   // A GPU's walks (2^24 steps a pass) fold the same runs in one pass: one dispatch, not one per 2^17.
-  DeviceInfo gpu = device;
+  FakeDevice gpu = device;
   gpu.max_walk_steps = uint64_t(1) << 24;
   plan = planHeavyVector(DataType::kInt32, Reduction::kMul, gpu);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
@@ -705,7 +709,7 @@ TEST(PlanScatterTest, HeavyTargetsAreSortedThenFoldedRunByRun) {
                                                            {most_light}, DataType::kInt32, 0, Reduction::kMul);
   ASSERT_TRUE(light.ok());
   plan = planScatter(*light, placed(0, 2400), placed(4096, most_light * 4), placed(8192, most_light * 4),
-                     placed(0, 2400), true, device);
+                     placed(0, 2400), true, device, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan),
             "check_indices x1, report_index x1, scatter_elements_locate x1, bucket_count x1, bucket_alloc x1, "
@@ -720,7 +724,7 @@ TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
     uint32_t lanes, items;
     const char* kernel;
     uint64_t groups;
-    bool int64_units;  // DeviceInfo::int64_units: 16- and 8-byte units in 64-bit components
+    bool int64_units;  // Tuning::int64_units: 16- and 8-byte units in 64-bit components
   };
   // 256-wide workgroups: 256 segments per group of 1 lane, 8 of 32 lanes.
   const Case cases[] = {{0, 1, 256, "scatter_nd_rows", 65, false},       // 64 units: 1 segment per slice
@@ -732,7 +736,7 @@ TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
                         {4, 1, 256, "scatter_nd_rows_4", 65, true}};  // 4-byte units have no 64-bit module
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.kernel) + " at offset " + std::to_string(c.updates_offset));
-    DeviceInfo device = fakeDevice(uint64_t(1) << 30, 16, 256, 4);
+    FakeDevice device = fakeDevice(uint64_t(1) << 30, 16, 256, 4);
     device.row_lanes = c.lanes;
     device.row_items = c.items;
     device.int64_units = c.int64_units;
@@ -742,7 +746,7 @@ TEST(PlanScatterTest, WinningSlicesOfWholeUnitsMoveInRowSegments) {
     ASSERT_TRUE(rows.ok());
     StatusOr<OpPlan> plan =
         planScatter(*rows, placed(0, 20000 * 1024), placed(0, uint64_t(tuples) * 4),
-                    placed(c.updates_offset, uint64_t(tuples) * 1024), placed(0, 20000 * 1024), true, device);
+                    placed(c.updates_offset, uint64_t(tuples) * 1024), placed(0, 20000 * 1024), true, device, device);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     EXPECT_EQ(kernels(*plan), std::string("check_indices x1, report_index x1, scatter_nd_clear_claims x1, "
                                           "scatter_nd_claim x1, ") +
@@ -760,7 +764,7 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
     const ScatterShape shape = elementsShape(type, reduction);
     const uint64_t e = elementSize(type);
     StatusOr<OpPlan> plan = planScatter(shape, placed(0, 30 * e), placed(0, 160), placed(0, 20 * e), placed(0, 30 * e),
-                                        true, fakeDevice(1024, 16));
+                                        true, fakeDevice(1024, 16), fakeDevice(1024, 16));
     EXPECT_TRUE(plan.ok()) << plan.status().toString();
     return plan.ok() ? std::string(kernelName(plan->steps.back().kernel)) : std::string();
   };
@@ -790,17 +794,17 @@ TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWit
   EXPECT_EQ(walk(DataType::kComplex128, Reduction::kMul), "scatter_elements_float64");
 }
 
-// A device whose float adder can round to nearest even (DeviceInfo::native_float32_add) gets the
+// A device whose float adder can round to nearest even (Tuning::native_float32_add) gets the
 // native-add twins of the float32-add modules, in the walks and in the fold; no other arithmetic
 // changes, and without the flag the soft modules stay.
 TEST(PlanScatterTest, NativeFloat32AddModulesOnlyForFloat32AndComplex64AddOnDevicesThatRoundToNearestEven) {
   const auto last = [](const ScatterShape& shape, bool native, uint64_t min_walk_lines) {
-    DeviceInfo device = fakeDevice(1024, 16);
+    FakeDevice device = fakeDevice(1024, 16);
     device.native_float32_add = native;
     device.min_walk_lines = min_walk_lines;
     const uint64_t e = shape.element_bytes;
-    StatusOr<OpPlan> plan =
-        planScatter(shape, placed(0, 40 * e), placed(0, 160), placed(0, 20 * e), placed(0, 40 * e), true, device);
+    StatusOr<OpPlan> plan = planScatter(shape, placed(0, 40 * e), placed(0, 160), placed(0, 20 * e), placed(0, 40 * e),
+                                        true, device, device);
     EXPECT_TRUE(plan.ok()) << plan.status().toString();
     return plan.ok() ? std::string(kernelName(plan->steps.back().kernel)) : std::string();
   };
@@ -830,7 +834,7 @@ TEST(PlanScatterTest, NativeFloat32AddModulesOnlyForFloat32AndComplex64AddOnDevi
 TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
   // Out of place, data [65539] uint8: 4096 16-byte units in row segments (a CPU's 1 lane x 256: 16
   // segments, one 256-wide group), then the 3-byte tail word by word, both behind the checks.
-  DeviceInfo device = fakeDevice(uint64_t(1) << 20, 16, 256, 4);
+  FakeDevice device = fakeDevice(uint64_t(1) << 20, 16, 256, 4);
   device.row_lanes = 1;
   device.row_items = 256;
   const auto plan = [&](uint64_t data_offset, int64_t bytes) {
@@ -838,7 +842,7 @@ TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
                                                        DataType::kUInt8, Reduction::kNone);
     EXPECT_TRUE(shape.ok());
     return planScatter(*shape, placed(data_offset, uint64_t(bytes)), placed(0, 8), placed(0, 2),
-                       placed(uint64_t(1) << 17, uint64_t(bytes)), false, device);
+                       placed(uint64_t(1) << 17, uint64_t(bytes)), false, device, device);
   };
   StatusOr<OpPlan> aligned = plan(0, 65539);
   ASSERT_TRUE(aligned.ok()) << aligned.status().toString();
@@ -863,7 +867,7 @@ TEST(PlanScatterTest, LargeAlignedDataCopiesMoveInUnitsAndTheTailByWord) {
   StatusOr<OpPlan> small = plan(0, 65535);
   ASSERT_TRUE(small.ok());
   EXPECT_EQ(kernels(*small).substr(0, 48), "check_indices x1, report_index x1, copy_words x1");
-  // With DeviceInfo::int64_units the bulk moves 64-bit components; the tail stays word by word.
+  // With Tuning::int64_units the bulk moves 64-bit components; the tail stays word by word.
   device.int64_units = true;
   StatusOr<OpPlan> wide = plan(0, 65539);
   ASSERT_TRUE(wide.ok()) << wide.status().toString();
@@ -876,8 +880,8 @@ TEST(PlanScatterTest, NoIndicesMeansACopyAlone) {
   StatusOr<ScatterShape> shape = inferScatterElementsShape({6, 5}, DataType::kInt32, {0, 5}, DataType::kInt32, {0, 5},
                                                            DataType::kInt32, 1, Reduction::kNone);
   ASSERT_TRUE(shape.ok());
-  StatusOr<OpPlan> plan =
-      planScatter(*shape, placed(0, 120), placed(0, 0), placed(0, 0), placed(128, 120), false, fakeDevice(1024, 16));
+  StatusOr<OpPlan> plan = planScatter(*shape, placed(0, 120), placed(0, 0), placed(0, 0), placed(128, 120), false,
+                                      fakeDevice(1024, 16), fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "copy_words x1");
   EXPECT_EQ(str(plan->steps[0].wait_for), "none");
@@ -912,8 +916,8 @@ TEST(PlanScatterTest, TensorsBeyondOneBindingRunAWindowAtATime) {
   // elements, and the int64 indices (8 bytes per position, 5 lines of 4 along axis 0) into runs of
   // one axis position over every line: 4 runs x 2 ranges, in run order.
   const ScatterShape shape = elementsShape(DataType::kFloat32, Reduction::kNone);
-  StatusOr<OpPlan> plan =
-      planScatter(shape, placed(0, 120), placed(0, 160), placed(0, 80), placed(0, 120), true, fakeDevice(96, 16));
+  StatusOr<OpPlan> plan = planScatter(shape, placed(0, 120), placed(0, 160), placed(0, 80), placed(0, 120), true,
+                                      fakeDevice(96, 16), fakeDevice(96, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "check_indices x3, report_index x3, scatter_elements_move x8");
   const abi::ScatterElementsParams later = pushOf<abi::ScatterElementsParams>(plan->steps[9]);
@@ -934,7 +938,7 @@ TEST(PlanScatterTest, BindingsTooSmallForAnyWindowAreRefused) {
                                                      {1, 0, 7}, DataType::kFloat32, Reduction::kAdd);
   ASSERT_TRUE(shape.ok());
   StatusOr<OpPlan> plan = planScatter(*shape, placed(1644, 1372), placed(616, 0), placed(132, 0), placed(1984, 1372),
-                                      false, fakeDevice(155, 64));
+                                      false, fakeDevice(155, 64), fakeDevice(155, 64));
   expectError(plan.status(), StatusCode::kUnsupported,
               "ScatterND: tensors larger than one binding are bound a window at a time, and bindings of 155 bytes at "
               "an offset alignment of 64 leave no room for one");
@@ -944,8 +948,9 @@ TEST(PlanScatterTest, TensorsOf2To32ElementsAreRefused) {
   StatusOr<ScatterShape> shape = inferScatterNDShape({65536, 65536}, DataType::kUInt8, {1, 1}, DataType::kInt32,
                                                      {1, 65536}, DataType::kUInt8, Reduction::kNone);
   ASSERT_TRUE(shape.ok());
-  StatusOr<OpPlan> plan = planScatter(*shape, placed(0, uint64_t(1) << 32), placed(0, 4), placed(0, 65536),
-                                      placed(0, uint64_t(1) << 32), true, fakeDevice(uint64_t(1) << 27, 16));
+  StatusOr<OpPlan> plan =
+      planScatter(*shape, placed(0, uint64_t(1) << 32), placed(0, 4), placed(0, 65536), placed(0, uint64_t(1) << 32),
+                  true, fakeDevice(uint64_t(1) << 27, 16), fakeDevice(uint64_t(1) << 27, 16));
   expectError(plan.status(), StatusCode::kUnsupported, "ScatterND: tensors of 2^32 or more elements are not supported");
 }
 

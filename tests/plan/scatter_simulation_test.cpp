@@ -118,7 +118,7 @@ TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
 // sorted by heavy id and folded run by run), beyond DeviceInfo::max_walk_steps updates in one case of
 // five so that the heavy runs take several fold passes, and up to 600 targets in one case of three so
 // that heavy ids take up to three digit passes. Half the devices give each heavy run a workgroup where
-// a call has at most 1024 or 4 heavy targets (DeviceInfo::most_workgroup_runs), which reduces max
+// a call has at most 1024 or 4 heavy targets (Tuning::most_workgroup_runs), which reduces max
 // runs and stages add runs.
 TEST(ScatterSimulationTest, FoldByOwner) {
   std::mt19937 rng(0xf01d);

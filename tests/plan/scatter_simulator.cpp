@@ -280,7 +280,7 @@ class Simulation {
   void walkElements(const Step& step) {
     const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
     BufferBinding indices = indexBinding(step);
-    const uint32_t dims = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    const uint32_t dims = step.spec[kSpecDimCount], index_words = step.spec[kSpecIndexWords];
     for (uint32_t line_step = 0; line_step < p.line_count && ok_; ++line_step) {
       const LineStart line = lineStart(p, dims, p.first_line + line_step);
       for (uint32_t i = p.axis_begin; i < p.axis_end; ++i) {
@@ -299,7 +299,7 @@ class Simulation {
   void forEachElementUpdate(const Step& step, Visit visit) {
     const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
     BufferBinding indices = indexBinding(step);
-    const uint32_t dims = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    const uint32_t dims = step.spec[kSpecDimCount], index_words = step.spec[kSpecIndexWords];
     const uint32_t axis_count = p.axis_end - p.axis_begin, count = p.line_count * axis_count;
     for (uint32_t item = 0; item < count && ok_; ++item) {
       uint32_t line_step = 0, axis_step = 0;
@@ -383,7 +383,7 @@ class Simulation {
   void walkTuples(const Step& step) {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
-    const uint32_t k = step.spec[kSpecDims], index_words = step.spec[kSpecIndexWords];
+    const uint32_t k = step.spec[kSpecTupleLength], index_words = step.spec[kSpecIndexWords];
     for (uint32_t element = 0; element < p.slice_elements && ok_; ++element) {
       for (uint32_t n = p.first_tuple; n < p.end_tuple; ++n) {
         const uint32_t target = tupleRow(indices, p, k, index_words, n) * p.slice_elements + element;
@@ -398,7 +398,7 @@ class Simulation {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
-      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n);
       uint32_t& entry = tableEntry(step, row, "claimed row");
       entry = std::max(entry, n + 1);
     }
@@ -410,7 +410,7 @@ class Simulation {
     BufferBinding indices = indexBinding(step);
     std::vector<std::pair<uint32_t, uint32_t>> claims;
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
-      claims.emplace_back(tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), n + 1);
+      claims.emplace_back(tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n), n + 1);
     }
     storeLowestClaims(step, claims, "stored row");
   }
@@ -419,7 +419,8 @@ class Simulation {
     const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
     BufferBinding indices = indexBinding(step);
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
-      tableEntry(step, tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), "cleared row") = 0;
+      tableEntry(step, tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n),
+                 "cleared row") = 0;
     }
   }
 
@@ -433,7 +434,7 @@ class Simulation {
     for (uint32_t i = 0; i < count && ok_; ++i) {
       const uint32_t n = p.first_tuple + i / p.slice_elements;
       const uint32_t element = i - (n - p.first_tuple) * p.slice_elements;
-      visit(p, n, tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n), element);
+      visit(p, n, tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n), element);
     }
   }
 
@@ -797,9 +798,9 @@ class Simulation {
   }
 
   // bucket_sort.comp: light buckets sorted ascending, in place: up to VKINDEX_REGISTER_BUCKET positions
-  // among all owners, or (LONG_BUCKETS, spec[kSpecDims]) the longer ones, among the long owners.
+  // among all owners, or (LONG_BUCKETS, spec[kSpecLongBuckets]) the longer ones, among the long owners.
   void sortBuckets(const Step& step) {
-    const bool long_pass = step.spec[kSpecDims] != 0;
+    const bool long_pass = step.spec[kSpecLongBuckets] != 0;
     forEachLightBucket(
         step,
         [&](uint32_t, uint32_t first, uint32_t end) {
@@ -821,7 +822,7 @@ class Simulation {
   void fold(const Step& step) {
     const abi::BucketParams p = pushOf<abi::BucketParams>(step);
     if (p.pass == VKINDEX_NO_PASS) {
-      if (step.spec[kSpecDims] != 0) return fail("a light fold planned to stage heavy runs");
+      if (step.spec[kSpecStagedRuns] != 0) return fail("a light fold planned to stage heavy runs");
       forEachLightBucket(step, [&](uint32_t t, uint32_t first, uint32_t end) {
         for (uint32_t i = first; i < end && ok_; ++i) {
           apply(step, p.updates_word_offset, p.out_word_offset, t, bucketWord(step, i));
@@ -835,7 +836,7 @@ class Simulation {
     const uint32_t heavy = control(p, step, VKINDEX_HEAVY_COUNT);
     const bool ordered = shape_.reduction == Reduction::kMax || shape_.reduction == Reduction::kMin;
     // scatter_fold.comp's STAGED_RUNS: where workgroups may take runs, the order-sensitive reductions.
-    if (step.spec[kSpecDims] != (p.most_group_runs != 0 && !ordered ? 1u : 0u)) {
+    if (step.spec[kSpecStagedRuns] != (p.most_group_runs != 0 && !ordered ? 1u : 0u)) {
       return fail("a heavy fold staged where it must not be, or not where it must");
     }
     if (heavy <= p.most_group_runs) {
@@ -874,7 +875,7 @@ class Simulation {
     const uint32_t bytes = static_cast<uint32_t>(shape_.element_bytes), words_per_unit = unit / 4;
     const uint32_t slice_units = p.slice_elements * bytes / unit;
     for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
-      const uint32_t row = tupleRow(indices, p, step.spec[kSpecDims], step.spec[kSpecIndexWords], n);
+      const uint32_t row = tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n);
       const uint32_t first_target = row * p.slice_elements;
       if (first_target < p.target_begin || first_target >= p.target_end || tableEntry(step, row, "row") != n + 1) {
         continue;
@@ -1043,7 +1044,7 @@ Status simulateScatter(const ScatterCase& c, uint32_t seed) {
   const Placement indices{c.indices_offset, product(c.indices_shape, 0, c.indices_shape.size()) * index_bytes};
   const Placement updates{c.updates_offset, product(updates_shape, 0, updates_shape.size()) * element_bytes};
   const Placement output = c.in_place ? data : Placement{c.output_offset, data.bytes};
-  StatusOr<OpPlan> plan = planScatter(*shape, data, indices, updates, output, c.in_place, c.device);
+  StatusOr<OpPlan> plan = planScatter(*shape, data, indices, updates, output, c.in_place, c.device, c.device);
   if (!plan.ok()) return plan.status();
   std::mt19937 rng(seed);
   Simulation simulation(c, *shape, data, indices, updates, output, rng);

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 
+#include "fake_device.hpp"
 #include "plan/scatter_plan.hpp"
 
 namespace vkindex::plan::test {
@@ -29,7 +30,7 @@ struct ScatterCase {
   Reduction reduction = Reduction::kNone;
   bool in_place = false;
   uint64_t data_offset = 0, indices_offset = 0, updates_offset = 0, output_offset = 0;
-  DeviceInfo device;
+  FakeDevice device;
 };
 
 // The case in one line, for failure messages.

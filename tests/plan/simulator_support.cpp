@@ -83,7 +83,7 @@ std::vector<int64_t> randomIndices(const IndexCheck& check, const BadIndices& ba
   return values;
 }
 
-std::string deviceString(const DeviceInfo& device) {
+std::string deviceString(const FakeDevice& device) {
   const auto s = [](auto value) { return std::to_string(value); };
   return "range " + s(device.max_storage_buffer_range) + ", alignment " +
          s(device.min_storage_buffer_offset_alignment) + ", workgroup " + s(device.workgroup_size) + " x " +

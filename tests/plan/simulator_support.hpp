@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "fake_device.hpp"
 #include "plan/index_checks.hpp"
 #include "plan/op_plan.hpp"
 
@@ -64,7 +65,7 @@ std::vector<uint8_t> randomBuffer(const Placement& tensor, std::mt19937& rng);
 std::vector<int64_t> randomIndices(const IndexCheck& check, const BadIndices& bad, std::mt19937& rng);
 
 // For describing cases: "range 1024, alignment 16, workgroup 64 x 4"; ", bad [3] = -7" per bad index.
-std::string deviceString(const DeviceInfo& device);
+std::string deviceString(const FakeDevice& device);
 std::string badString(const BadIndices& bad);
 
 // The indices and the status slot of one simulated operation, and the two kernels every indexing

@@ -29,8 +29,6 @@ DeviceInfo fakeDevice(uint64_t range, uint64_t alignment) {
   DeviceInfo device;
   device.max_storage_buffer_range = range;
   device.min_storage_buffer_offset_alignment = alignment;
-  device.workgroup_size = 64;
-  device.items_per_invocation = 4;
   device.max_workgroup_count = {65535, 65535, 65535};
   return device;
 }

@@ -16,7 +16,7 @@ std::string lowercase(std::string text) {
   return text;
 }
 
-// Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted and gpu_tuning (ContextOptions::gpu_tuning:
+// Turns on one "+mode" of VKINDEX_TEST_DRIVER. gpu_assisted and gpu_tuning (ContextOverrides::gpu_tuning:
 // the kernels as a GPU gets them) go through the library's own switches, so they reach every context.
 // sync goes through the Khronos layer's environment variable instead, so the library needs no option
 // for it: the layer (1.3.239) reads VK_LAYER_ENABLES at every vkCreateInstance of the process, the
@@ -117,7 +117,7 @@ StatusOr<Context*> GpuTest::contextWithModestBindings(std::unique_ptr<Context>& 
   const uint64_t cap = uint64_t(128) << 20;
   if (context().device().max_storage_buffer_range <= 2 * cap) return &context();
   ContextOptions options;
-  options.max_binding_bytes = cap;
+  options.overrides.max_binding_bytes = cap;
   VKINDEX_ASSIGN_OR_RETURN(holder, makeContext(options));
   return holder.get();
 }

@@ -145,7 +145,7 @@ Forms alternating(size_t n) { return n % 2 ? Forms::kWithRecording : Forms::kWit
 
 void forEachCaseBeyondOneBinding(const std::function<void(const WindowedCase&)>& each) {
   ContextOptions options;
-  options.max_binding_bytes = 1024;
+  options.overrides.max_binding_bytes = 1024;
   StatusOr<std::unique_ptr<Context>> capped = makeTestContext(options);
   ASSERT_TRUE(capped.ok()) << capped.status().toString();
   const std::pair<DataType, Reduction> pairs[] = {

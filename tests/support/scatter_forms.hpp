@@ -162,7 +162,7 @@ struct WindowedCase {
 };
 
 // Calls `each` for seven (type, reduction) pairs, every element width and every reduction among them,
-// x both index types, on a context whose bindings span 1 KiB (ContextOptions::max_binding_bytes), so
+// x both index types, on a context whose bindings span 1 KiB (ContextOverrides::max_binding_bytes), so
 // that tensors of a few hundred elements need several windows each; stops at a fatal failure, and
 // expects no validation message from that context.
 void forEachCaseBeyondOneBinding(const std::function<void(const WindowedCase&)>& each);

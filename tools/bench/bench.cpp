@@ -26,8 +26,9 @@ RunInfo describeRun(const Context& context, const tools::CommandTimer& timer, co
   char version[32];
   std::snprintf(version, sizeof(version), " [driverVersion 0x%08x]", device.driver_version);
   info.driver += version;
-  info.tuning = "workgroup size " + std::to_string(device.workgroup_size) + ", " +
-                std::to_string(device.items_per_invocation) + " items per invocation";
+  const plan::Tuning& tuning = tuningOf(context);
+  info.tuning = "workgroup size " + std::to_string(tuning.workgroup_size) + ", " +
+                std::to_string(tuning.items_per_invocation) + " items per invocation";
   info.date = utcTime("%Y-%m-%d %H:%M:%S UTC");
   info.timing = timer.describe();
   info.timestamps = timer.usesTimestamps();

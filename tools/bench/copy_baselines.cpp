@@ -24,20 +24,20 @@ void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer so
   device.fn().vkCmdCopyBuffer(cmd, source, target, 1, &region);
 }
 
-std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info) {
+std::vector<CopyLayout> computeCopyLayouts(const plan::Tuning& tuning) {
   std::vector<CopyLayout> layouts;
   for (CopyLayout layout :
-       {CopyLayout{info.workgroup_size, info.items_per_invocation}, CopyLayout{info.row_lanes, info.row_items},
-        CopyLayout{info.row_lanes, info.row_items, false, true}, CopyLayout{2, 128}}) {
-    layout.lanes = std::clamp<uint32_t>(layout.lanes, 1, info.workgroup_size);
-    while (info.workgroup_size % layout.lanes != 0) --layout.lanes;  // lanes must divide the workgroup
+       {CopyLayout{tuning.workgroup_size, tuning.items_per_invocation}, CopyLayout{tuning.row_lanes, tuning.row_items},
+        CopyLayout{tuning.row_lanes, tuning.row_items, false, true}, CopyLayout{2, 128}}) {
+    layout.lanes = std::clamp<uint32_t>(layout.lanes, 1, tuning.workgroup_size);
+    while (tuning.workgroup_size % layout.lanes != 0) --layout.lanes;  // lanes must divide the workgroup
     layout.items = std::max<uint32_t>(layout.items, 1);
     const bool seen = std::any_of(layouts.begin(), layouts.end(), [&](const CopyLayout& other) {
       return other.lanes == layout.lanes && other.items == layout.items && other.batched_loads == layout.batched_loads;
     });
     if (!seen) layouts.push_back(layout);
   }
-  if (info.int64_units) {
+  if (tuning.int64_units) {
     const size_t narrow = layouts.size();
     for (size_t i = 0; i < narrow; ++i) {
       layouts.push_back({layouts[i].lanes, layouts[i].items, true, layouts[i].batched_loads});
@@ -49,14 +49,15 @@ std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info) {
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
                                                     VkBuffer target, VkDeviceSize bytes, CopyLayout layout) {
   const DeviceInfo& info = context.device->info();
+  const uint32_t workgroup = context.tuning.values.workgroup_size;
   const VkDeviceSize total = (bytes + kQuadBytes - 1) / kQuadBytes * kQuadBytes;
   const VkDeviceSize chunk = chunkBytes(info);
   const uint32_t chunk_count = static_cast<uint32_t>(std::max<VkDeviceSize>(1, (total + chunk - 1) / chunk));
   VKINDEX_ASSIGN_OR_RETURN(kernels::DescriptorPool pool,
                            kernels::DescriptorPool::create(*context.device, chunk_count, 2 * chunk_count));
   kernels::Recorder recorder(*context.device, *context.pipelines, pool, cmd);
-  const kernels::SpecValues spec{info.workgroup_size, 0, 0, layout.items, layout.lanes, layout.batched_loads ? 1u : 0u};
-  const uint64_t quads_per_group = uint64_t(info.workgroup_size) * layout.items;
+  const kernels::SpecValues spec{workgroup, 0, 0, layout.items, layout.lanes, layout.batched_loads ? 1u : 0u};
+  const uint64_t quads_per_group = uint64_t(workgroup) * layout.items;
   for (VkDeviceSize offset = 0; offset < total; offset += chunk) {
     VkDeviceSize size = std::min(chunk, total - offset);
     uint32_t quad_count = static_cast<uint32_t>(size / kQuadBytes);

@@ -7,6 +7,7 @@
 
 #include "core/context_impl.hpp"
 #include "kernels/recorder.hpp"
+#include "plan/tuning.hpp"
 
 namespace vkindex::bench {
 
@@ -26,10 +27,10 @@ struct CopyLayout {
 
 // The layouts the benchmark times, the fastest being the ceiling: the device's workgroup as one
 // coalesced segment of its items per invocation (GPU style), the row gathers' own segments
-// (DeviceInfo::row_lanes x row_items), plain and with batched loads as the row gathers move whole
+// (Tuning::row_lanes x row_items), plain and with batched loads as the row gathers move whole
 // segments, and 2 lanes x 128 quads (the best plain layout measured on lavapipe); where the row
-// gathers move 64-bit components (DeviceInfo::int64_units), each of them that way too.
-std::vector<CopyLayout> computeCopyLayouts(const DeviceInfo& info);
+// gathers move 64-bit components (Tuning::int64_units), each of them that way too.
+std::vector<CopyLayout> computeCopyLayouts(const plan::Tuning& tuning);
 
 // ShaderId::kCopy (or kCopyInt64) in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are
 // allocated in 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the device

@@ -123,7 +123,7 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
   VKINDEX_ASSIGN_OR_RETURN(Tensor target, Tensor::create(context, DataType::kUInt8, {static_cast<int64_t>(bytes)}));
   VKINDEX_RETURN_IF_ERROR(runCopyBuffer(context, timer, prepared.output, target, bytes, true).status());
   VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the vkCmdCopyBuffer baseline"));
-  const std::vector<CopyLayout> layouts = computeCopyLayouts(context.device());
+  const std::vector<CopyLayout> layouts = computeCopyLayouts(tuningOf(context));
   for (const CopyLayout& layout : layouts) {
     VKINDEX_RETURN_IF_ERROR(runComputeCopy(context, timer, prepared.output, target, bytes, true, layout).status());
     VKINDEX_RETURN_IF_ERROR(expectBytes(target, prepared.expected, bytes, "the compute-copy baseline"));

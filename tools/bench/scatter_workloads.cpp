@@ -180,7 +180,7 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       scatterWorkload("scatter-perm",
                       {false, {side, side}, {side, side}, 0, Reduction::kNone, false, columnPermutations}, 11),
       // A permutation of a vector: a single line, so every update goes at once through the winner
-      // table where DeviceInfo::min_walk_lines is above 1, and one invocation walks them all otherwise.
+      // table where Tuning::min_walk_lines is above 1, and one invocation walks them all otherwise.
       scatterWorkload("scatter-1d-perm",
                       {false, {side * side}, {side * side}, 0, Reduction::kNone, false, vectorPermutation}, 15),
       // The same permutation as ScatterND tuples of one component, each a one-element slice: ScatterND
@@ -188,7 +188,7 @@ std::vector<Workload> scatterWorkloads(bool quick) {
       scatterWorkload("scatternd-1d-perm",
                       {true, {side * side}, {side * side, 1}, 0, Reduction::kNone, false, vectorPermutation}, 15),
       // A histogram-like add onto a vector, eight updates per target at random: a single line (ScatterElements)
-      // or one-element slices (ScatterND), so the fold by owner serves both where DeviceInfo::min_walk_lines
+      // or one-element slices (ScatterND), so the fold by owner serves both where Tuning::min_walk_lines
       // is above 1, and one invocation walks every update otherwise.
       scatterWorkload("scatter-1d-add",
                       {false, {side * side / 8}, {side * side}, 0, Reduction::kAdd, false, randomTargets}, 16),

@@ -3,6 +3,7 @@
 // operation errored. Usage errors (2) come from parsing, in main.cpp.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,12 @@ namespace vkindex::tools {
 
 struct DevicesOptions {
   bool json = false;  // one JSON document instead of the text list
+  // The tuning overrides a Context would be given (ContextOverrides; VKINDEX_GPU_TUNING=1 also sets
+  // gpu_tuning): the tuning printed is the one such a Context would run with, each value's source said.
+  uint32_t workgroup_size = 0;
+  uint32_t items_per_invocation = 0;
+  uint64_t min_walk_lines = 0;
+  bool gpu_tuning = false;
 };
 int runDevicesCommand(const DevicesOptions& options);
 

@@ -1,12 +1,15 @@
-// `vkindex devices`: the Vulkan devices, the capabilities vkindex uses, and which one is the default.
+// `vkindex devices`: the Vulkan devices, the capabilities vkindex uses, the tuning it would run each with
+// (and where each value came from), and which one is the default.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "json_line.hpp"
+#include "plan/tuning.hpp"
 #include "quote.hpp"
 #include "vkindex/vkindex.hpp"
 
@@ -15,10 +18,13 @@ namespace {
 
 const char* yesNo(bool value) { return value ? "yes" : "no"; }
 
+// UINT64_MAX, which several thresholds use for "never", as a word.
+std::string valueText(uint64_t value) { return value == UINT64_MAX ? "never" : std::to_string(value); }
+
 // Driver-reported text is printed escaped, like text from files: it is not ours either.
 std::string shown(const std::string& text) { return onnxio::printableText(text); }
 
-void printText(const DeviceInfo& d, bool is_default) {
+void printText(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_default) {
   std::printf("%s %u: %s [%s]\n", is_default ? "*" : " ", d.index, shown(d.name).c_str(), d.type.c_str());
   std::printf("     driver %s%s%s, Vulkan %s\n", d.driver_name.empty() ? "(unnamed)" : shown(d.driver_name).c_str(),
               d.driver_info.empty() ? "" : " ", shown(d.driver_info).c_str(), apiVersionString(d.api_version).c_str());
@@ -34,47 +40,33 @@ void printText(const DeviceInfo& d, bool is_default) {
               static_cast<unsigned long long>(d.max_memory_allocation_size),
               d.max_buffer_size > 0 ? std::to_string(d.max_buffer_size).c_str() : "unknown",
               static_cast<unsigned long long>(d.device_local_heap_size));
-  std::printf("     max workgroup invocations %u, timestamps %s; vkindex uses %u-wide groups, %u items each\n",
-              d.max_workgroup_invocations, yesNo(d.timestamps), d.workgroup_size, d.items_per_invocation);
-  std::printf("     segments of %u lanes x %u units%s\n", d.row_lanes, d.row_items,
-              d.int64_units ? " (16- and 8-byte units as 64-bit components)" : "");
   std::printf(
-      "     float32 and complex64 add reductions: %s\n",
-      d.native_float32_add ? "the device's adder where its bits are exact, soft float elsewhere" : "soft float");
-  std::printf("     host-index copy regions: up to %llu of any size",
-              static_cast<unsigned long long>(d.few_copy_regions));
-  if (d.min_copy_region_bytes == UINT64_MAX) {
-    std::printf(", never more (the kernel instead)\n");
-  } else {
-    std::printf(", more when they average %llu bytes or more\n",
-                static_cast<unsigned long long>(d.min_copy_region_bytes));
-  }
-  std::printf("     ScatterElements none walks from %llu lines, below that through a winner table",
-              static_cast<unsigned long long>(d.min_walk_lines));
-  if (d.max_single_line_walk_updates != UINT64_MAX) {
-    std::printf(", as does\n     a single line of more than %llu updates",
-                static_cast<unsigned long long>(d.max_single_line_walk_updates));
-  }
-  std::printf(
-      ";\n     reductions walk from %llu lines (%llu with soft-float arithmetic), below that fold by owner;\n"
-      "     integer add, max and min walk from %llu, below that through atomics; walks and folds take\n"
-      "     up to %llu steps per pass\n",
-      static_cast<unsigned long long>(d.min_walk_lines),
-      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_soft_float_walk_lines)),
-      static_cast<unsigned long long>(std::max(d.min_walk_lines, d.min_atomic_walk_lines)),
+      "     max workgroup invocations %u, timestamps %s, float32 round-to-nearest-even on request %s, walks "
+      "take up to %llu steps per pass\n",
+      d.max_workgroup_invocations, yesNo(d.timestamps), yesNo(d.float32_rounding_rte),
       static_cast<unsigned long long>(d.max_walk_steps));
-  if (d.min_float32_add_fold_duplicates > 0) {
-    std::printf("     float32 and complex64 adds on one line fold from %llu updates per element\n",
-                static_cast<unsigned long long>(d.min_float32_add_fold_duplicates));
-  }
-  if (d.most_workgroup_runs > 0) {
-    std::printf("     a fold's heavy targets take a workgroup each where a call has at most %u\n",
-                d.most_workgroup_runs);
-  }
+  std::printf("     tuning (driver class %s, table row %s; * = override, docs/tuning.md):\n",
+              plan::driverClassName(tuning.driver_class), plan::driverClassName(tuning.row));
+  std::string line = "      ";
+  const auto show = [&](const char* name, uint64_t value, plan::TuningValue which) {
+    std::string item = std::string(" ") + name + " " + valueText(value) +
+                       (tuning.source(which) == plan::TuningSource::kOverride ? "*" : "");
+    if (line.size() + item.size() > 110) {
+      std::printf("%s\n", line.c_str());
+      line = "      ";
+    }
+    line += item;
+  };
+#define VKINDEX_SHOW_TUNING(type, name, unset) \
+  show(#name, static_cast<uint64_t>(tuning.values.name), plan::TuningValue::k_##name);
+  VKINDEX_TUNING_VALUES(VKINDEX_SHOW_TUNING)
+#undef VKINDEX_SHOW_TUNING
+  std::printf("%s\n", line.c_str());
 }
 
-// Every field printText shows, under the names DeviceInfo gives them.
-JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
+// Every field printText shows, under the names DeviceInfo and the tuning list give them; each tuning value
+// as {"value", "source"}, source "table" or "override".
+JsonDocument deviceJson(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_default) {
   JsonDocument device;
   device["index"] = d.index;
   device["default"] = is_default;
@@ -97,23 +89,17 @@ JsonDocument deviceJson(const DeviceInfo& d, bool is_default) {
   device["device_local_heap_size"] = d.device_local_heap_size;
   device["max_workgroup_invocations"] = d.max_workgroup_invocations;
   device["timestamps"] = d.timestamps;
-  device["workgroup_size"] = d.workgroup_size;
-  device["items_per_invocation"] = d.items_per_invocation;
-  device["row_lanes"] = d.row_lanes;
-  device["row_items"] = d.row_items;
-  device["int64_units"] = d.int64_units;
-  device["native_float32_add"] = d.native_float32_add;
-  device["min_copy_region_bytes"] = d.min_copy_region_bytes;  // UINT64_MAX: never for their size
-  device["few_copy_regions"] = d.few_copy_regions;
-  device["min_walk_lines"] = d.min_walk_lines;
-  device["max_single_line_walk_updates"] = d.max_single_line_walk_updates;  // UINT64_MAX: never through the table
-  device["claim_by_store"] = d.claim_by_store;
-  device["min_soft_float_walk_lines"] = d.min_soft_float_walk_lines;
-  device["min_atomic_walk_lines"] = d.min_atomic_walk_lines;
-  device["min_float32_add_fold_duplicates"] = d.min_float32_add_fold_duplicates;  // 0: never
   device["max_walk_steps"] = d.max_walk_steps;
-  device["group_reserved_cursors"] = d.group_reserved_cursors;
-  device["most_workgroup_runs"] = d.most_workgroup_runs;
+  device["float32_rounding_rte"] = d.float32_rounding_rte;
+  device["driver_class"] = plan::driverClassName(tuning.driver_class);
+  device["tuning_row"] = plan::driverClassName(tuning.row);
+  JsonDocument values;
+#define VKINDEX_TUNING_JSON(type, name, unset)    \
+  values[#name] = {{"value", tuning.values.name}, \
+                   {"source", plan::tuningSourceName(tuning.source(plan::TuningValue::k_##name))}};
+  VKINDEX_TUNING_VALUES(VKINDEX_TUNING_JSON)
+#undef VKINDEX_TUNING_JSON
+  device["tuning"] = values;
   return device;
 }
 
@@ -125,18 +111,35 @@ int runDevicesCommand(const DevicesOptions& options) {
     std::fputs(explainContextFailure("vkindex devices", devices.status()).c_str(), stderr);
     return 1;
   }
+  ContextOverrides overrides;
+  overrides.workgroup_size = options.workgroup_size;
+  overrides.items_per_invocation = options.items_per_invocation;
+  overrides.min_walk_lines = options.min_walk_lines;
+  const char* gpu_tuning = std::getenv("VKINDEX_GPU_TUNING");
+  overrides.gpu_tuning =
+      options.gpu_tuning || (gpu_tuning != nullptr && *gpu_tuning != '\0' && std::string(gpu_tuning) != "0");
+  std::vector<plan::TuningChoice> tunings;
+  for (const DeviceInfo& device : *devices) {
+    StatusOr<plan::TuningChoice> tuning = plan::chooseTuning(device, overrides);
+    if (!tuning.ok()) {
+      std::fprintf(stderr, "vkindex devices: device %u: %s\n", device.index, tuning.status().message().c_str());
+      return 1;
+    }
+    tunings.push_back(*tuning);
+  }
   StatusOr<uint32_t> chosen = Context::defaultDeviceIndex();
+  const auto is_default = [&](const DeviceInfo& device) { return chosen.ok() && *chosen == device.index; };
   if (options.json) {
     JsonDocument document;
     document["default_index"] = chosen.ok() ? JsonDocument(*chosen) : JsonDocument(nullptr);
     document["devices"] = JsonDocument::array();
-    for (const DeviceInfo& device : *devices) {
-      document["devices"].push_back(deviceJson(device, chosen.ok() && *chosen == device.index));
+    for (size_t i = 0; i < devices->size(); ++i) {
+      document["devices"].push_back(deviceJson((*devices)[i], tunings[i], is_default((*devices)[i])));
     }
     writeJsonLine(std::cout, document);
     return 0;
   }
-  for (const DeviceInfo& device : *devices) printText(device, chosen.ok() && *chosen == device.index);
+  for (size_t i = 0; i < devices->size(); ++i) printText((*devices)[i], tunings[i], is_default((*devices)[i]));
   std::printf("(* = default; select with --device or VKINDEX_DEVICE=<index or name part>)\n");
   return 0;
 }

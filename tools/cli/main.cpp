@@ -35,6 +35,15 @@ CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
   CLI::App* command = app.add_subcommand("devices", "List the Vulkan devices, their capabilities, and the default");
   command->add_flag("--json", options.json,
                     "Print one JSON document: {\"default_index\": N or null, \"devices\": [{...}, ...]}");
+  command->add_flag("--gpu-tuning", options.gpu_tuning, "Show the tuning with ContextOverrides::gpu_tuning");
+  command->add_option("--workgroup-size", options.workgroup_size, "Show the tuning with this workgroup override")
+      ->type_name("N");
+  command
+      ->add_option("--items-per-invocation", options.items_per_invocation,
+                   "Show the tuning with this items-per-invocation override")
+      ->type_name("N");
+  command->add_option("--min-walk-lines", options.min_walk_lines, "Show the tuning with this walk-threshold override")
+      ->type_name("N");
   return command;
 }
 
