@@ -81,6 +81,33 @@ void Recorder::fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value) {
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
+void Recorder::copyRegions(const BufferRange& source, const BufferRange& target,
+                           const std::vector<VkBufferCopy>& regions) {
+  if (regions.empty()) return;
+  // The caller made earlier writes of source visible to compute shaders and ordered its accesses of
+  // target before them: chaining from that stage extends both to the copy.
+  barrier(source, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  barrier(target, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+          VK_ACCESS_TRANSFER_WRITE_BIT);
+  device_.fn().vkCmdCopyBuffer(cmd_, source.buffer, target.buffer, static_cast<uint32_t>(regions.size()),
+                               regions.data());
+  // The caller's barrier after the operation starts at compute shaders: chain the copy to them.
+  barrier(target, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
+
+void Recorder::uploadFromHost(const BufferRange& range, const void* bytes) {
+  if (range.size == 0) return;
+  constexpr VkDeviceSize kMaxUpdateBytes = 65536;  // vkCmdUpdateBuffer's limit per command
+  const auto* source = static_cast<const unsigned char*>(bytes);
+  for (VkDeviceSize done = 0; done < range.size; done += kMaxUpdateBytes) {
+    device_.fn().vkCmdUpdateBuffer(cmd_, range.buffer, range.offset + done,
+                                   std::min(kMaxUpdateBytes, range.size - done), source + done);
+  }
+  barrier(range, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT);
+}
+
 std::pair<uint32_t, uint32_t> groupGrid(uint64_t groups, const DeviceInfo& info) {
   uint64_t max_x = info.max_workgroup_count[0];
   uint64_t max_y = info.max_workgroup_count[1];

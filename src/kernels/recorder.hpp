@@ -1,6 +1,6 @@
-// Records vkindex's dispatches into a command buffer: binds the pipeline, writes descriptors from a
-// pool owned by the operation, pushes constants, dispatches (directly, or indirectly with group
-// counts an earlier dispatch wrote), and places exact buffer barriers.
+// Records vkindex's commands into a command buffer: dispatches (binds the pipeline, writes descriptors
+// from a pool owned by the operation, pushes constants, dispatches directly or indirectly with group
+// counts an earlier dispatch wrote), the few transfers plans use, and exact buffer barriers.
 // `dispatch` checks its own contract: binding count and push size against the shader, group counts
 // against the device's limits.
 #pragma once
@@ -41,6 +41,15 @@ class Recorder {
 
   // Sets one 32-bit word to `value` with vkCmdFillBuffer and makes it visible to compute shaders.
   void fillWord(VkBuffer buffer, VkDeviceSize offset, uint32_t value);
+
+  // Copies `regions` (byte offsets in each buffer) from `source` to `target` with vkCmdCopyBuffer, behind
+  // barriers that extend the callers' compute-shader contract to the transfer and back: earlier compute
+  // accesses of both ranges complete first, and later compute shaders see the copy.
+  void copyRegions(const BufferRange& source, const BufferRange& target, const std::vector<VkBufferCopy>& regions);
+
+  // Writes `range.size` bytes (a multiple of 4) from host memory into `range` with vkCmdUpdateBuffer,
+  // recorded into the command buffer now, and makes them visible to compute shaders.
+  void uploadFromHost(const BufferRange& range, const void* bytes);
 
   VkCommandBuffer commandBuffer() const { return cmd_; }
   const vk::Device& device() const { return device_; }

@@ -9,16 +9,12 @@
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/shape.hpp"
-#include "vk/barriers.hpp"
 
 namespace vkindex {
 namespace {
 
 using plan::HostIndexPath;
 using plan::RowGather;
-
-// vkCmdUpdateBuffer copies at most this many bytes per command.
-constexpr VkDeviceSize kMaxUpdateBytes = 65536;
 
 // A host-index call reduced to a row gather, with the output's shape.
 struct HostRowGather {
@@ -56,10 +52,6 @@ constexpr HostIndexOp kHostGatherND{
       return gatherND(context, data, indices, batch_dims, output);
     }};
 
-uint64_t hostIndexBytes(const RowGather& rows) {
-  return rows.check.tuple_count * rows.check.extents.size() * elementSize(rows.check.index_type);
-}
-
 // Checks every index value on the host: the same messages the kernel path's device check gives.
 Status checkValues(const HostIndexOp& op, const RowGather& rows, const HostIndices& indices) {
   if (indices.values == nullptr && rows.check.tuple_count > 0) {
@@ -86,60 +78,18 @@ StatusOr<RowGather> prepare(Context& context, const HostIndexOp& op, const Tenso
   return gather.rows;
 }
 
-// The copy path: the regions, behind barriers that turn the recorded forms' compute-shader contract
-// into transfer accesses and back.
-std::unique_ptr<RecordedOp::State> recordCopyRegions(Context::Impl& context, VkCommandBuffer cmd,
-                                                     const std::vector<plan::CopyRegion>& regions, const Tensor& data,
-                                                     const Tensor& output) {
-  auto state = std::make_unique<RecordedOp::State>();
-  state->context = &context;
-  if (regions.empty()) return state;
-  std::vector<VkBufferCopy> copies;
-  copies.reserve(regions.size());
-  for (const plan::CopyRegion& region : regions) copies.push_back({region.source, region.target, region.bytes});
-  const VolkDeviceTable& fn = context.device->fn();
-  const auto barrier = [&](const Tensor& tensor, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
-                           VkPipelineStageFlags dst_stage, VkAccessFlags dst_access) {
-    vk::recordBufferBarrier(fn, cmd, tensor.buffer(), tensor.offset(), plan::alignUp(tensor.byteSize(), 4), src_stage,
-                            src_access, dst_stage, dst_access);
-  };
-  // The application made its writes of data visible to compute shaders, and ordered its accesses of
-  // output before them: chaining from that stage extends both to the copy.
-  barrier(data, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-  barrier(output, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
-          VK_ACCESS_TRANSFER_WRITE_BIT);
-  fn.vkCmdCopyBuffer(cmd, data.buffer(), output.buffer(), static_cast<uint32_t>(copies.size()), copies.data());
-  // The application's barrier after the operation starts at compute shaders: chain the copy to them.
-  barrier(output, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  return state;
-}
-
-// The kernel path: the values recorded into the command buffer (vkCmdUpdateBuffer) into a tensor the
-// state keeps, then the row gather's plan on it.
+// The kernel path's plan and tensors: the values go into a device tensor the state keeps, recorded into
+// the command buffer by the plan's first step, and the row gather reads them there.
 StatusOr<std::unique_ptr<RecordedOp::State>> recordKernel(Context& context, VkCommandBuffer cmd, const HostIndexOp& op,
                                                           const RowGather& rows, const HostIndices& indices,
                                                           const Tensor& data, Tensor& output) {
-  Context::Impl& impl = implOf(context);
   VKINDEX_ASSIGN_OR_RETURN(Tensor uploaded,
                            internal::TensorAccess::create(context, indices.type, indices.shape,
                                                           std::string(op.name) + " indices (from the host)"));
   VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &uploaded, &output}, context.device()));
   VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan op_plan,
-                           plan::planRowGather(rows, placementOf(data), placementOf(uploaded), placementOf(output),
-                                               context.device(), tuningOf(context)));
-  const VolkDeviceTable& fn = impl.device->fn();
-  const auto* values = static_cast<const unsigned char*>(indices.values);
-  const VkDeviceSize bytes = hostIndexBytes(rows);  // a multiple of 4 (int32 or int64 elements)
-  for (VkDeviceSize done = 0; done < bytes; done += kMaxUpdateBytes) {
-    fn.vkCmdUpdateBuffer(cmd, uploaded.buffer(), uploaded.offset() + done, std::min(kMaxUpdateBytes, bytes - done),
-                         values + done);
-  }
-  if (bytes > 0) {
-    vk::recordBufferBarrier(fn, cmd, uploaded.buffer(), uploaded.offset(), bytes, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                            VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                            VK_ACCESS_SHADER_READ_BIT);
-  }
+                           plan::uploadedIndicesPlan(rows, indices.values, placementOf(data), placementOf(uploaded),
+                                                     placementOf(output), context.device(), tuningOf(context)));
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
                            recordPlan(context, cmd, op_plan, {&data, &uploaded, nullptr, &output}));
   state->uploaded_indices = std::move(uploaded);
@@ -159,7 +109,7 @@ StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandB
   const HostIndexPath path = forced.value_or(
       plan::chooseHostIndexPath(rows, regions.size(), {tuning.few_copy_regions, tuning.min_copy_region_bytes}));
   if (path == HostIndexPath::kCopyRegions && copy_possible) {
-    return recordCopyRegions(implOf(context), cmd, regions, data, output);
+    return recordPlan(context, cmd, plan::copyRegionsPlan(std::move(regions)), {&data, nullptr, nullptr, &output});
   }
   return recordKernel(context, cmd, op, rows, indices, data, output);
 }
@@ -170,7 +120,7 @@ Status run(Context& context, const HostIndexOp& op, const Tensor& data, const Ho
   if (data.dtype() == DataType::kString) {
     // Strings live on the host: the indices-tensor form picks them.
     VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, indices.type, indices.shape, indices.values,
-                                                                   hostIndexBytes(rows)));
+                                                                   plan::hostIndexBytes(rows)));
     return op.tensor_form(context, data, index_tensor, attribute, output);
   }
   return runRecorded(context, {&data, nullptr, nullptr, &output}, [&](VkCommandBuffer cmd) {

@@ -57,13 +57,36 @@ class Bindings {
   const vk::Buffer* scratch_;
 };
 
+// A transfer step (plan::StepKind): copy regions from data to output, or host bytes into a window.
+Status recordTransfer(kernels::Recorder& recorder, const plan::Step& step, const OpTensors& tensors,
+                      const Bindings& bindings) {
+  if (step.kind == plan::StepKind::kCopyRegions) {
+    if (tensors.data == nullptr || tensors.output == nullptr)
+      return internalError("a copy step without data or output");
+    std::vector<VkBufferCopy> regions;
+    regions.reserve(step.regions.size());
+    for (const plan::CopyRegion& region : step.regions) regions.push_back({region.source, region.target, region.bytes});
+    recorder.copyRegions(tensorRange(*tensors.data), tensorRange(*tensors.output), regions);
+    return Status::Ok();
+  }
+  if (step.bindings.size() != 1 || step.host_source == nullptr) return internalError("a malformed upload step");
+  VKINDEX_ASSIGN_OR_RETURN(BufferRange range, bindings.bound(step.bindings[0]));
+  recorder.uploadFromHost(range, step.host_source);
+  return Status::Ok();
+}
+
 Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const plan::OpPlan& plan,
                    const OpTensors& tensors, const RecordedOp::State& state) {
-  const BufferRange status = context.status->slotRange(*state.slot);
+  // Only dispatches check indices on the device and so use a status slot.
+  const BufferRange status = state.slot ? context.status->slotRange(*state.slot) : BufferRange{};
   const Bindings bindings(tensors, status, state.scratch.get());
-  recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
+  if (state.slot) recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
   std::vector<BufferRange> ranges;
   for (const plan::Step& step : plan.steps) {
+    if (step.kind != plan::StepKind::kDispatch) {
+      VKINDEX_RETURN_IF_ERROR(recordTransfer(recorder, step, tensors, bindings));
+      continue;
+    }
     for (const plan::Binding& wait : step.wait_for) {
       // The whole bound range: synchronization validation tracks the descriptor's range, not the bytes
       // a kernel touches.
@@ -93,8 +116,10 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
     }
     if (context.step_timestamps != nullptr) context.step_timestamps->stamp(recorder.commandBuffer(), step.kernel);
   }
-  recorder.barrier(status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                   VK_ACCESS_HOST_READ_BIT);
+  if (state.slot) {
+    recorder.barrier(status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
   return Status::Ok();
 }
 
@@ -103,10 +128,14 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
   auto state = std::make_unique<RecordedOp::State>();
   state->context = &context;
   state->report = plan.report;
-  uint32_t buffers = 0;
-  for (const plan::Step& step : plan.steps) buffers += static_cast<uint32_t>(step.bindings.size());
-  VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(
-                                                   *context.device, static_cast<uint32_t>(plan.steps.size()), buffers));
+  if (!plan.dispatches()) return state;  // transfers only: no descriptors, no status slot
+  uint32_t sets = 0, buffers = 0;
+  for (const plan::Step& step : plan.steps) {
+    if (step.kind != plan::StepKind::kDispatch) continue;
+    sets += 1;
+    buffers += static_cast<uint32_t>(step.bindings.size());
+  }
+  VKINDEX_ASSIGN_OR_RETURN(state->descriptors, kernels::DescriptorPool::create(*context.device, sets, buffers));
   if (plan.scratch_bytes > 0) {
     VKINDEX_ASSIGN_OR_RETURN(state->scratch, context.scratch->acquire(plan.scratch_bytes));
   }

@@ -80,4 +80,32 @@ HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count
                                                                               : HostIndexPath::kKernel;
 }
 
+uint64_t hostIndexBytes(const RowGather& gather) {
+  return gather.check.tuple_count * gather.check.extents.size() * elementSize(gather.check.index_type);
+}
+
+OpPlan copyRegionsPlan(std::vector<CopyRegion> regions) {
+  OpPlan plan;
+  if (regions.empty()) return plan;
+  Step copy;
+  copy.kind = StepKind::kCopyRegions;
+  copy.regions = std::move(regions);
+  plan.steps.push_back(std::move(copy));
+  return plan;
+}
+
+StatusOr<OpPlan> uploadedIndicesPlan(const RowGather& gather, const void* values, const Placement& data,
+                                     const Placement& indices, const Placement& output, const DeviceInfo& device,
+                                     const Tuning& tuning) {
+  VKINDEX_ASSIGN_OR_RETURN(OpPlan plan, planRowGather(gather, data, indices, output, device, tuning));
+  const uint64_t bytes = hostIndexBytes(gather);
+  if (bytes == 0) return plan;
+  Step upload;
+  upload.kind = StepKind::kUploadFromHost;
+  upload.bindings = {{Role::kIndices, {indices.offset, bytes}}};
+  upload.host_source = values;
+  plan.steps.insert(plan.steps.begin(), std::move(upload));
+  return plan;
+}
+
 }  // namespace vkindex::plan

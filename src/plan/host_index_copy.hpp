@@ -21,13 +21,6 @@ struct BadIndex {
 // native byte order; `values` need not be aligned) for the first one out of its range [-s, s-1].
 std::optional<BadIndex> findBadIndex(const IndexCheck& check, const void* values);
 
-// One vkCmdCopyBuffer region: byte offsets into the data and output buffers.
-struct CopyRegion {
-  uint64_t source = 0;
-  uint64_t target = 0;
-  uint64_t bytes = 0;
-};
-
 // How a row gather with host indices runs.
 enum class HostIndexPath {
   kCopyRegions,  // vkCmdCopyBuffer of the regions
@@ -57,5 +50,18 @@ struct CopyRegionCrossover {
 // The path for `gather` whose merged regions would be `region_count` (see rowCopyRegions): copy
 // regions where `crossover` says they win and the rows are at most kMaxCopyRows, the kernel otherwise.
 HostIndexPath chooseHostIndexPath(const RowGather& gather, uint64_t region_count, CopyRegionCrossover crossover);
+
+// The bytes of `gather`'s index values (its tuples' components, int32 or int64).
+uint64_t hostIndexBytes(const RowGather& gather);
+
+// The copy path as a plan: one step copying `regions` from data to output (plan::StepKind::kCopyRegions).
+OpPlan copyRegionsPlan(std::vector<CopyRegion> regions);
+
+// The kernel path as a plan: the host's index values (`values`, the gather's tuples) recorded into the
+// device tensor at `indices` (plan::StepKind::kUploadFromHost), then `gather`'s row gather reading them
+// there. `values` must outlive the recording of the plan.
+StatusOr<OpPlan> uploadedIndicesPlan(const RowGather& gather, const void* values, const Placement& data,
+                                     const Placement& indices, const Placement& output, const DeviceInfo& device,
+                                     const Tuning& tuning);
 
 }  // namespace vkindex::plan

@@ -1,5 +1,7 @@
 #include "plan/op_plan.hpp"
 
+#include <algorithm>
+
 namespace vkindex::plan {
 
 namespace {
@@ -99,6 +101,10 @@ const Window* windowOf(const Step& step, Role role) {
     if (binding.role == role) return &binding.window;
   }
   return nullptr;
+}
+
+bool OpPlan::dispatches() const {
+  return std::any_of(steps.begin(), steps.end(), [](const Step& step) { return step.kind == StepKind::kDispatch; });
 }
 
 }  // namespace vkindex::plan

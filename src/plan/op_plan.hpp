@@ -98,8 +98,25 @@ struct Binding {
 // 128 bytes: the minimum maxPushConstantsSize every Vulkan device guarantees.
 constexpr uint32_t kMaxPushWords = 32;
 
-// One dispatch. Word 0 of every kernel's push block is its status slot, which the runner fills.
+// What a step records. Dispatches run the kernels. The transfer kinds serve gathers whose indices the
+// host holds (ops.hpp, HostIndices): they check nothing on the device and need no status slot.
+enum class StepKind : uint8_t {
+  kDispatch,
+  kCopyRegions,     // vkCmdCopyBuffer of `regions` from data to output
+  kUploadFromHost,  // vkCmdUpdateBuffer of `host_source` into bindings[0]'s window (its size in bytes)
+};
+
+// One vkCmdCopyBuffer region: byte offsets into the data and output buffers.
+struct CopyRegion {
+  uint64_t source = 0;
+  uint64_t target = 0;
+  uint64_t bytes = 0;
+};
+
+// One step of a plan: a dispatch, unless `kind` says otherwise. Word 0 of every kernel's push block
+// is its status slot, which the runner fills.
 struct Step {
+  StepKind kind = StepKind::kDispatch;
   Kernel kernel = Kernel::kCount;
   SpecValues spec{};
   std::vector<Binding> bindings;  // binding i of the shader is bindings[i]
@@ -112,6 +129,10 @@ struct Step {
   // Ranges written by earlier steps that this step reads or writes: the runner places a compute ->
   // compute barrier on each before the dispatch (kStatus: the status slot).
   std::vector<Binding> wait_for;
+  std::vector<CopyRegion> regions;  // kCopyRegions
+  // kUploadFromHost: the bytes to record into the command buffer. Not owned: valid while the plan is
+  // recorded (the caller's host indices).
+  const void* host_source = nullptr;
 };
 
 // Stores a push block (one of the abi:: structs shared with GLSL) into a step.
@@ -144,6 +165,8 @@ struct IndexReport {
 
 struct OpPlan {
   std::vector<Step> steps;
+  // Whether any step dispatches a kernel: only those use a status slot.
+  bool dispatches() const;
   IndexReport report;
   uint64_t scratch_bytes = 0;  // device scratch memory the steps bind as Role::kScratch
 };

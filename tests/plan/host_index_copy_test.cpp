@@ -9,6 +9,7 @@
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/host_index_copy.hpp"
+#include "plan/tuning.hpp"
 
 namespace vkindex::plan {
 namespace {
@@ -154,6 +155,41 @@ TEST(HostIndexCopyTest, ADeviceWhoseRegionsNeverCatchUpCopiesOnlyAFew) {
   EXPECT_EQ(chooseHostIndexPath(rows_64k, 5, gpu), HostIndexPath::kKernel);
   // Rows in one run merge into a single region, which copies.
   EXPECT_EQ(chooseHostIndexPath(rows_64k, 1, gpu), HostIndexPath::kCopyRegions);
+}
+
+// Both paths are plans for the one runner: the copy path one transfer step and nothing dispatched (no
+// status slot), the kernel path the row gather behind one upload of the values into the indices tensor.
+TEST(HostIndexCopyTest, BothPathsArePlansOfTheOneFormat) {
+  const RowGather rows = gatherOf({10, 16}, DataType::kFloat32, {3}, DataType::kInt64, 0);
+  const int64_t values[] = {4, 0, 9};
+  OpPlan copy = copyRegionsPlan(rowCopyRegions(rows, values, 0, 0));
+  ASSERT_EQ(copy.steps.size(), 1u);
+  EXPECT_EQ(copy.steps[0].kind, StepKind::kCopyRegions);
+  EXPECT_EQ(copy.steps[0].regions.size(), 3u);
+  EXPECT_FALSE(copy.dispatches());
+  EXPECT_TRUE(copyRegionsPlan({}).steps.empty()) << "an empty output copies nothing";
+
+  DeviceInfo device;
+  device.max_storage_buffer_range = 1 << 20;
+  device.min_storage_buffer_offset_alignment = 16;
+  device.max_workgroup_count = {65535, 65535, 65535};
+  Tuning tuning;
+  tuning.workgroup_size = 64;
+  tuning.items_per_invocation = tuning.row_items = 4;
+  tuning.row_lanes = 1;
+  StatusOr<OpPlan> kernel = uploadedIndicesPlan(rows, values, {0, 640}, {256, 24}, {1024, 192}, device, tuning);
+  ASSERT_TRUE(kernel.ok()) << kernel.status().toString();
+  ASSERT_GE(kernel->steps.size(), 2u);
+  const Step& upload = kernel->steps.front();
+  EXPECT_EQ(upload.kind, StepKind::kUploadFromHost);
+  EXPECT_EQ(upload.host_source, static_cast<const void*>(values));
+  ASSERT_EQ(upload.bindings.size(), 1u);
+  EXPECT_EQ(upload.bindings[0].role, Role::kIndices);
+  EXPECT_EQ(upload.bindings[0].window.offset, 256u);
+  EXPECT_EQ(upload.bindings[0].window.size, hostIndexBytes(rows));
+  EXPECT_EQ(hostIndexBytes(rows), 24u);
+  EXPECT_TRUE(kernel->dispatches());
+  for (size_t i = 1; i < kernel->steps.size(); ++i) EXPECT_EQ(kernel->steps[i].kind, StepKind::kDispatch);
 }
 
 }  // namespace
