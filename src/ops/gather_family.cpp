@@ -23,24 +23,40 @@ Status validateOutput(const GatherFamilyOp& op, const Tensor& output, const Tens
   return checkNoOverlap(output, indices, op.name, "indices");
 }
 
-// Checks the call and plans it.
+// Plans a call whose tensors' contexts are checked and whose problem is inferred: checks the output and
+// the binding windows first.
+StatusOr<plan::OpPlan> planChecked(Context& context, const GatherFamilyOp& op, const GatherProblem& problem,
+                                   const Tensor& data, const Tensor& indices, const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, problem.output_shape));
+  VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &output}, context.device()));
+  return op.plan(problem, data, indices, output, context.device(), tuningOf(context));
+}
+
+// Checks the call, infers its problem, and plans it.
 StatusOr<plan::OpPlan> prepare(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
                                int64_t attribute, const Tensor& output) {
   VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
-  VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
-  VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
-  VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &output}, context.device()));
-  return op.plan(data, indices, attribute, output, context.device(), tuningOf(context));
+  VKINDEX_ASSIGN_OR_RETURN(GatherProblem problem, op.infer(data, indices, attribute));
+  return planChecked(context, op, problem, data, indices, output);
 }
 
-// Strings stay on the host: run the operator on their positions (as 4-byte ids), then pick the strings.
-Status runOnStrings(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
-                    int64_t attribute, Tensor& output) {
+// Runs a call whose tensors' contexts are checked and whose problem is inferred. Strings stay on the
+// host: the operator runs on their positions (as 4-byte ids, the size a string element plans with),
+// then the host picks the strings.
+Status runChecked(Context& context, const GatherFamilyOp& op, const GatherProblem& problem, const Tensor& data,
+                  const Tensor& indices, Tensor& output) {
+  if (data.dtype() != DataType::kString) {
+    VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, problem, data, indices, output));
+    return runPlan(context, plan, {&data, &indices, nullptr, &output});
+  }
+  VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, problem.output_shape));
   std::vector<uint32_t> ids(data.elementCount());
   std::iota(ids.begin(), ids.end(), 0u);
   VKINDEX_ASSIGN_OR_RETURN(Tensor id_tensor, Tensor::fromHost(context, DataType::kUInt32, data.shape(), ids.data(),
                                                               ids.size() * sizeof(uint32_t)));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor picked, runGatherFamily(context, op, id_tensor, indices, attribute));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor picked, createOutput(context, op.name, DataType::kUInt32, problem.output_shape));
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, problem, id_tensor, indices, picked));
+  VKINDEX_RETURN_IF_ERROR(runPlan(context, plan, {&id_tensor, &indices, nullptr, &picked}));
   VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(),
                            pickStrings(picked, {&data.strings()}, std::string(op.name) + " output"));
   return Status::Ok();
@@ -62,19 +78,15 @@ Status validateGatherOutput(const char* op_name, const Tensor& output, const Ten
 
 Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
                        int64_t attribute, Tensor& output) {
-  if (data.dtype() == DataType::kString) {
-    VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
-    VKINDEX_ASSIGN_OR_RETURN(Shape expected, op.output_shape(data, indices, attribute));
-    VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, expected));
-    return runOnStrings(context, op, data, indices, attribute, output);
-  }
-  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, prepare(context, op, data, indices, attribute, output));
-  return runPlan(context, plan, {&data, &indices, nullptr, &output});
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
+  VKINDEX_ASSIGN_OR_RETURN(GatherProblem problem, op.infer(data, indices, attribute));
+  return runChecked(context, op, problem, data, indices, output);
 }
 
 StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
                                  int64_t attribute) {
-  VKINDEX_ASSIGN_OR_RETURN(Shape shape, op.output_shape(data, indices, attribute));
+  VKINDEX_ASSIGN_OR_RETURN(GatherProblem problem, op.infer(data, indices, attribute));
+  const Shape& shape = problem.output_shape;
   Tensor output;
   if (data.dtype() == DataType::kString) {
     std::vector<std::string> empty(*plan::elementCount(shape));
@@ -82,7 +94,8 @@ StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, con
   } else {
     VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), shape));
   }
-  VKINDEX_RETURN_IF_ERROR(runGatherFamily(context, op, data, indices, attribute, output));
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, output));
+  VKINDEX_RETURN_IF_ERROR(runChecked(context, op, problem, data, indices, output));
   return output;
 }
 

@@ -4,19 +4,30 @@
 // the host: the plan moves 4-byte element ids, and the host picks the strings.
 #pragma once
 
+#include <variant>
+
 #include "ops/op_runner.hpp"
+#include "plan/gather_elements_plan.hpp"
+#include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
 #include "plan/tuning.hpp"
 #include "plan/windows.hpp"
 
 namespace vkindex {
 
+// A call's problem, inferred once per call: its output's shape and the operator's planner input.
+struct GatherProblem {
+  Shape output_shape;
+  std::variant<plan::GatherShape, plan::GatherElementsShape, plan::GatherNDShape> shape;
+};
+
 struct GatherFamilyOp {
   const char* name;  // "GatherND", for messages
-  // Host-side validation of the inputs and attribute; the output's shape.
-  StatusOr<Shape> (*output_shape)(const Tensor& data, const Tensor& indices, int64_t attribute);
+  // Host-side validation of the inputs and attribute: the call's problem.
+  StatusOr<GatherProblem> (*infer)(const Tensor& data, const Tensor& indices, int64_t attribute);
   // The plan for a validated call whose output is `output`.
-  StatusOr<plan::OpPlan> (*plan)(const Tensor& data, const Tensor& indices, int64_t attribute, const Tensor& output,
-                                 const DeviceInfo& device, const plan::Tuning& tuning);
+  StatusOr<plan::OpPlan> (*plan)(const GatherProblem& problem, const Tensor& data, const Tensor& indices,
+                                 const Tensor& output, const DeviceInfo& device, const plan::Tuning& tuning);
 };
 
 // Where a tensor's bytes live, for the planners.
@@ -38,17 +49,16 @@ template <typename Problem, StatusOr<Problem> (*Infer)(const Shape&, DataType, c
           StatusOr<plan::OpPlan> (*Plan)(const Problem&, DataType, const plan::Placement&, const plan::Placement&,
                                          const plan::Placement&, const DeviceInfo&, const plan::Tuning&)>
 struct PlannedGather {
-  static StatusOr<Problem> infer(const Tensor& data, const Tensor& indices, int64_t attribute) {
-    return Infer(data.shape(), data.dtype(), indices.shape(), indices.dtype(), attribute);
+  static StatusOr<GatherProblem> infer(const Tensor& data, const Tensor& indices, int64_t attribute) {
+    VKINDEX_ASSIGN_OR_RETURN(Problem problem,
+                             Infer(data.shape(), data.dtype(), indices.shape(), indices.dtype(), attribute));
+    Shape output_shape = problem.output_shape;
+    return GatherProblem{std::move(output_shape), std::move(problem)};
   }
-  static StatusOr<Shape> outputShape(const Tensor& data, const Tensor& indices, int64_t attribute) {
-    VKINDEX_ASSIGN_OR_RETURN(Problem problem, infer(data, indices, attribute));
-    return problem.output_shape;
-  }
-  static StatusOr<plan::OpPlan> plan(const Tensor& data, const Tensor& indices, int64_t attribute, const Tensor& output,
-                                     const DeviceInfo& device, const plan::Tuning& tuning) {
-    VKINDEX_ASSIGN_OR_RETURN(Problem problem, infer(data, indices, attribute));
-    return Plan(problem, indices.dtype(), placementOf(data), placementOf(indices), placementOf(output), device, tuning);
+  static StatusOr<plan::OpPlan> plan(const GatherProblem& problem, const Tensor& data, const Tensor& indices,
+                                     const Tensor& output, const DeviceInfo& device, const plan::Tuning& tuning) {
+    return Plan(std::get<Problem>(problem.shape), indices.dtype(), placementOf(data), placementOf(indices),
+                placementOf(output), device, tuning);
   }
 };
 

@@ -16,10 +16,9 @@ using GatherElementsPlanner =
     PlannedGather<plan::GatherElementsShape, plan::inferGatherElementsShape, plan::planGatherElements>;
 using GatherNDPlanner = PlannedGather<plan::GatherNDShape, plan::inferGatherNDShape, plan::planGatherND>;
 
-constexpr GatherFamilyOp kGather{"Gather", GatherPlanner::outputShape, GatherPlanner::plan};
-constexpr GatherFamilyOp kGatherElements{"GatherElements", GatherElementsPlanner::outputShape,
-                                         GatherElementsPlanner::plan};
-constexpr GatherFamilyOp kGatherND{"GatherND", GatherNDPlanner::outputShape, GatherNDPlanner::plan};
+constexpr GatherFamilyOp kGather{"Gather", GatherPlanner::infer, GatherPlanner::plan};
+constexpr GatherFamilyOp kGatherElements{"GatherElements", GatherElementsPlanner::infer, GatherElementsPlanner::plan};
+constexpr GatherFamilyOp kGatherND{"GatherND", GatherNDPlanner::infer, GatherNDPlanner::plan};
 
 }  // namespace
 

@@ -35,20 +35,30 @@ Status validateOutput(const ScatterFamilyOp& op, const Tensor& output, const Ten
   return checkNoOverlap(output, updates, op.name, "updates", output_name);
 }
 
-StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
-                               const Tensor& updates, int64_t attribute, Reduction reduction, const Tensor& output,
-                               ScatterTarget target) {
-  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
-  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
+// Plans a call whose tensors' contexts are checked and whose shape is inferred: checks the output and
+// the binding windows first.
+StatusOr<plan::OpPlan> planChecked(Context& context, const ScatterFamilyOp& op, const plan::ScatterShape& shape,
+                                   const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                   const Tensor& output, ScatterTarget target) {
   VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
   VKINDEX_RETURN_IF_ERROR(checkWindowPairs(op.name, {&data, &indices, &updates, &output}, context.device()));
   return plan::planScatter(shape, placementOf(data), placementOf(indices), placementOf(updates), placementOf(output),
                            target == ScatterTarget::kInPlace, context.device(), tuningOf(context));
 }
 
-// Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick.
-Status runOnStrings(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
-                    const Tensor& updates, int64_t attribute, Reduction reduction, Tensor& output) {
+// Checks the call, infers its shape (once per call), and plans it.
+StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                               const Tensor& updates, int64_t attribute, Reduction reduction, const Tensor& output,
+                               ScatterTarget target) {
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
+  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
+  return planChecked(context, op, shape, data, indices, updates, output, target);
+}
+
+// Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick. The
+// call is checked and its shape inferred already (a string element plans as its 4-byte id).
+Status runOnStrings(Context& context, const ScatterFamilyOp& op, const plan::ScatterShape& shape, const Tensor& data,
+                    const Tensor& indices, const Tensor& updates, Tensor& output) {
   std::vector<uint32_t> data_ids(data.elementCount()), update_ids(updates.elementCount());
   std::iota(data_ids.begin(), data_ids.end(), 0u);
   std::iota(update_ids.begin(), update_ids.end(), static_cast<uint32_t>(data_ids.size()));
@@ -56,8 +66,10 @@ Status runOnStrings(Context& context, const ScatterFamilyOp& op, const Tensor& d
                                                                 data_ids.data(), data_ids.size() * 4));
   VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor, Tensor::fromHost(context, DataType::kUInt32, updates.shape(),
                                                                   update_ids.data(), update_ids.size() * 4));
-  VKINDEX_ASSIGN_OR_RETURN(Tensor picked,
-                           runScatterFamily(context, op, data_tensor, indices, update_tensor, attribute, reduction));
+  VKINDEX_ASSIGN_OR_RETURN(Tensor picked, createOutput(context, op.name, DataType::kUInt32, data.shape()));
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, shape, data_tensor, indices, update_tensor,
+                                                          picked, ScatterTarget::kOutput));
+  VKINDEX_RETURN_IF_ERROR(runPlan(context, plan, {&data_tensor, &indices, &update_tensor, &picked}));
   VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(), pickStrings(picked, {&data.strings(), &updates.strings()},
                                                                 std::string(op.name) + " output"));
   return Status::Ok();
@@ -68,14 +80,13 @@ Status runOnStrings(Context& context, const ScatterFamilyOp& op, const Tensor& d
 Status runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
                         const Tensor& updates, int64_t attribute, Reduction reduction, Tensor& output,
                         ScatterTarget target) {
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
+  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
   if (data.dtype() == DataType::kString) {
-    VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
-    VKINDEX_RETURN_IF_ERROR(op.infer(data, indices, updates, attribute, reduction).status());
     VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
-    return runOnStrings(context, op, data, indices, updates, attribute, reduction, output);
+    return runOnStrings(context, op, shape, data, indices, updates, output);
   }
-  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan,
-                           prepare(context, op, data, indices, updates, attribute, reduction, output, target));
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, shape, data, indices, updates, output, target));
   const Tensor* read_data = target == ScatterTarget::kOutput ? &data : nullptr;  // in place: only the output
   return runPlan(context, plan, {read_data, &indices, &updates, &output});
 }
