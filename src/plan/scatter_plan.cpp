@@ -85,7 +85,7 @@ uint64_t winnerTableEntries(const ScatterShape& shape, const DeviceInfo& device,
   // One update (a KV-cache row update) cannot collide with another: the walk is one dispatch, where the
   // table would add a clear and a claim pass and a scratch buffer.
   if (shape.check.tuple_count <= 1) return 0;
-  const bool elements = shape.op == "ScatterElements";
+  const bool elements = shape.kind == ScatterKind::kElements;
   // ScatterElements walks lines in order where there are enough of them (Tuning::min_walk_lines),
   // but for a single line of many updates (Tuning::max_single_line_walk_updates).
   const bool long_single_line = shape.lines == 1 && shape.check.tuple_count > tuning.max_single_line_walk_updates;
@@ -233,7 +233,7 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& 
                       bool wait_for_checks, bool output_written) {
   const ScatterShape& shape = layout.shape;
   const uint64_t max_walk = device.max_walk_steps;
-  const bool elements = shape.op == "ScatterElements";
+  const bool elements = shape.kind == ScatterKind::kElements;
   for (const SourceRun& run : layout.runs) {
     for (uint64_t begin = run.walk_begin; begin < run.walk_end; begin += max_walk) {
       const uint64_t end = std::min(run.walk_end, begin + max_walk);
@@ -271,14 +271,15 @@ StatusOr<ElementBlocks> peeledBlocks(const ScatterShape& shape, const Placement&
   const uint64_t update_bytes = std::max<uint64_t>(shape.element_bytes, tupleBytes(shape.check));
   const bool windowed = !fitsOneBinding(updates, device) || !fitsOneBinding(indices, device);
   for (size_t peel = 0;; ++peel) {
-    StatusOr<ElementBlocks> blocks = elementBlocks(shape.op, shape.dims, shape.axis_dim, shape.check.extents[0],
-                                                   shape.check.tuple_count, output.bytes / shape.element_bytes, peel);
+    StatusOr<ElementBlocks> blocks =
+        elementBlocks(scatterName(shape.kind), shape.dims, shape.axis_dim, shape.check.extents[0],
+                      shape.check.tuple_count, output.bytes / shape.element_bytes, peel);
     if (!blocks.ok() && peel > 0) break;  // more blocks than kMaxPeeledBlocks to fit the windows
     VKINDEX_RETURN_IF_ERROR(blocks.status());
     if (!windowed || blocks->elements * update_bytes <= windowCapacity(device)) return blocks;
   }
-  return unsupported(shape.op + ": the tensors coalesce to " + std::to_string(shape.dims.size()) + " dims, more than " +
-                     std::to_string(VKINDEX_MAX_ELEMENT_DIMS) +
+  return unsupported(scatterName(shape.kind) + ": the tensors coalesce to " + std::to_string(shape.dims.size()) +
+                     " dims, more than " + std::to_string(VKINDEX_MAX_ELEMENT_DIMS) +
                      ", and run a block at a time; blocks whose updates each fit one storage-buffer binding of this "
                      "device (maxStorageBufferRange " +
                      std::to_string(device.max_storage_buffer_range) + ") would be more than " +
@@ -322,7 +323,7 @@ void appendPeeledWalkPasses(OpPlan& plan, const ScatterShape& shape, const Eleme
 // The updates of `run` that one winner pass covers: its lines times its axis positions
 // (ScatterElements), or its tuples (ScatterND).
 uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
-  if (shape.op == "ScatterElements") return (run.line_end - run.line_begin) * (run.walk_end - run.walk_begin);
+  if (shape.kind == ScatterKind::kElements) return (run.line_end - run.line_begin) * (run.walk_end - run.walk_begin);
   return run.walk_end - run.walk_begin;
 }
 
@@ -331,7 +332,7 @@ uint64_t runUpdates(const ScatterShape& shape, const SourceRun& run) {
 // a locate pass of 4096 slices of 1024 floats ran in 4 workgroups, leaving a GPU idle
 // (docs/scatter-strategies.md).
 uint64_t runUpdateElements(const ScatterShape& shape, const SourceRun& run) {
-  return shape.op == "ScatterElements" ? runUpdates(shape, run) : runUpdates(shape, run) * shape.slice_elements;
+  return shape.kind == ScatterKind::kElements ? runUpdates(shape, run) : runUpdates(shape, run) * shape.slice_elements;
 }
 
 // Workgroups for a pass of one update per item, row_items of them per invocation (CPU drivers: 256,
@@ -343,7 +344,7 @@ uint64_t perUpdateGroups(uint64_t updates, uint32_t workgroup, const Tuning& tun
 // A winner pass's specialization and push block: the whole of `run`, writing into `target`.
 void setWinnerPass(Step& pass, const PassLayout& layout, const SourceRun& run, const TargetRange& target) {
   const ScatterShape& shape = layout.shape;
-  if (shape.op == "ScatterElements") {
+  if (shape.kind == ScatterKind::kElements) {
     pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.dims.size()));
     setPush(pass, elementsParams(layout, run, target, run.walk_begin, run.walk_end));
   } else {
@@ -382,7 +383,7 @@ Step winnerWriteByTarget(const PassLayout& layout, const SourceRun& run, const T
   Step write;
   setWinnerPass(write, layout, run, target);
   write.bindings = winnerWriteBindings(shape, run, target, table);
-  const bool elements = shape.op == "ScatterElements";
+  const bool elements = shape.kind == ScatterKind::kElements;
   const uint64_t targets = elements ? entries : entries * shape.slice_elements;
   if (elements) {
     setTargetEnd<abi::ScatterElementsParams>(write, targets);
@@ -406,7 +407,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
   Step write;
   setWinnerPass(write, layout, run, target);
   write.bindings = winnerWriteBindings(shape, run, target, table);
-  if (shape.op == "ScatterElements") {
+  if (shape.kind == ScatterKind::kElements) {
     write.kernel = Kernel::kScatterElementsWrite;
     write.groups = perUpdateGroups(runUpdates(shape, run), layout.workgroup, tuning);
     return write;
@@ -436,7 +437,7 @@ Step winnerWrite(const PassLayout& layout, const SourceRun& run, const TargetRan
 void appendWinnerPasses(OpPlan& plan, const PassLayout& layout, uint64_t entries, const Placement& updates,
                         const Placement& output, bool wait_for_checks, bool output_written, const Tuning& tuning) {
   const ScatterShape& shape = layout.shape;
-  const bool elements = shape.op == "ScatterElements";
+  const bool elements = shape.kind == ScatterKind::kElements;
   const Window table{0, entries * 4};
   plan.scratch_bytes = table.size;
 
@@ -519,7 +520,7 @@ bool softFloatWalk(const ScatterShape& shape) {
 
 // The invocations a walk keeps busy: ScatterElements' lines, ScatterND's slice elements.
 uint64_t walkersOf(const ScatterShape& shape) {
-  return shape.op == "ScatterElements" ? shape.lines : shape.slice_elements;
+  return shape.kind == ScatterKind::kElements ? shape.lines : shape.slice_elements;
 }
 
 // Whether a reduction's walk would keep fewer than `min_walkers` invocations busy where its updates
@@ -551,7 +552,7 @@ void appendAtomicPasses(OpPlan& plan, const PassLayout& layout, bool wait_for_ch
   for (const SourceRun& run : layout.runs) {
     for (const TargetRange& target : layout.targets) {
       Step pass;
-      pass.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsAtomic : Kernel::kScatterNDAtomic;
+      pass.kernel = shape.kind == ScatterKind::kElements ? Kernel::kScatterElementsAtomic : Kernel::kScatterNDAtomic;
       setWinnerPass(pass, layout, run, target);
       pass.bindings = std::vector<Binding>{{Role::kUpdates, run.updates.window},
                                            indicesBinding(shape, run),
@@ -602,7 +603,7 @@ void appendFoldByOwner(OpPlan& plan, const PassLayout& layout, const FoldLayout&
   const SourceRun& run = layout.runs.front();
   const TargetRange& target = layout.targets.front();
   Step locate;
-  locate.kernel = shape.op == "ScatterElements" ? Kernel::kScatterElementsLocate : Kernel::kScatterNDLocate;
+  locate.kernel = shape.kind == ScatterKind::kElements ? Kernel::kScatterElementsLocate : Kernel::kScatterNDLocate;
   setWinnerPass(locate, layout, run, target);
   locate.bindings = std::vector<Binding>{
       indicesBinding(shape, run), {Role::kScratch, fold.targets}, {Role::kScratch, fold.counts}, {Role::kStatus, {}}};
@@ -673,11 +674,14 @@ Status checkUpdatesType(const std::string& op, DataType data_type, DataType upda
 
 }  // namespace
 
+std::string scatterName(ScatterKind kind) { return kind == ScatterKind::kElements ? "ScatterElements" : "ScatterND"; }
+
 StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataType data_type,
                                                  const Shape& indices_shape, DataType index_type,
                                                  const Shape& updates_shape, DataType updates_type, int64_t axis,
                                                  Reduction reduction) {
-  const std::string op = "ScatterElements";
+  const ScatterKind kind = ScatterKind::kElements;
+  const std::string op = scatterName(kind);
   VKINDEX_RETURN_IF_ERROR(checkElementRanksAndAxis(op, data_shape, indices_shape, index_type, axis));
   VKINDEX_RETURN_IF_ERROR(checkUpdatesType(op, data_type, updates_type));
   if (updates_shape != indices_shape) {
@@ -686,7 +690,7 @@ StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataTy
   }
   VKINDEX_RETURN_IF_ERROR(checkElementExtents(op, data_shape, indices_shape, axis));
   ScatterShape shape;
-  shape.op = op;
+  shape.kind = kind;
   VKINDEX_ASSIGN_OR_RETURN(shape.element_kind, elementKind(op, reduction, data_type));
   const int64_t rank = static_cast<int64_t>(data_shape.size());
   const int64_t a = axis < 0 ? axis + rank : axis;
@@ -706,7 +710,8 @@ StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataTy
 StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
                                            DataType index_type, const Shape& updates_shape, DataType updates_type,
                                            Reduction reduction) {
-  const std::string op = "ScatterND";
+  const ScatterKind kind = ScatterKind::kND;
+  const std::string op = scatterName(kind);
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
     return invalidArgument(op + ": input 'indices' has type " + dataTypeName(index_type) +
                            "; allowed types are int32 and int64");
@@ -734,7 +739,7 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
     return invalidArgument(op + ": the inputs' shapes are too large");
   }
   ScatterShape shape;
-  shape.op = op;
+  shape.kind = kind;
   VKINDEX_ASSIGN_OR_RETURN(shape.element_kind, elementKind(op, reduction, data_type));
   shape.output_shape = data_shape;
   shape.indices_shape = indices_shape;
@@ -758,18 +763,20 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   // Tuples of no components (ScatterND, k = 0) hold no index to check.
   bool checked = false;
   if (!shape.check.extents.empty()) {
-    VKINDEX_ASSIGN_OR_RETURN(checked, appendIndexChecks(plan, shape.check, indices, device, tuning, shape.op));
+    VKINDEX_ASSIGN_OR_RETURN(checked,
+                             appendIndexChecks(plan, shape.check, indices, device, tuning, scatterName(shape.kind)));
   }
-  const bool elements = shape.op == "ScatterElements";
+  const bool elements = shape.kind == ScatterKind::kElements;
   // The kernels number elements and update positions in 32 bits.
   const uint64_t updates_elements = updates.bytes / shape.element_bytes;
   if (output.bytes / shape.element_bytes > kMax32 || updates_elements > kMax32 || shape.check.tuple_count >= kMax32) {
-    return unsupported(shape.op + ": tensors of 2^32 or more elements are not supported");
+    return unsupported(scatterName(shape.kind) + ": tensors of 2^32 or more elements are not supported");
   }
   const bool windowed = !fitsOneBinding(data, device) || !fitsOneBinding(output, device) ||
                         !fitsOneBinding(updates, device) || !fitsOneBinding(indices, device);
   if (windowed && windowCapacity(device) < 16) {
-    return unsupported(shape.op + ": tensors larger than one binding are bound a window at a time, and bindings of " +
+    return unsupported(scatterName(shape.kind) +
+                       ": tensors larger than one binding are bound a window at a time, and bindings of " +
                        std::to_string(device.max_storage_buffer_range) + " bytes at an offset alignment of " +
                        std::to_string(bindingAlignment(device)) + " leave no room for one");
   }
