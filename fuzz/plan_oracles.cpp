@@ -191,7 +191,7 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
   // walk in one self-checking dispatch, and nothing else does.
   const uint64_t components = shape.check.tuple_count * shape.check.extents.size();
   const bool small_walk =
-      in_place && shape.op == "ScatterND" && shape.reduction == Reduction::kNone && components <= 16;
+      in_place && shape.kind == plan::ScatterKind::kND && shape.reduction == Reduction::kNone && components <= 16;
   const auto fits = [&](const Step& walk) { return components * walk.groups <= 256; };
   if (op_plan.steps.size() == 1 && op_plan.steps[0].kernel == plan::Kernel::kScatterNDMoveChecked) {
     EXPECT_TRUE(small_walk && fits(op_plan.steps[0])) << plan::test::kernels(op_plan);

@@ -6,7 +6,7 @@
 //
 // VKINDEX_SCATTER_FLOATS picks the kernel variant (CMakeLists.txt): 0 integers (and every max and
 // min), 1 float32 arithmetic (add and mul of float16 and bfloat16, mul of float and complex64), 2
-// float64 arithmetic (add and mul of double and complex128); src/plan/scatter_plan.cpp's walkKernel
+// float64 arithmetic (add and mul of double and complex128); src/plan/scatter_passes.cpp's walkKernel
 // plans no other kind into 1 or 2. The soft float is compiled only into the variants that need it,
 // and there once: SwiftShader compiles every inlined copy of it, even where a specialization constant
 // makes that copy unreachable. So each float variant reaches f32Add and f32Mul (or f64Add and f64Mul)

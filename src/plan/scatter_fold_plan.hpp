@@ -1,8 +1,8 @@
 // The fold by owner's passes (shaders/common/scatter_buckets_params.h): a reduction whose walk in
 // index order would keep only a few invocations busy (ScatterElements on few lines, ScatterND with
 // narrow slices) sorts its updates into one bucket per target element, and one owner per target folds
-// its bucket in index order. The operator's planner (scatter_plan.cpp) builds the locate pass, which
-// needs its own index math; the rest is the same for both operators.
+// its bucket in index order. The operator's locate pass, which needs its own index math, is built in
+// scatter_fold_passes.cpp; the rest is the same for both operators.
 #pragma once
 
 #include <cstdint>

@@ -10,9 +10,15 @@
 
 namespace vkindex::plan {
 
+// The operators a ScatterShape describes.
+enum class ScatterKind : uint8_t { kElements, kND };
+
+// The operator's ONNX name ("ScatterElements", "ScatterND"), for messages.
+std::string scatterName(ScatterKind kind);
+
 // A validated scatter, reduced to what its kernel needs.
 struct ScatterShape {
-  std::string op;      // "ScatterElements" or "ScatterND", for messages
+  ScatterKind kind = ScatterKind::kElements;
   Shape output_shape;  // data's shape
   Shape indices_shape;
   uint64_t element_bytes = 0;

@@ -6,7 +6,7 @@ namespace vkindex::plan {
 namespace {
 
 Status tooLargeToBind(const ScatterShape& shape, uint64_t bytes, const char* what, const DeviceInfo& device) {
-  return unsupported(shape.op + ": " + what + " of " + std::to_string(bytes) +
+  return unsupported(scatterName(shape.kind) + ": " + what + " of " + std::to_string(bytes) +
                      " bytes is more than this device can bind at once (maxStorageBufferRange " +
                      std::to_string(device.max_storage_buffer_range) + ")");
 }
@@ -32,7 +32,7 @@ StatusOr<std::vector<TargetRange>> targetRanges(const ScatterShape& shape, const
   if (fitsOneBinding(output, device)) {
     return std::vector<TargetRange>{{0, kMax32, bindBytes(output, 0, output.bytes, device)}};
   }
-  const uint64_t granule = shape.op == "ScatterND" ? shape.slice_elements : 1;
+  const uint64_t granule = shape.kind == ScatterKind::kND ? shape.slice_elements : 1;
   const uint64_t per_range = windowCapacity(device) / (granule * element_bytes) * granule;
   if (per_range == 0) return tooLargeToBind(shape, granule * element_bytes, "a slice", device);
   std::vector<TargetRange> ranges;

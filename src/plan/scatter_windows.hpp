@@ -1,6 +1,6 @@
 // How the scatter passes split tensors that do not fit one storage-buffer binding: the output into
 // target ranges, and the updates with their indices into runs, each bound as a window. A pass joins
-// one run with one target range; scatter_plan.cpp orders the passes.
+// one run with one target range; the pass builders (scatter_passes.hpp) order the passes.
 #pragma once
 
 #include <cstdint>
