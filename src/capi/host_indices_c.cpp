@@ -48,6 +48,24 @@ VkindexStatus runHostIndexForm(const char* function, VkindexContext context, Vki
   return VKINDEX_OK;
 }
 
+// A host-index gather's C++ recording form (recordGather, recordGatherND with HostIndices).
+using HostIndexRecorder = vkindex::StatusOr<vkindex::RecordedOp> (*)(vkindex::Context&, VkCommandBuffer,
+                                                                     const vkindex::Tensor&,
+                                                                     const vkindex::HostIndices&, int64_t,
+                                                                     vkindex::Tensor&);
+
+// The C form of a host-index recording: its own checks, then `record` through runHostIndexForm.
+VkindexStatus recordHostIndexForm(const char* function, HostIndexRecorder record, VkindexContext context,
+                                  VkCommandBuffer command_buffer, VkindexTensor data, const VkindexHostIndices* indices,
+                                  int64_t attribute, VkindexTensor output, VkindexRecordedOp* op) {
+  if (command_buffer == VK_NULL_HANDLE) return nullArgument(function, "command_buffer");
+  if (output == nullptr) return nullArgument(function, "output");
+  return runHostIndexForm(function, context, data, indices, op,
+                          [&](vkindex::Context& ctx, const vkindex::Tensor& d, const vkindex::HostIndices& i) {
+                            return record(ctx, command_buffer, d, i, attribute, output->tensor);
+                          });
+}
+
 }  // namespace
 
 extern "C" {
@@ -71,25 +89,15 @@ VkindexStatus vkindexGatherNDHostIndices(VkindexContext context, VkindexTensor d
 VkindexStatus vkindexRecordGatherHostIndices(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                              const VkindexHostIndices* indices, int64_t axis, VkindexTensor output,
                                              VkindexRecordedOp* op) {
-  const char* function = "vkindexRecordGatherHostIndices";
-  if (command_buffer == VK_NULL_HANDLE) return nullArgument(function, "command_buffer");
-  if (output == nullptr) return nullArgument(function, "output");
-  return runHostIndexForm(function, context, data, indices, op,
-                          [&](vkindex::Context& ctx, const vkindex::Tensor& d, const vkindex::HostIndices& i) {
-                            return vkindex::recordGather(ctx, command_buffer, d, i, axis, output->tensor);
-                          });
+  return recordHostIndexForm("vkindexRecordGatherHostIndices", vkindex::recordGather, context, command_buffer, data,
+                             indices, axis, output, op);
 }
 
 VkindexStatus vkindexRecordGatherNDHostIndices(VkindexContext context, VkCommandBuffer command_buffer,
                                                VkindexTensor data, const VkindexHostIndices* indices,
                                                int64_t batch_dims, VkindexTensor output, VkindexRecordedOp* op) {
-  const char* function = "vkindexRecordGatherNDHostIndices";
-  if (command_buffer == VK_NULL_HANDLE) return nullArgument(function, "command_buffer");
-  if (output == nullptr) return nullArgument(function, "output");
-  return runHostIndexForm(function, context, data, indices, op,
-                          [&](vkindex::Context& ctx, const vkindex::Tensor& d, const vkindex::HostIndices& i) {
-                            return vkindex::recordGatherND(ctx, command_buffer, d, i, batch_dims, output->tensor);
-                          });
+  return recordHostIndexForm("vkindexRecordGatherNDHostIndices", vkindex::recordGatherND, context, command_buffer, data,
+                             indices, batch_dims, output, op);
 }
 
 }  // extern "C"

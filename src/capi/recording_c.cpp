@@ -40,34 +40,43 @@ vkindex::StatusOr<vkindex::Reduction> reductionFor(const char* function, Vkindex
   return *converted;
 }
 
+// A gather-family operator's C++ recording form (recordGather, recordGatherElements, recordGatherND).
+using GatherRecorder = vkindex::StatusOr<vkindex::RecordedOp> (*)(vkindex::Context&, VkCommandBuffer,
+                                                                  const vkindex::Tensor&, const vkindex::Tensor&,
+                                                                  int64_t, vkindex::Tensor&);
+
+// The C form of a gather-family recording: the checks every recording form makes, then `record`.
+VkindexStatus recordGatherFamily(const char* function, GatherRecorder record, VkindexContext context,
+                                 VkCommandBuffer command_buffer, VkindexTensor data, VkindexTensor indices,
+                                 int64_t attribute, VkindexTensor output, VkindexRecordedOp* op) {
+  return recordOp(function, context, command_buffer, data, indices, nullptr, false, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
+                    return record(ctx, command_buffer, data->tensor, indices->tensor, attribute, out);
+                  });
+}
+
 }  // namespace
 
 extern "C" {
 
 VkindexStatus vkindexRecordGather(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                   VkindexTensor indices, int64_t axis, VkindexTensor output, VkindexRecordedOp* op) {
-  return recordOp("vkindexRecordGather", context, command_buffer, data, indices, nullptr, false, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
-                    return vkindex::recordGather(ctx, command_buffer, data->tensor, indices->tensor, axis, out);
-                  });
+  return recordGatherFamily("vkindexRecordGather", vkindex::recordGather, context, command_buffer, data, indices, axis,
+                            output, op);
 }
 
 VkindexStatus vkindexRecordGatherElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                           VkindexTensor indices, int64_t axis, VkindexTensor output,
                                           VkindexRecordedOp* op) {
-  return recordOp("vkindexRecordGatherElements", context, command_buffer, data, indices, nullptr, false, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
-                    return vkindex::recordGatherElements(ctx, command_buffer, data->tensor, indices->tensor, axis, out);
-                  });
+  return recordGatherFamily("vkindexRecordGatherElements", vkindex::recordGatherElements, context, command_buffer, data,
+                            indices, axis, output, op);
 }
 
 VkindexStatus vkindexRecordGatherND(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                     VkindexTensor indices, int64_t batch_dims, VkindexTensor output,
                                     VkindexRecordedOp* op) {
-  return recordOp("vkindexRecordGatherND", context, command_buffer, data, indices, nullptr, false, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
-                    return vkindex::recordGatherND(ctx, command_buffer, data->tensor, indices->tensor, batch_dims, out);
-                  });
+  return recordGatherFamily("vkindexRecordGatherND", vkindex::recordGatherND, context, command_buffer, data, indices,
+                            batch_dims, output, op);
 }
 
 VkindexStatus vkindexRecordScatterElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,

@@ -188,30 +188,22 @@ StatusOr<std::vector<plan::CopyRegion>> hostIndexCopyRegions(const Tensor& data,
 
 }  // namespace internal
 
-StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis) {
-  return runWithNewOutput(context, kHostGather, data, indices, axis);
-}
+// The three public forms (vkindex/ops.hpp) of a host-index operator: a macro because they differ only
+// in their names, as VKINDEX_DEFINE_GATHER_FAMILY_FORMS does for the device-index forms.
+#define VKINDEX_DEFINE_HOST_INDEX_FORMS(op_function, record_function, definition, attribute)                          \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const HostIndices& indices, int64_t attribute) { \
+    return runWithNewOutput(context, definition, data, indices, attribute);                                           \
+  }                                                                                                                   \
+  Status op_function(Context& context, const Tensor& data, const HostIndices& indices, int64_t attribute,             \
+                     Tensor& output) {                                                                                \
+    return run(context, definition, data, indices, attribute, output, std::nullopt);                                  \
+  }                                                                                                                   \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,          \
+                                       const HostIndices& indices, int64_t attribute, Tensor& output) {               \
+    return recordForm(context, definition, command_buffer, data, indices, attribute, output, std::nullopt);           \
+  }
 
-Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis, Tensor& output) {
-  return run(context, kHostGather, data, indices, axis, output, std::nullopt);
-}
-
-StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                  const HostIndices& indices, int64_t axis, Tensor& output) {
-  return recordForm(context, kHostGather, command_buffer, data, indices, axis, output, std::nullopt);
-}
-
-StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims) {
-  return runWithNewOutput(context, kHostGatherND, data, indices, batch_dims);
-}
-
-Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims, Tensor& output) {
-  return run(context, kHostGatherND, data, indices, batch_dims, output, std::nullopt);
-}
-
-StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                    const HostIndices& indices, int64_t batch_dims, Tensor& output) {
-  return recordForm(context, kHostGatherND, command_buffer, data, indices, batch_dims, output, std::nullopt);
-}
+VKINDEX_DEFINE_HOST_INDEX_FORMS(gather, recordGather, kHostGather, axis)
+VKINDEX_DEFINE_HOST_INDEX_FORMS(gatherND, recordGatherND, kHostGatherND, batch_dims)
 
 }  // namespace vkindex
