@@ -67,14 +67,24 @@ Status checkValues(const HostIndexOp& op, const RowGather& rows, const HostIndic
 // Whether the rows are few enough for the copy path (plan::kMaxCopyRows).
 bool copyPathPossible(const RowGather& rows) { return rows.outer * rows.index_count <= plan::kMaxCopyRows; }
 
+Status checkContexts(Context& context, const HostIndexOp& op, const Tensor& data, const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
+  return checkTensorContext(context, output, op.name, "output");
+}
+
+// Checks a call whose problem is inferred: the output, then every index value.
+Status checkInferred(const HostIndexOp& op, const HostRowGather& gather, const Tensor& data, const HostIndices& indices,
+                     const Tensor& output) {
+  VKINDEX_RETURN_IF_ERROR(validateGatherOutput(op.name, output, data, gather.output_shape));
+  return checkValues(op, gather.rows, indices);
+}
+
 // Checks the call, then every index value. Returns the row gather to run.
 StatusOr<RowGather> prepare(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices,
                             int64_t attribute, const Tensor& output) {
-  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, data, op.name, "data"));
-  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, output, op.name, "output"));
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, output));
   VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
-  VKINDEX_RETURN_IF_ERROR(validateGatherOutput(op.name, output, data, gather.output_shape));
-  VKINDEX_RETURN_IF_ERROR(checkValues(op, gather.rows, indices));
+  VKINDEX_RETURN_IF_ERROR(checkInferred(op, gather, data, indices, output));
   return gather.rows;
 }
 
@@ -114,9 +124,9 @@ StatusOr<std::unique_ptr<RecordedOp::State>> record(Context& context, VkCommandB
   return recordKernel(context, cmd, op, rows, indices, data, output);
 }
 
-Status run(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices, int64_t attribute,
-           Tensor& output, internal::ForcedPath forced) {
-  VKINDEX_ASSIGN_OR_RETURN(RowGather rows, prepare(context, op, data, indices, attribute, output));
+// Runs a checked call.
+Status runChecked(Context& context, const HostIndexOp& op, const RowGather& rows, const Tensor& data,
+                  const HostIndices& indices, int64_t attribute, Tensor& output, internal::ForcedPath forced) {
   if (data.dtype() == DataType::kString) {
     // Strings live on the host: the indices-tensor form picks them.
     VKINDEX_ASSIGN_OR_RETURN(Tensor index_tensor, Tensor::fromHost(context, indices.type, indices.shape, indices.values,
@@ -128,6 +138,13 @@ Status run(Context& context, const HostIndexOp& op, const Tensor& data, const Ho
   });
 }
 
+Status run(Context& context, const HostIndexOp& op, const Tensor& data, const HostIndices& indices, int64_t attribute,
+           Tensor& output, internal::ForcedPath forced) {
+  VKINDEX_ASSIGN_OR_RETURN(RowGather rows, prepare(context, op, data, indices, attribute, output));
+  return runChecked(context, op, rows, data, indices, attribute, output, forced);
+}
+
+// The new-output form: the call's shape inferred once, for the output and the run.
 StatusOr<Tensor> runWithNewOutput(Context& context, const HostIndexOp& op, const Tensor& data,
                                   const HostIndices& indices, int64_t attribute) {
   VKINDEX_ASSIGN_OR_RETURN(HostRowGather gather, op.infer(data, indices, attribute));
@@ -138,7 +155,9 @@ StatusOr<Tensor> runWithNewOutput(Context& context, const HostIndexOp& op, const
   } else {
     VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), gather.output_shape));
   }
-  VKINDEX_RETURN_IF_ERROR(run(context, op, data, indices, attribute, output, std::nullopt));
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, output));
+  VKINDEX_RETURN_IF_ERROR(checkInferred(op, gather, data, indices, output));
+  VKINDEX_RETURN_IF_ERROR(runChecked(context, op, gather.rows, data, indices, attribute, output, std::nullopt));
   return output;
 }
 
