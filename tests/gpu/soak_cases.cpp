@@ -51,6 +51,18 @@ Reduction randomReduction(Rng& rng, DataType type) {
   return pickFrom(rng, defined);
 }
 
+// A rank in [1, 3], an axis of either sign, and the axis as a dim.
+struct AxisDraw {
+  size_t rank;
+  int64_t axis;
+  size_t a;
+};
+AxisDraw drawAxis(Rng& rng) {
+  const size_t rank = static_cast<size_t>(uniform(rng, 1, 3));
+  const int64_t axis = uniform(rng, -static_cast<int64_t>(rank), static_cast<int64_t>(rank) - 1);
+  return {rank, axis, static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis)};
+}
+
 std::string describeInputs(const std::vector<HostTensor>& inputs) {
   std::string text;
   for (const HostTensor& input : inputs) text += " " + describe(input);
@@ -58,12 +70,11 @@ std::string describeInputs(const std::vector<HostTensor>& inputs) {
 }
 
 SoakCase gatherCase(Rng& rng, const SoakKind& kind) {
-  const size_t rank = static_cast<size_t>(uniform(rng, 1, 3));
-  const int64_t axis = uniform(rng, -static_cast<int64_t>(rank), static_cast<int64_t>(rank) - 1);
-  const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-  const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, rank, a, a + 1));
+  const AxisDraw draw = drawAxis(rng);
+  const int64_t axis = draw.axis;
+  const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, draw.rank, draw.a, draw.a + 1));
   const Shape index_shape = randomShape(rng, static_cast<size_t>(uniform(rng, 0, 2)), 16);
-  const HostTensor indices = randomIndices(rng, kind.index_type, index_shape, data.shape[a]);
+  const HostTensor indices = randomIndices(rng, kind.index_type, index_shape, data.shape[draw.a]);
   SoakCase c{"Gather axis " + std::to_string(axis), {data, indices}, {}, {}, {}};
   c.run = [axis](Context& context, const std::vector<Tensor>& in) { return gather(context, in[0], in[1], axis); };
   c.reference = [axis](const std::vector<HostTensor>& in) { return referenceGather(in[0], in[1], axis); };
@@ -71,11 +82,10 @@ SoakCase gatherCase(Rng& rng, const SoakKind& kind) {
 }
 
 SoakCase gatherElementsCase(Rng& rng, const SoakKind& kind) {
-  const size_t rank = static_cast<size_t>(uniform(rng, 1, 3));
-  const int64_t axis = uniform(rng, -static_cast<int64_t>(rank), static_cast<int64_t>(rank) - 1);
-  const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
-  const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, rank, a, a + 1));
-  const HostTensor indices = elementsIndices(rng, kind.index_type, data.shape, a);
+  const AxisDraw draw = drawAxis(rng);
+  const int64_t axis = draw.axis;
+  const HostTensor data = randomTensor(rng, kind.dtype, randomDataShape(rng, draw.rank, draw.a, draw.a + 1));
+  const HostTensor indices = elementsIndices(rng, kind.index_type, data.shape, draw.a);
   SoakCase c{"GatherElements axis " + std::to_string(axis), {data, indices}, {}, {}, {}};
   c.reference = [axis](const std::vector<HostTensor>& in) { return referenceGatherElements(in[0], in[1], axis); };
   c.run = [axis](Context& context, const std::vector<Tensor>& in) {
@@ -98,13 +108,12 @@ SoakCase gatherNDCase(Rng& rng, const SoakKind& kind) {
 }
 
 SoakCase scatterElementsCase(Rng& rng, const SoakKind& kind) {
-  const size_t rank = static_cast<size_t>(uniform(rng, 1, 3));
-  const int64_t axis = uniform(rng, -static_cast<int64_t>(rank), static_cast<int64_t>(rank) - 1);
-  const size_t a = static_cast<size_t>(axis < 0 ? axis + static_cast<int64_t>(rank) : axis);
+  const AxisDraw draw = drawAxis(rng);
+  const int64_t axis = draw.axis;
   const DataType type = kind.dtype;
   const Reduction reduction = kind.reduction;
-  const HostTensor data = reductionValues(rng, type, randomDataShape(rng, rank, a, a + 1));
-  const HostTensor indices = elementsIndices(rng, kind.index_type, data.shape, a);
+  const HostTensor data = reductionValues(rng, type, randomDataShape(rng, draw.rank, draw.a, draw.a + 1));
+  const HostTensor indices = elementsIndices(rng, kind.index_type, data.shape, draw.a);
   const HostTensor updates = reductionValues(rng, type, indices.shape);
   SoakCase c{"ScatterElements axis " + std::to_string(axis) + " reduction " + reductionName(reduction),
              {data, indices, updates},

@@ -113,6 +113,18 @@ StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) 
   return makeTestContext(std::move(options));
 }
 
+StatusOr<std::unique_ptr<Context>> GpuTest::makeContextWithBindings(uint64_t max_binding_bytes) {
+  ContextOptions options;
+  options.overrides.max_binding_bytes = max_binding_bytes;
+  return makeTestContext(std::move(options));
+}
+
+StatusOr<std::unique_ptr<Context>> GpuTest::makeContextThatNeverWalks() {
+  ContextOptions options;
+  options.overrides.min_walk_lines = UINT64_MAX;
+  return makeTestContext(std::move(options));
+}
+
 StatusOr<Context*> GpuTest::contextWithModestBindings(std::unique_ptr<Context>& holder) {
   const uint64_t cap = uint64_t(128) << 20;
   if (context().device().max_storage_buffer_range <= 2 * cap) return &context();
@@ -124,6 +136,14 @@ StatusOr<Context*> GpuTest::contextWithModestBindings(std::unique_ptr<Context>& 
 
 int64_t GpuTest::rowsPastTheBindingLimit(Context& ctx, int64_t row_bytes) {
   return static_cast<int64_t>((ctx.device().max_storage_buffer_range + (8 << 20)) / static_cast<uint64_t>(row_bytes));
+}
+
+void GpuTest::dataPastTheBindingLimit(Rng& rng, DataType dtype, PastTheLimit& big) {
+  VKINDEX_ASSERT_OK_AND_ASSIGN(big.context, contextWithModestBindings(big.holder));
+  const uint64_t limit = big.context->device().max_storage_buffer_range;
+  big.rows = rowsPastTheBindingLimit(*big.context, big.row_elements * static_cast<int64_t>(elementSize(dtype)));
+  big.data = randomTensor(rng, dtype, {big.rows, big.row_elements});
+  ASSERT_GT(big.data.bytes.size(), limit);
 }
 
 Context& GpuTest::context() { return *sharedContext(); }

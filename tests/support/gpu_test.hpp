@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "support/host_tensor.hpp"
+#include "support/random_tensors.hpp"
 
 namespace vkindex::test {
 
@@ -19,12 +20,26 @@ class GpuTest : public ::testing::Test {
   static Context& context();
   // Creates an extra context with the same validation settings and `options` on top.
   static StatusOr<std::unique_ptr<Context>> makeContext(ContextOptions options);
+  // Extra contexts for the paths a test forces: bindings of at most `max_binding_bytes`
+  // (ContextOverrides::max_binding_bytes: tensors split into windows), or scatters that never walk
+  // (ContextOverrides::min_walk_lines: winner tables for none, the fold by owner for reductions).
+  static StatusOr<std::unique_ptr<Context>> makeContextWithBindings(uint64_t max_binding_bytes);
+  static StatusOr<std::unique_ptr<Context>> makeContextThatNeverWalks();
   // For tests of tensors just past one storage-buffer binding: the shared context where the device's
   // own maxStorageBufferRange is at most 256 MiB (lavapipe: 128 MiB), else a new one capped at 128 MiB
   // (SwiftShader's 1 GiB would cost too much memory), kept in `holder`.
   static StatusOr<Context*> contextWithModestBindings(std::unique_ptr<Context>& holder);
   // Rows of `row_bytes` that make a tensor 8 MiB larger than `ctx`'s binding limit.
   static int64_t rowsPastTheBindingLimit(Context& ctx, int64_t row_bytes);
+  // Data past the binding limit: contextWithModestBindings, and `rows` random rows of `row_elements`
+  // (1024) elements of the given type from `rng`, 8 MiB more than that context's limit.
+  struct PastTheLimit {
+    std::unique_ptr<Context> holder;
+    Context* context = nullptr;
+    int64_t rows = 0, row_elements = 1024;
+    HostTensor data;
+  };
+  static void dataPastTheBindingLimit(Rng& rng, DataType dtype, PastTheLimit& big);
   // Validation messages seen since this test started; accepting them makes TearDown ignore them
   // (only for tests that provoke validation messages on purpose).
   uint32_t newValidationMessages() const;

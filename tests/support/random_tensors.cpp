@@ -1,5 +1,7 @@
 #include "support/random_tensors.hpp"
 
+#include <algorithm>
+
 namespace vkindex::test {
 
 HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
@@ -44,6 +46,33 @@ HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axi
   std::vector<int64_t> values(tensor.elementCount());
   for (int64_t& v : values) v = value(rng);
   return indexTensor(index_type, tensor.shape, values);
+}
+
+Shape randomElementsIndexShape(Rng& rng, const Shape& data_shape, size_t axis, int64_t longest_axis,
+                               uint64_t max_elements) {
+  Shape index_shape(data_shape.size());
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (size_t d = 0; d < data_shape.size(); ++d) {
+    const int64_t m = data_shape[d];
+    if (d == axis) {
+      if (m == 0) continue;
+      index_shape[d] = std::uniform_int_distribution<int64_t>(1, longest_axis)(rng);
+    } else if (m == 0 || pick(rng) < 5) {
+      index_shape[d] = m;
+    } else {
+      index_shape[d] = std::uniform_int_distribution<int64_t>(pick(rng) == 0 ? 0 : 1, m)(rng);
+    }
+  }
+  auto count = [&] {
+    uint64_t n = 1;
+    for (int64_t dim : index_shape) n *= static_cast<uint64_t>(dim);
+    return n;
+  };
+  while (count() > max_elements) {
+    int64_t& largest = *std::max_element(index_shape.begin(), index_shape.end());
+    largest /= 2;
+  }
+  return index_shape;
 }
 
 HostTensor randomTuples(Rng& rng, DataType index_type, const Shape& index_shape, const Shape& data_shape,

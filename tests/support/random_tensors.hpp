@@ -19,6 +19,13 @@ Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements);
 // Random index values in [-s, s-1] (both signs) for an axis of size s > 0.
 HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axis_size);
 
+// A random index shape for GatherElements or ScatterElements along dim `axis` of `data_shape`: each
+// other dim at most data's (often equal, sometimes smaller, rarely 0), the axis dim in
+// [1, longest_axis] (none but 0 when data's is 0: an empty axis admits no index), and the largest dims
+// halved until at most `max_elements` remain.
+Shape randomElementsIndexShape(Rng& rng, const Shape& data_shape, size_t axis, int64_t longest_axis,
+                               uint64_t max_elements);
+
 // Random GatherND index tuples of `index_shape` (last dim k) for data of `data_shape`: component c of
 // each tuple in [-s, s-1] (both signs) for s = data_shape[batch_dims + c]. Every such s must be > 0
 // unless the indices are empty.

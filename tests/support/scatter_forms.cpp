@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/context_impl.hpp"
+#include "support/error_checks.hpp"
 #include "support/reduction_values.hpp"
 
 namespace vkindex::test {
@@ -50,6 +51,50 @@ StatusOr<DeviceInputs> upload(Context& context, const ScatterInputs& in) {
 }
 
 }  // namespace
+
+ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction) {
+  ScatterOperator op;
+  op.reference = [=](const HostTensor& data, const HostTensor& indices, const HostTensor& updates) {
+    return referenceScatterElements(data, indices, updates, axis, reduction);
+  };
+  op.run = [&context, axis, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return scatterElements(context, data, indices, updates, axis, reduction);
+  };
+  op.run_into = [&context, axis, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                            Tensor& output) {
+    return scatterElements(context, data, indices, updates, axis, reduction, output);
+  };
+  op.run_in_place = [&context, axis, reduction](Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return scatterElementsInPlace(context, data, indices, updates, axis, reduction);
+  };
+  op.record = [&context, axis, reduction](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
+                                          const Tensor& updates, Tensor& output) {
+    return recordScatterElements(context, cmd, data, indices, updates, axis, reduction, output);
+  };
+  return op;
+}
+
+ScatterOperator scatterNDOperator(Context& context, Reduction reduction) {
+  ScatterOperator op;
+  op.reference = [=](const HostTensor& data, const HostTensor& indices, const HostTensor& updates) {
+    return referenceScatterND(data, indices, updates, reduction);
+  };
+  op.run = [&context, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return scatterND(context, data, indices, updates, reduction);
+  };
+  op.run_into = [&context, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                      Tensor& output) {
+    return scatterND(context, data, indices, updates, reduction, output);
+  };
+  op.run_in_place = [&context, reduction](Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return scatterNDInPlace(context, data, indices, updates, reduction);
+  };
+  op.record = [&context, reduction](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
+                                    const Tensor& updates, Tensor& output) {
+    return recordScatterND(context, cmd, data, indices, updates, reduction, output);
+  };
+  return op;
+}
 
 StatusOr<std::vector<Status>> runRecorded(Context& context, const std::vector<Recording>& recordings) {
   const vk::Device& device = *implOf(context).device;
@@ -210,6 +255,38 @@ void expectHandWrittenResult(Context& context, const ScatterOperator& op, const 
   ASSERT_NO_FATAL_FAILURE(expectFormsMatchReference(context, op, in));
 }
 
+void expectErrorInEveryForm(Context& context, const ScatterOperator& op, const ScatterInputs& in, StatusCode code,
+                            const std::string& message) {
+  SCOPED_TRACE(message);
+  VKINDEX_ASSERT_OK_AND_ASSIGN(DeviceInputs device, upload(context, in));
+  StatusOr<Tensor> fresh = op.run(device.data, device.indices, device.updates);
+  ASSERT_FALSE(fresh.ok()) << "new output: no error";
+  EXPECT_EQ(fresh.status().code(), code) << "new output";
+  EXPECT_EQ(fresh.status().message(), message) << "new output";
+
+  Status status;
+  if (in.data.dtype == DataType::kString) {
+    const std::vector<std::string> canary(in.data.elementCount(), "canary");
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::fromStrings(context, in.data.shape, canary));
+    status = op.run_into(device.data, device.indices, device.updates, output);
+    EXPECT_EQ(output.strings(), canary) << "the caller's output was written despite the error";
+  } else {
+    status = runIntoCanary(context, in.data.dtype, in.data.shape, [&](Tensor& output) {
+      return op.run_into(device.data, device.indices, device.updates, output);
+    });
+  }
+  EXPECT_EQ(status.code(), code) << "caller's output";
+  EXPECT_EQ(status.message(), message) << "caller's output";
+
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor target, toDevice(context, in.data));
+  status = op.run_in_place(target, device.indices, device.updates);
+  EXPECT_EQ(status.code(), code) << "in place";
+  EXPECT_EQ(status.message(), message) << "in place";
+  VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor after, toHost(target));
+  EXPECT_TRUE(after.bytes == in.data.bytes) << "in-place data was written despite the error";
+  EXPECT_EQ(after.strings, in.data.strings) << "in-place strings were written despite the error";
+}
+
 void expectRepeatedRunsIdentical(Context& context, const ScatterOperator& op, const ScatterInputs& in, int runs) {
   const ReferenceResult expected = op.reference(in.data, in.indices, in.updates);
   ASSERT_FALSE(expected.bad_index_position.has_value());
@@ -250,6 +327,19 @@ std::vector<ManyHeavyTargets> manyHeavyTargetCases(Rng& rng, uint32_t workgroup_
     }
   }
   return cases;
+}
+
+std::vector<EmptyTensorKind> emptyTensorKinds(Reduction reduction) {
+  return {{DataType::kFloat32, Reduction::kNone, DataType::kInt64},
+          {DataType::kFloat32, reduction, DataType::kInt64},
+          {DataType::kUInt8, Reduction::kNone, DataType::kInt32},
+          {DataType::kString, Reduction::kNone, DataType::kInt64}};
+}
+
+std::vector<int64_t> oneTargetOfFive(Rng& rng, size_t count) {
+  std::vector<int64_t> values(count);
+  for (int64_t& v : values) v = rng() % 2 ? 2 : -3;
+  return values;
 }
 
 std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets) {

@@ -1,8 +1,10 @@
-// What the ScatterElements and ScatterND randomized suites share: one runner that puts a call through
-// every form of the operator (a new output, the caller's output, in place, and recorded into a
-// command buffer of the test's own, out of place and in place) and compares each result with the CPU
-// reference byte for byte; repeated runs; the host check that a directed test can tell index orders
-// apart; and the suites' parameters (types grouped by width, defined (type, reduction) pairs).
+// What the ScatterElements and ScatterND suites share, as gather_forms.hpp is for the gathers: the
+// operators bound to their attributes; one runner that puts a call through every form of the operator
+// (a new output, the caller's output, in place, and recorded into a command buffer of the test's own,
+// out of place and in place) and compares each result with the CPU reference byte for byte; the same
+// for an error, which must leave every output and in-place data untouched; repeated runs; the host
+// check that a directed test can tell index orders apart; and the suites' parameters (types grouped by
+// width, defined (type, reduction) pairs).
 #pragma once
 
 #include <functional>
@@ -50,6 +52,10 @@ struct ScatterOperator {
       record;
 };
 
+// ScatterElements bound to `axis` and `reduction`, and ScatterND bound to `reduction`, on `context`.
+ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction);
+ScatterOperator scatterNDOperator(Context& context, Reduction reduction);
+
 // One call's host inputs.
 struct ScatterInputs {
   const HostTensor& data;
@@ -87,6 +93,11 @@ void expectCaseGives(Context& context, const Case& c, const HostTensor& expected
   SCOPED_TRACE(c.description());
   expectHandWrittenResult(context, c.op(context), c.inputs(), expected);
 }
+
+// The call fails with `code` and `message` in each submitting form: a new output; the caller's output,
+// which keeps its canary (strings: their previous strings); and in place, where data keeps every byte.
+void expectErrorInEveryForm(Context& context, const ScatterOperator& op, const ScatterInputs& in, StatusCode code,
+                            const std::string& message);
 
 // The same call `runs` times into new outputs: the same bytes every time, the reference's.
 void expectRepeatedRunsIdentical(Context& context, const ScatterOperator& op, const ScatterInputs& in, int runs);
@@ -128,6 +139,22 @@ std::vector<int64_t> everyBucketSize(Rng& rng, int64_t targets);
 // that every width of the owners' sorting network (8, 16 and 32 keys) and every merge level of the
 // longer buckets (64 to VKINDEX_MAX_BUCKET keys, bucket_sort.comp) sorts some, beside one heavy target.
 constexpr int64_t kRampTargets = VKINDEX_MAX_BUCKET + 1;
+
+// The types of the "last of a thousand writers" tests: words, bytes, halves, quads, doubles, strings.
+inline constexpr DataType kLastWriterTypes[] = {DataType::kFloat32,    DataType::kUInt8, DataType::kFloat16,
+                                                DataType::kComplex128, DataType::kInt64, DataType::kString};
+
+// The kinds of the empty-tensor tests, in order: float32 with none and with `reduction`, uint8 (int32
+// indices) and strings with none; int64 indices but for uint8.
+struct EmptyTensorKind {
+  DataType dtype;
+  Reduction reduction;
+  DataType index_type;
+};
+std::vector<EmptyTensorKind> emptyTensorKinds(Reduction reduction);
+
+// `count` index values of target 2 of an axis of 5, each written as 2 or -3 at random.
+std::vector<int64_t> oneTargetOfFive(Rng& rng, size_t count);
 
 // Updates sent to seven heavy targets in the fold by owner tests: 2^17, where 20000 left unseen the
 // lost updates of a sub-word compare-and-swap loop on lavapipe (int8 adds on targets sharing a word
@@ -185,5 +212,92 @@ void PrintTo(const ReductionPair& pair, std::ostream* os);
 // Test-name suffixes: the group's name; "<type>_<reduction>" for a pair.
 std::string groupName(const ::testing::TestParamInfo<TypeGroup>& info);
 std::string pairName(const ::testing::TestParamInfo<ReductionPair>& info);
+
+// --- The fold by owner's directed loops -------------------------------------------------------------------
+
+// Every defined (type, reduction) pair but none, two cases each (the n-th of all, index types
+// alternating), drawn by `draw` with the type's index type and the round (0: duplicate-heavy), run in
+// alternating forms; each pair traced.
+template <typename Case>
+void expectDefinedPairsMatchReference(
+    Context& context,
+    const std::function<Case(DataType dtype, Reduction reduction, DataType index_type, int round)>& draw) {
+  size_t n = 0;
+  for (const auto& [dtype, reduction] : definedReductionPairs()) {
+    SCOPED_TRACE(std::string(dataTypeName(dtype)) + " " + reductionName(reduction));
+    for (int round = 0; round < 2; ++round, ++n) {
+      const Case c = draw(dtype, reduction, n % 2 ? DataType::kInt64 : DataType::kInt32, round);
+      ASSERT_NO_FATAL_FAILURE(expectCaseMatchesReference(context, c, alternating(n)));
+    }
+  }
+}
+
+// Light buckets of every size (everyBucketSize over kRampTargets): float32, bfloat16 and double adds
+// onto small exact values, the call made by `make` from the type and the index values, each proved
+// order-sensitive on the host first (orderChangesTheResult), then run in every form.
+template <typename Case>
+void expectEveryBucketSizeMatchesReference(
+    Context& context, Rng& rng, const std::function<Case(DataType dtype, const std::vector<int64_t>& indices)>& make) {
+  const std::vector<int64_t> ramp = everyBucketSize(rng, kRampTargets);
+  for (DataType dtype : {DataType::kFloat32, DataType::kBFloat16, DataType::kFloat64}) {
+    const Case c = make(dtype, ramp);
+    ASSERT_TRUE(orderChangesTheResult(c.op(context), c.inputs(), rng)) << dataTypeName(dtype);
+    ASSERT_NO_FATAL_FAILURE(expectCaseMatchesReference(context, c, Forms::kAll));
+  }
+}
+
+// kFewHeavyTargetUpdates adds onto seven targets (int8, uint16, float32, int64: neighbours in one word
+// for the sub-word types), the call made by `make` from the type and the index values, in every form.
+template <typename Case>
+void expectFewHeavyTargetsMatchReference(
+    Context& context, Rng& rng, const std::function<Case(DataType dtype, const std::vector<int64_t>& indices)>& make) {
+  std::vector<int64_t> few(kFewHeavyTargetUpdates);
+  for (int64_t& v : few) v = static_cast<int64_t>(rng() % 7);
+  for (DataType dtype : {DataType::kInt8, DataType::kUInt16, DataType::kFloat32, DataType::kInt64}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    ASSERT_NO_FATAL_FAILURE(expectCaseMatchesReference(context, make(dtype, few), Forms::kAll));
+  }
+}
+
+// --- The randomized suites' loops -------------------------------------------------------------------------
+
+// The reduction-none suites' cases: for each type of `group` (traced), a generator seeded from `seed` and
+// the type, both index types, ranks 1-5 and `rank` cases of each (j in [0, rank)), the n-th drawn by
+// `draw` and run in alternating(n) forms; stops at a fatal failure.
+template <typename Case>
+void expectEveryRankMatchesReference(
+    Context& context, const TypeGroup& group, uint64_t seed,
+    const std::function<Case(Rng& rng, DataType dtype, DataType index_type, int64_t rank, int64_t j, size_t n)>& draw) {
+  for (const DataType dtype : group.types) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    Rng rng(seed + 97 * static_cast<uint64_t>(dtype));
+    size_t n = 0;
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      for (int64_t r = 1; r <= 5; ++r) {
+        for (int64_t j = 0; j < r; ++j, ++n) {
+          SCOPED_TRACE("case " + std::to_string(n));
+          const Case c = draw(rng, dtype, index_type, r, j, n);
+          ASSERT_NO_FATAL_FAILURE(expectCaseMatchesReference(context, c, alternating(n)));
+        }
+      }
+    }
+  }
+}
+
+// The defined-pair suites' rounds: six cases of `pair` drawn by `draw` from a generator seeded from
+// `seed` and the pair (the index types alternating, duplicate-heavy in all but the last), each run in
+// alternating forms; stops at a fatal failure.
+template <typename Case>
+void expectReductionRoundsMatchReference(Context& context, const ReductionPair& pair, uint64_t seed,
+                                         const std::function<Case(Rng& rng, DataType dtype, Reduction reduction,
+                                                                  DataType index_type, bool few_targets)>& draw) {
+  Rng rng(seed + 131 * static_cast<uint64_t>(pair.reduction) + static_cast<uint64_t>(pair.dtype));
+  for (int round = 0; round < 6; ++round) {
+    const DataType index_type = round % 2 ? DataType::kInt64 : DataType::kInt32;
+    SCOPED_TRACE("round " + std::to_string(round));
+    const Case c = draw(rng, pair.dtype, pair.reduction, index_type, round != 5);
+    ASSERT_NO_FATAL_FAILURE(expectCaseMatchesReference(context, c, alternating(static_cast<size_t>(round))));
+  }
+}
 
 }  // namespace vkindex::test

@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cstring>
+#include <utility>
 
 #include "support/half_floats.hpp"
 
@@ -56,6 +57,14 @@ HostTensor realTensor(DataType dtype, Shape shape, const std::vector<double>& va
     }
   }
   assert(tensor.bytes.size() == tensor.elementCount() * elementSize(dtype));
+  return tensor;
+}
+
+HostTensor stringTensor(Shape shape, std::vector<std::string> values) {
+  HostTensor tensor;
+  tensor.dtype = DataType::kString;
+  tensor.shape = std::move(shape);
+  tensor.strings = std::move(values);
   return tensor;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "support/host_tensor.hpp"
@@ -21,5 +22,8 @@ HostTensor integers(DataType dtype, Shape shape, const std::vector<uint64_t>& va
 // A tensor of float16, bfloat16, float32, float64, complex64 or complex128 from `values`, one per
 // component (complex: re, im per element), each exactly representable in the component type.
 HostTensor realTensor(DataType dtype, Shape shape, const std::vector<double>& values);
+
+// A string tensor of `values` (row-major).
+HostTensor stringTensor(Shape shape, std::vector<std::string> values);
 
 }  // namespace vkindex::test
