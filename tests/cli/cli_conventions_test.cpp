@@ -169,7 +169,8 @@ TEST(CliConventions, DevicesJsonNamesEachTuningValuesSource) {
   }
   run = runCli({"devices", "--json", "--items-per-invocation", "2"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  for (const nlohmann::json& device : nlohmann::json::parse(run.out).at("devices")) {
+  const nlohmann::json overridden = nlohmann::json::parse(run.out);
+  for (const nlohmann::json& device : overridden.at("devices")) {
     const nlohmann::json& tuning = device.at("tuning");
     EXPECT_EQ(device.at("tuning_row"), device.at("driver_class"));
     EXPECT_EQ(tuning.at("items_per_invocation").at("source"), "override");
