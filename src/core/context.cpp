@@ -17,12 +17,6 @@ std::string environmentString(const char* name) {
   return value != nullptr ? value : "";
 }
 
-// The overrides with the environment's VKINDEX_GPU_TUNING applied.
-ContextOverrides overridesInEffect(ContextOverrides overrides) {
-  overrides.gpu_tuning = overrides.gpu_tuning || environmentFlag("VKINDEX_GPU_TUNING");
-  return overrides;
-}
-
 // Everything after instance and device: the parts both creation paths share.
 StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Impl> impl,
                                                     const ContextOptions& options) {
@@ -44,6 +38,11 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
 }
 
 }  // namespace
+
+ContextOverrides overridesInEffect(ContextOverrides overrides) {
+  overrides.gpu_tuning = overrides.gpu_tuning || environmentFlag("VKINDEX_GPU_TUNING");
+  return overrides;
+}
 
 Context::Context(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 

@@ -45,6 +45,9 @@ struct ContextAccess {
 inline Context::Impl& implOf(Context& context) { return internal::ContextAccess::impl(context); }
 inline const Context::Impl& implOf(const Context& context) { return internal::ContextAccess::impl(context); }
 
+// `overrides` with the environment's VKINDEX_GPU_TUNING applied: what a Context is tuned with.
+ContextOverrides overridesInEffect(ContextOverrides overrides);
+
 // The tuning values `context`'s planners take.
 inline const plan::Tuning& tuningOf(const Context& context) { return implOf(context).tuning.values; }
 

@@ -2,12 +2,12 @@
 // (and where each value came from), and which one is the default.
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
 #include "commands.hpp"
 #include "context_failure.hpp"
+#include "core/context_impl.hpp"
 #include "json_line.hpp"
 #include "plan/tuning.hpp"
 #include "quote.hpp"
@@ -115,12 +115,10 @@ int runDevicesCommand(const DevicesOptions& options) {
   overrides.workgroup_size = options.workgroup_size;
   overrides.items_per_invocation = options.items_per_invocation;
   overrides.min_walk_lines = options.min_walk_lines;
-  const char* gpu_tuning = std::getenv("VKINDEX_GPU_TUNING");
-  overrides.gpu_tuning =
-      options.gpu_tuning || (gpu_tuning != nullptr && *gpu_tuning != '\0' && std::string(gpu_tuning) != "0");
+  overrides.gpu_tuning = options.gpu_tuning;
   std::vector<plan::TuningChoice> tunings;
   for (const DeviceInfo& device : *devices) {
-    StatusOr<plan::TuningChoice> tuning = plan::chooseTuning(device, overrides);
+    StatusOr<plan::TuningChoice> tuning = plan::chooseTuning(device, overridesInEffect(overrides));
     if (!tuning.ok()) {
       std::fprintf(stderr, "vkindex devices: device %u: %s\n", device.index, tuning.status().message().c_str());
       return 1;
