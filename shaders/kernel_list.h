@@ -172,3 +172,5 @@ VKINDEX_KERNEL(kClearWords, clear_words, clear_words.comp, "", abi::ClearWordsPa
 VKINDEX_KERNEL(kCopy, copy, copy.comp, "", uint32_t)
 // the same in 64-bit components (Tuning::int64_units)
 VKINDEX_KERNEL(kCopyInt64, copy_int64, copy.comp, "VKINDEX_INT64_UNITS=1", uint32_t)
+// tensor_scatter.comp: TensorScatter's check, copy and write passes (the push block's `pass`)
+VKINDEX_KERNEL(kTensorScatter, tensor_scatter, tensor_scatter.comp, "", abi::TensorScatterParams)

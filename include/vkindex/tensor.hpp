@@ -30,7 +30,7 @@ class VKINDEX_API Tensor {
   // A device tensor with undefined contents. A scalar has shape {}; any dim may be 0.
   static StatusOr<Tensor> create(Context& context, DataType type, Shape shape);
   // A device tensor holding `byte_count` bytes copied from `bytes` (little-endian, packed, row-major);
-  // byte_count must equal elementCount() x elementSize(type).
+  // byte_count must equal packedByteSize(type, elementCount()).
   static StatusOr<Tensor> fromHost(Context& context, DataType type, Shape shape, const void* bytes, size_t byte_count);
   // A string tensor; strings stay on the host (the operators move element ids on the device).
   static StatusOr<Tensor> fromStrings(Context& context, Shape shape, std::vector<std::string> strings);
@@ -56,7 +56,7 @@ class VKINDEX_API Tensor {
   const Shape& shape() const { return shape_; }
   size_t rank() const { return shape_.size(); }
   uint64_t elementCount() const { return element_count_; }
-  // elementCount() x elementSize(dtype()); 0 for strings, which have no device bytes.
+  // packedByteSize(dtype(), elementCount()); 0 for strings, which have no device bytes.
   uint64_t byteSize() const;
 
   // Copies host bytes into the tensor / the tensor into host memory (through a staging buffer; waits).

@@ -30,7 +30,9 @@ typedef enum VkindexStatus {
   VKINDEX_RESOURCE_EXHAUSTED = 6
 } VkindexStatus;
 
-/* The ONNX element types, in the order of vkindex::DataType. Strings are not available in the C API. */
+/* The ONNX element types, in the order of vkindex::DataType. Strings are not available in the C API (15 is
+ * vkindex::DataType::kString's place). The low-precision types (16 on) are TensorScatter's only; the 4-bit
+ * ones are packed two per byte, the first element in the low nibble. */
 typedef enum VkindexDataType {
   VKINDEX_BOOL = 0,
   VKINDEX_INT8,
@@ -46,7 +48,15 @@ typedef enum VkindexDataType {
   VKINDEX_FLOAT32,
   VKINDEX_FLOAT64,
   VKINDEX_COMPLEX64,
-  VKINDEX_COMPLEX128
+  VKINDEX_COMPLEX128,
+  VKINDEX_FLOAT8E4M3FN = 16,
+  VKINDEX_FLOAT8E4M3FNUZ,
+  VKINDEX_FLOAT8E5M2,
+  VKINDEX_FLOAT8E5M2FNUZ,
+  VKINDEX_FLOAT8E8M0,
+  VKINDEX_INT4,
+  VKINDEX_UINT4,
+  VKINDEX_FLOAT4E2M1
 } VkindexDataType;
 
 /* How a scatter combines an update with the value at its target, in the order of vkindex::Reduction.
@@ -216,6 +226,32 @@ VKINDEX_API VkindexStatus vkindexRecordGatherNDHostIndices(VkindexContext contex
                                                            VkindexTensor data, const VkindexHostIndices* indices,
                                                            int64_t batch_dims, VkindexTensor output,
                                                            VkindexRecordedOp* op);
+/* ONNX TensorScatter (opset 24), the KV-cache write: a copy of `past_cache` (shape [batch, ..., max_seq at
+ * `axis`, ...]) with each batch entry b's rows of `update` (seq_len rows where the cache has max_seq)
+ * written along `axis` from write_indices[b]; mirrors vkindex/tensor_scatter.hpp. `write_indices` is an
+ * int64 tensor of shape [batch], or NULL for all zeros. LINEAR needs 0 <= w <= max_seq - seq_len; CIRCULAR
+ * wraps positions modulo max_seq and needs w >= 0. INDEX_POLICY_SKIP skips a batch entry whose write index
+ * breaks that rule instead of failing. A bad write index is VKINDEX_OUT_OF_RANGE and nothing is written. */
+typedef enum VkindexTensorScatterMode {
+  VKINDEX_TENSOR_SCATTER_LINEAR = 0,
+  VKINDEX_TENSOR_SCATTER_CIRCULAR
+} VkindexTensorScatterMode;
+/* The order of vkindex::IndexPolicy: ONNX's error, or "an index out of range addresses nothing". */
+typedef enum VkindexIndexPolicy { VKINDEX_INDEX_POLICY_ERROR = 0, VKINDEX_INDEX_POLICY_SKIP } VkindexIndexPolicy;
+/* Into a new tensor `output` (destroy it with vkindexTensorDestroy). */
+VKINDEX_API VkindexStatus vkindexTensorScatter(VkindexContext context, VkindexTensor past_cache, VkindexTensor update,
+                                               VkindexTensor write_indices, int64_t axis, VkindexTensorScatterMode mode,
+                                               VkindexIndexPolicy policy, VkindexTensor* output);
+/* In place: `cache` becomes present_cache; only the update's rows are written. */
+VKINDEX_API VkindexStatus vkindexTensorScatterInPlace(VkindexContext context, VkindexTensor cache, VkindexTensor update,
+                                                      VkindexTensor write_indices, int64_t axis,
+                                                      VkindexTensorScatterMode mode, VkindexIndexPolicy policy);
+/* Recorded as the other operators; `output` may be `past_cache` itself (in place). */
+VKINDEX_API VkindexStatus vkindexRecordTensorScatter(VkindexContext context, VkCommandBuffer command_buffer,
+                                                     VkindexTensor past_cache, VkindexTensor update,
+                                                     VkindexTensor write_indices, int64_t axis,
+                                                     VkindexTensorScatterMode mode, VkindexIndexPolicy policy,
+                                                     VkindexTensor output, VkindexRecordedOp* op);
 /* After the command buffer completed: VKINDEX_OK, or VKINDEX_OUT_OF_RANGE with the first bad index (the
  * output was then not written). Later calls return the same. */
 VKINDEX_API VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op);

@@ -13,6 +13,8 @@ thread_local std::string last_error;
 static_assert(static_cast<int>(StatusCode::kInternal) == VKINDEX_INTERNAL, "status codes drifted");
 static_assert(static_cast<int>(StatusCode::kResourceExhausted) == VKINDEX_RESOURCE_EXHAUSTED, "status codes drifted");
 static_assert(static_cast<int>(DataType::kComplex128) == VKINDEX_COMPLEX128, "data types drifted");
+static_assert(static_cast<int>(DataType::kFloat8E4M3FN) == VKINDEX_FLOAT8E4M3FN, "data types drifted");
+static_assert(static_cast<int>(DataType::kFloat4E2M1) == VKINDEX_FLOAT4E2M1, "data types drifted");
 static_assert(static_cast<int>(Reduction::kMin) == VKINDEX_REDUCTION_MIN, "reductions drifted");
 
 VkindexStatus fail(const Status& status) {
@@ -29,7 +31,8 @@ const char* lastErrorMessage() { return last_error.c_str(); }
 VkindexTensor wrap(Tensor tensor) { return new VkindexTensor_T{std::move(tensor)}; }
 
 std::optional<DataType> toDataType(VkindexDataType type) {
-  if (type < VKINDEX_BOOL || type > VKINDEX_COMPLEX128) return std::nullopt;
+  const bool classic = type >= VKINDEX_BOOL && type <= VKINDEX_COMPLEX128;
+  if (!classic && (type < VKINDEX_FLOAT8E4M3FN || type > VKINDEX_FLOAT4E2M1)) return std::nullopt;
   return static_cast<DataType>(type);
 }
 

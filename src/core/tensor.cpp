@@ -49,7 +49,7 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept {
   return *this;
 }
 
-uint64_t Tensor::byteSize() const { return dtype_ == DataType::kString ? 0 : element_count_ * elementSize(dtype_); }
+uint64_t Tensor::byteSize() const { return dtype_ == DataType::kString ? 0 : packedByteSize(dtype_, element_count_); }
 
 StatusOr<Tensor> Tensor::create(Context& context, DataType type, Shape shape) {
   return createFor(context, type, std::move(shape), "Tensor::create");

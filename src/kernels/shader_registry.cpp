@@ -10,6 +10,7 @@
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "common/tensor_scatter_params.h"
 #include "embedded_shaders.hpp"
 
 namespace vkindex::kernels {

@@ -175,8 +175,8 @@ StatusOr<Tensor> createOutput(Context& context, const char* op_name, DataType ty
   std::optional<uint64_t> count = plan::elementCount(shape);
   // An unrepresentable count is Tensor::create's to report; the multiplication cannot wrap below it.
   if (count && *count <= uint64_t(INT64_MAX) / 16) {
-    VKINDEX_RETURN_IF_ERROR(
-        vk::Buffer::checkSize(*implOf(context).device, *count * elementSize(type), vk::Buffer::Kind::kDevice, purpose));
+    VKINDEX_RETURN_IF_ERROR(vk::Buffer::checkSize(*implOf(context).device, packedByteSize(type, *count),
+                                                  vk::Buffer::Kind::kDevice, purpose));
   }
   return internal::TensorAccess::create(context, type, shape, purpose);
 }

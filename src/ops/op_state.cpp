@@ -1,5 +1,6 @@
 #include "ops/op_state.hpp"
 
+#include <cstdint>
 #include <utility>
 
 #include "common/abi.h"
@@ -8,7 +9,28 @@
 
 namespace vkindex {
 
+namespace {
+
+// "TensorScatter: write_indices[1] = 3 is out of range for seq_len 2 and max_seq 4 (axis 2) in linear mode
+// (allowed [0, 2]: the write index plus seq_len must not exceed max_seq)".
+Status writeIndexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t value) {
+  const plan::WriteIndexRule& rule = *info.write_rule;
+  const std::string where = info.op + ": " + info.input + "[" + std::to_string(position) +
+                            "] = " + std::to_string(value) + " is out of range for seq_len " +
+                            std::to_string(rule.seq_len) + " and max_seq " + std::to_string(rule.max_seq) + " (axis " +
+                            std::to_string(rule.axis) + ")";
+  if (rule.circular) {
+    return outOfRange(where + " in circular mode (allowed [0, " + std::to_string(INT64_MAX) +
+                      "]: positions wrap, but a write index may not be negative)");
+  }
+  return outOfRange(where + " in linear mode (allowed [0, " + std::to_string(rule.max_seq - rule.seq_len) +
+                    "]: the write index plus seq_len must not exceed max_seq)");
+}
+
+}  // namespace
+
 Status indexOutOfRange(const plan::IndexReport& info, uint64_t position, int64_t value) {
+  if (info.write_rule) return writeIndexOutOfRange(info, position, value);
   std::string where = info.op + ": " + info.input;
   size_t component = 0;
   if (info.tuples) {

@@ -85,6 +85,7 @@ std::vector<ElementDim> coalesceElementDims(const Shape& data_shape, const Shape
 
 StatusOr<GatherElementsShape> inferGatherElementsShape(const Shape& data_shape, DataType data_type,
                                                        const Shape& indices_shape, DataType index_type, int64_t axis) {
+  VKINDEX_RETURN_IF_ERROR(checkClassicType("GatherElements", "data", data_type));
   VKINDEX_RETURN_IF_ERROR(checkElementRanksAndAxis("GatherElements", data_shape, indices_shape, index_type, axis));
   VKINDEX_RETURN_IF_ERROR(checkElementExtents("GatherElements", data_shape, indices_shape, axis));
   GatherElementsShape shape;

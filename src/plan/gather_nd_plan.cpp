@@ -41,6 +41,7 @@ Status checkRanks(const Shape& data_shape, const Shape& indices_shape, DataType 
 
 StatusOr<GatherNDShape> inferGatherNDShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
                                            DataType index_type, int64_t batch_dims) {
+  VKINDEX_RETURN_IF_ERROR(checkClassicType("GatherND", "data", data_type));
   VKINDEX_RETURN_IF_ERROR(checkRanks(data_shape, indices_shape, index_type, batch_dims));
   const size_t b = static_cast<size_t>(batch_dims), k = static_cast<size_t>(indices_shape.back());
   if (!elementCount(data_shape))

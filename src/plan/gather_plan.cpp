@@ -9,6 +9,7 @@ namespace vkindex::plan {
 
 StatusOr<GatherShape> inferGatherShape(const Shape& data_shape, DataType data_type, const Shape& indices_shape,
                                        DataType index_type, int64_t axis) {
+  VKINDEX_RETURN_IF_ERROR(checkClassicType("Gather", "data", data_type));
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
     return invalidArgument(std::string("Gather: input 'indices' has type ") + dataTypeName(index_type) +
                            "; allowed types are int32 and int64");

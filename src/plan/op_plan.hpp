@@ -82,6 +82,8 @@ enum SpecConstant : uint32_t {
   kSpecGroupReserve = VKINDEX_SPEC_GROUP_RESERVE,
   kSpecLongBuckets = VKINDEX_SPEC_LONG_BUCKETS,
   kSpecStagedRuns = VKINDEX_SPEC_STAGED_RUNS,
+  // TensorScatter.
+  kSpecElementBits = VKINDEX_SPEC_ELEMENT_BITS,
   kSpecCount = 6,
 };
 using SpecValues = std::array<uint32_t, kSpecCount>;
@@ -151,6 +153,14 @@ Params pushOf(const Step& step) {
   return params;
 }
 
+// TensorScatter's rule for a write index (its report names the batch entry, not an axis index).
+struct WriteIndexRule {
+  int64_t axis = 0;  // the sequence axis
+  uint64_t seq_len = 0;
+  uint64_t max_seq = 0;
+  bool circular = false;
+};
+
 // How a bad index found on the device is described to the user.
 struct IndexReport {
   std::string op;     // "GatherND"
@@ -161,6 +171,8 @@ struct IndexReport {
   bool tuples = false;
   std::vector<uint64_t> extents;   // the size each tuple component (or the single index) addresses
   std::vector<int64_t> data_dims;  // the data dim each component addresses
+  // Set for TensorScatter: the position is a batch entry, the value its write index.
+  std::optional<WriteIndexRule> write_rule;
 };
 
 struct OpPlan {

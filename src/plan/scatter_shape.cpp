@@ -59,6 +59,7 @@ StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataTy
                                                  Reduction reduction) {
   const ScatterKind kind = ScatterKind::kElements;
   const std::string op = scatterName(kind);
+  VKINDEX_RETURN_IF_ERROR(checkClassicType(op, "data", data_type));
   VKINDEX_RETURN_IF_ERROR(checkElementRanksAndAxis(op, data_shape, indices_shape, index_type, axis));
   VKINDEX_RETURN_IF_ERROR(checkUpdatesType(op, data_type, updates_type));
   if (updates_shape != indices_shape) {
@@ -89,6 +90,7 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
                                            Reduction reduction) {
   const ScatterKind kind = ScatterKind::kND;
   const std::string op = scatterName(kind);
+  VKINDEX_RETURN_IF_ERROR(checkClassicType(op, "data", data_type));
   if (index_type != DataType::kInt32 && index_type != DataType::kInt64) {
     return invalidArgument(op + ": input 'indices' has type " + dataTypeName(index_type) +
                            "; allowed types are int32 and int64");

@@ -25,6 +25,14 @@ std::string shapeString(const Shape& dims) {
   return text + "]";
 }
 
+Status checkClassicType(const std::string& op, const char* input, DataType type) {
+  if (isClassicDataType(type)) return Status::Ok();
+  return invalidArgument(op + ": input '" + input + "' has type " + dataTypeName(type) + ", which " + op +
+                         " does not take (ONNX allows the float8, int4, uint4 and float4e2m1 types in TensorScatter, "
+                         "not in " +
+                         op + ")");
+}
+
 Status checkOutputShape(const std::string& op, const Shape& output) {
   std::optional<uint64_t> count = elementCount(output);
   if (!count || *count > uint64_t(INT64_MAX) / 16) {

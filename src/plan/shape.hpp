@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "vkindex/data_type.hpp"
 #include "vkindex/status.hpp"
 
 namespace vkindex::plan {
@@ -25,6 +26,10 @@ inline std::optional<uint64_t> elementCount(const Shape& dims) { return productO
 // Ok when `output` has a countable element count whose bytes (at up to 16 per element) fit 63 bits;
 // else "<op>: the output shape [..] is too large".
 Status checkOutputShape(const std::string& op, const Shape& output);
+
+// Ok for the 16 classic types; for a low-precision one (float8, 4-bit), which ONNX allows in
+// TensorScatter only, "<op>: input '<input>' has type int4, which <op> does not take (...)".
+Status checkClassicType(const std::string& op, const char* input, DataType type);
 
 // "[2, 3, 4]"; a scalar is "[]".
 std::string shapeString(const Shape& dims);

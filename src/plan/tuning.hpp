@@ -49,6 +49,9 @@ inline constexpr size_t kDriverClassCount = 8;
 //   owner where it would take at least this many updates per element (0: never).
 // - claim_by_store: a winner table is claimed by a pass of plain stores and a fixup pass, instead of
 //   one atomicMax per update (for devices whose atomics cost far more than stores).
+// - most_self_checked_write_indices: a TensorScatter of at most this many batch entries checks its
+//   write indices inside its copy and write passes, every invocation reading all of them, instead of
+//   in a check pass of its own (one dispatch and barrier fewer for a decode step).
 // clang-format off
 #define VKINDEX_TUNING_VALUES(X)                        \
   X(uint32_t, workgroup_size, 0)                        \
@@ -66,7 +69,8 @@ inline constexpr size_t kDriverClassCount = 8;
   X(uint64_t, min_soft_float_walk_lines, 0)             \
   X(uint64_t, min_atomic_walk_lines, 0)                 \
   X(uint64_t, min_float32_add_fold_duplicates, 0)       \
-  X(bool, claim_by_store, false)
+  X(bool, claim_by_store, false)                        \
+  X(uint64_t, most_self_checked_write_indices, 0)
 // clang-format on
 
 // The values a planner reads, as chooseTuning fills them for a Context. A Tuning{} holds the list's

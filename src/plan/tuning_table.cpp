@@ -48,6 +48,7 @@ constexpr TableRow kTable[] = {
     {V::k_min_atomic_walk_lines,           {2,       2,       65536,  65536,  65536,  65536,  65536,  65536}},
     {V::k_min_float32_add_fold_duplicates, {4,       0,       0,      0,      0,      0,      0,      0}},
     {V::k_claim_by_store,                  {1,       0,       0,      0,      0,      0,      0,      0}},
+    {V::k_most_self_checked_write_indices, {64,      64,      64,     64,     64,     64,     64,     64}},
 };
 static_assert(std::size(kTable) == kTuningValueCount, "one table row per tuning value");
 

@@ -141,12 +141,12 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
          {"workgroup_size", "items_per_invocation", "row_lanes", "row_items", "int64_units", "native_float32_add",
           "min_copy_region_bytes", "few_copy_regions", "min_walk_lines", "max_single_line_walk_updates",
           "claim_by_store", "min_soft_float_walk_lines", "min_atomic_walk_lines", "min_float32_add_fold_duplicates",
-          "group_reserved_cursors", "most_workgroup_runs"}) {
+          "group_reserved_cursors", "most_workgroup_runs", "most_self_checked_write_indices"}) {
       ASSERT_TRUE(device.at("tuning").contains(key)) << key << " in " << device.dump();
       EXPECT_TRUE(device.at("tuning").at(key).contains("value")) << key;
       EXPECT_EQ(device.at("tuning").at(key).at("source"), "table") << key;
     }
-    EXPECT_EQ(device.at("tuning").size(), 16u) << "a tuning value this test does not know";
+    EXPECT_EQ(device.at("tuning").size(), 17u) << "a tuning value this test does not know";
     defaults += device.at("default").get<bool>() ? 1 : 0;
     if (device.at("default").get<bool>()) {
       EXPECT_EQ(device.at("index"), document.at("default_index"));

@@ -17,7 +17,7 @@ T pickFrom(Rng& rng, const std::vector<T>& choices) {
 
 DataType randomDataType(Rng& rng) {
   std::vector<DataType> types;
-  for (DataType type : kAllDataTypes) {
+  for (DataType type : kClassicDataTypes) {
     if (type != DataType::kString) types.push_back(type);
   }
   return pickFrom(rng, types);

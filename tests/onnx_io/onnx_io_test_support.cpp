@@ -41,8 +41,8 @@ void expectConsistent(const HostTensor& tensor) {
     EXPECT_EQ(static_cast<int64_t>(tensor.strings.size()), tensor.elementCount());
   } else {
     EXPECT_TRUE(tensor.strings.empty());
-    EXPECT_EQ(static_cast<int64_t>(tensor.bytes.size()),
-              tensor.elementCount() * static_cast<int64_t>(elementSize(tensor.dtype)));
+    EXPECT_EQ(static_cast<uint64_t>(tensor.bytes.size()),
+              packedByteSize(tensor.dtype, static_cast<uint64_t>(tensor.elementCount())));
   }
 }
 

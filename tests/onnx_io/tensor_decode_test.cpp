@@ -56,6 +56,34 @@ TEST(TensorDecode, RawData) {
   EXPECT_EQ(valuesOf<float>(tensor), (std::vector<float>{1.5f, -2.0f, 0.25f, 8.0f}));
 }
 
+// The low-precision types of opsets 19-23 (TensorScatter's): ONNX codes 17-24, written as numbers since
+// Debian's onnx 1.12 does not name them. float8 elements are bytes; 4-bit ones packed pairs, in raw_data
+// and one pair per int32_data entry alike.
+TEST(TensorDecode, LowPrecisionTypes) {
+  onnx::TensorProto float8 = makeTensor(onnx::TensorProto_DataType_UINT8, {3});
+  float8.set_data_type(19);  // FLOAT8E5M2
+  float8.set_raw_data(std::string("\x3c\xff\x00", 3));
+  HostTensor bytes = decodeOk(float8);
+  EXPECT_EQ(bytes.dtype, DataType::kFloat8E5M2);
+  EXPECT_EQ(bytes.bytes, (std::vector<uint8_t>{0x3c, 0xff, 0x00}));
+
+  onnx::TensorProto packed = makeTensor(onnx::TensorProto_DataType_UINT8, {3});
+  packed.set_data_type(22);  // INT4: three nibbles in two bytes
+  packed.set_raw_data(std::string("\x21\x03", 2));
+  HostTensor nibbles = decodeOk(packed);
+  EXPECT_EQ(nibbles.dtype, DataType::kInt4);
+  EXPECT_EQ(nibbles.bytes, (std::vector<uint8_t>{0x21, 0x03}));
+  packed.clear_raw_data();
+  packed.add_int32_data(0x21);
+  packed.add_int32_data(0x03);
+  EXPECT_EQ(decodeOk(packed).bytes, (std::vector<uint8_t>{0x21, 0x03}));
+  packed.add_int32_data(0x04);
+  expectRejected(packed, StatusCode::kInvalidArgument, "int32_data has 3 values but dims [3] of int4 need 2");
+  packed.clear_int32_data();
+  packed.set_raw_data(std::string("\x21\x03\x00", 3));
+  expectRejected(packed, StatusCode::kInvalidArgument, "raw_data has 3 bytes but dims [3] of int4 need 2");
+}
+
 TEST(TensorDecode, FloatData) {
   onnx::TensorProto proto = makeTensor(onnx::TensorProto_DataType_FLOAT, {3});
   for (float value : {1.0f, -0.5f, 3.25f}) proto.add_float_data(value);
@@ -219,8 +247,8 @@ TEST(TensorDecode, MalformedStorageIsRejected) {
   expectRejected(untyped, StatusCode::kInvalidArgument, "data_type is not set");
 
   onnx::TensorProto unknown_type = makeTensor(onnx::TensorProto_DataType_FLOAT, {1});
-  unknown_type.set_data_type(17);  // FLOAT8E4M3FN in opset 19: not a vkindex type
-  expectRejected(unknown_type, StatusCode::kUnsupported, "data_type code 17 is not supported");
+  unknown_type.set_data_type(25);  // past FLOAT8E8M0 (24), the last code vkindex knows
+  expectRejected(unknown_type, StatusCode::kUnsupported, "data_type code 25 is not supported");
 
   onnx::TensorProto external = makeTensor(onnx::TensorProto_DataType_FLOAT, {1});
   external.set_data_location(onnx::TensorProto_DataLocation_EXTERNAL);

@@ -11,6 +11,7 @@
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "common/tensor_scatter_params.h"
 
 namespace vkindex::plan::test {
 

@@ -15,6 +15,10 @@
 namespace vkindex::plan::test {
 namespace {
 
+// kHeavyVectorUpdates updates of 4-byte `type` (int32 indices) into a vector of 600, in place: up to
+// 600 heavy targets (more than VKINDEX_MAX_BUCKET updates each).
+constexpr uint64_t kHeavyVectorUpdates = 600 * (VKINDEX_MAX_BUCKET + 1);  // 154200
+
 StatusOr<OpPlan> planHeavyVector(DataType type, Reduction reduction, const FakeDevice& device) {
   constexpr int64_t updates = kHeavyVectorUpdates;
   StatusOr<ScatterShape> shape =

@@ -567,10 +567,6 @@ TEST(PlanScatterTest, ScatterNDElementPassesAreSizedByElements) {
   EXPECT_EQ(plan->steps.back().groups, groups);
 }
 
-// kHeavyVectorUpdates updates of 4-byte `type` (int32 indices) into a vector of 600, in place: up to
-// 600 heavy targets (more than VKINDEX_MAX_BUCKET updates each).
-constexpr uint64_t kHeavyVectorUpdates = 600 * (VKINDEX_MAX_BUCKET + 1);  // 154200
-
 TEST(PlanScatterTest, SoftFloatKernelsOnlyForFloatAddAndMulAndMoveOnlyKernelsWithoutAReduction) {
   const auto walk = [](DataType type, Reduction reduction) {
     const ScatterShape shape = elementsShape(type, reduction);

@@ -15,7 +15,7 @@ bool reductionDefined(DataType dtype, Reduction reduction) {
 
 std::vector<ReductionPair> definedReductionPairs() {
   std::vector<ReductionPair> pairs;
-  for (DataType dtype : kAllDataTypes) {
+  for (DataType dtype : kClassicDataTypes) {
     for (Reduction reduction : {Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin}) {
       if (reductionDefined(dtype, reduction)) pairs.push_back({dtype, reduction});
     }

@@ -19,7 +19,7 @@ struct ReductionPair {
 // Whether the semantics define `reduction` on `dtype`.
 bool reductionDefined(DataType dtype, Reduction reduction);
 
-// Every defined pair but the kNone ones: kAllDataTypes in order, each with add, mul, max, min as defined.
+// Every defined pair but the kNone ones: kClassicDataTypes in order, each with add, mul, max, min as defined.
 std::vector<ReductionPair> definedReductionPairs();
 
 }  // namespace vkindex::test

@@ -10,7 +10,7 @@ Status runIntoCanary(Context& context, DataType dtype, const Shape& output_shape
   HostTensor canary;
   canary.dtype = dtype;
   canary.shape = output_shape;
-  canary.bytes.assign(canary.elementCount() * elementSize(dtype), 0xA5);
+  canary.bytes.assign(packedByteSize(dtype, canary.elementCount()), 0xA5);
   StatusOr<Tensor> output = toDevice(context, canary);
   EXPECT_TRUE(output.ok()) << output.status().toString();
   if (!output.ok()) return output.status();

@@ -120,7 +120,7 @@ void expectGatherThroughUnalignedViews(Context& context, const GatherOperator& o
 
 std::vector<TypeAndIndexType> everyTypeAndIndexType() {
   std::vector<TypeAndIndexType> params;
-  for (DataType dtype : kAllDataTypes) {
+  for (DataType dtype : kClassicDataTypes) {
     for (DataType index_type : {DataType::kInt32, DataType::kInt64}) params.emplace_back(dtype, index_type);
   }
   return params;
@@ -147,7 +147,7 @@ HostTensor dataOf(DataType dtype, Shape shape) {
   return randomTensor(rng, dtype, std::move(shape));
 }
 
-DataType rotatingType(size_t n) { return kAllDataTypes[n % std::size(kAllDataTypes)]; }
+DataType rotatingType(size_t n) { return kClassicDataTypes[n % std::size(kClassicDataTypes)]; }
 DataType alternatingIndexType(size_t n) { return n % 2 ? DataType::kInt64 : DataType::kInt32; }
 
 Status gatherIntoCanary(Context& context, const GatherOperator& op, const HostTensor& data, const HostTensor& indices,

@@ -18,7 +18,7 @@ HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
     }
     return tensor;
   }
-  tensor.bytes.resize(count * elementSize(dtype));
+  tensor.bytes.resize(packedByteSize(dtype, count));
   for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng());
   return tensor;
 }

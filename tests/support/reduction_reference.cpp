@@ -168,6 +168,14 @@ void combineBytes(DataType dtype, Reduction reduction, uint8_t* current, const u
     case DataType::kComplex128: return combineComplex<double>(reduction, current, update);
     case DataType::kBool:
     case DataType::kString: break;  // undefined: asserted above
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kFloat8E8M0:
+    case DataType::kInt4:
+    case DataType::kUInt4:
+    case DataType::kFloat4E2M1: break;  // TensorScatter's only: no reductions
   }
 }
 

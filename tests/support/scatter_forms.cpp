@@ -25,7 +25,7 @@ HostTensor permuteRows(const HostTensor& tensor, const std::vector<size_t>& orde
 // Element `i`'s bytes as hex, most significant first ("0x7fc00000"; complex: the imaginary part first).
 std::string hexElement(const HostTensor& tensor, size_t i) {
   static const char kDigits[] = "0123456789abcdef";
-  const size_t width = elementSize(tensor.dtype);
+  const size_t width = std::max<size_t>(elementSize(tensor.dtype), 1);  // 4-bit types: by byte
   std::string text = "0x";
   for (size_t b = width; b-- > 0;) {
     const uint8_t byte = tensor.bytes[i * width + b];
@@ -178,7 +178,7 @@ HostTensor garbageLike(const HostTensor& like) {
   if (actual->strings != expected.strings) return ::testing::AssertionFailure() << "the strings differ";
   for (size_t i = 0; i < expected.bytes.size(); ++i) {
     if (actual->bytes[i] != expected.bytes[i]) {
-      const size_t width = elementSize(expected.dtype), element = i / width;
+      const size_t width = std::max<size_t>(elementSize(expected.dtype), 1), element = i / width;
       return ::testing::AssertionFailure() << "element " << element << " is " << hexElement(*actual, element)
                                            << ", expected " << hexElement(expected, element);
     }

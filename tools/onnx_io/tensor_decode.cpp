@@ -44,7 +44,15 @@ Storage typedStorageFor(DataType type) {
     case DataType::kUInt16:
     case DataType::kInt32:
     case DataType::kFloat16:
-    case DataType::kBFloat16: return Storage::kInt32;
+    case DataType::kBFloat16:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kFloat8E8M0:
+    case DataType::kInt4:
+    case DataType::kUInt4:
+    case DataType::kFloat4E2M1: return Storage::kInt32;
     case DataType::kInt64: return Storage::kInt64;
     case DataType::kUInt32:
     case DataType::kUInt64: return Storage::kUInt64;
@@ -69,13 +77,19 @@ int64_t typedFieldSize(const onnx::TensorProto& proto, Storage storage) {
   return 0;
 }
 
-// Complex elements take two typed-field entries (real, imaginary); everything else takes one.
-int64_t entriesPerElement(DataType type) {
-  return (type == DataType::kComplex64 || type == DataType::kComplex128) ? 2 : 1;
+// Typed-field entries holding `count` elements: two per complex element (real, imaginary), one per
+// packed pair of 4-bit elements (onnx.proto: the first in the low nibble), one per element otherwise.
+int64_t typedEntriesFor(DataType type, int64_t count) {
+  if (type == DataType::kComplex64 || type == DataType::kComplex128) return 2 * count;
+  if (elementBits(type) == 4) return count / 2 + count % 2;
+  return count;
 }
 
+bool isComplex(DataType type) { return type == DataType::kComplex64 || type == DataType::kComplex128; }
+
 // Inclusive value range and byte width of each type that rides in int32_data. float16/bfloat16 are
-// their unsigned 16-bit patterns, which is how onnx.helper writes them.
+// their unsigned 16-bit patterns, which is how onnx.helper writes them; the float8 types their 8-bit
+// patterns, and the 4-bit types a packed pair per entry.
 struct Int32Slot {
   int64_t lo, hi;
   size_t width;
@@ -85,7 +99,15 @@ Int32Slot int32SlotFor(DataType type) {
   switch (type) {
     case DataType::kBool: return {0, 1, 1};
     case DataType::kInt8: return {-128, 127, 1};
-    case DataType::kUInt8: return {0, 255, 1};
+    case DataType::kUInt8:
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kFloat8E8M0:
+    case DataType::kInt4:
+    case DataType::kUInt4:
+    case DataType::kFloat4E2M1: return {0, 255, 1};
     case DataType::kInt16: return {-32768, 32767, 2};
     case DataType::kUInt16:
     case DataType::kFloat16:
@@ -115,8 +137,8 @@ uint64_t doubleBits(double value) {
 Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const std::string& where, HostTensor* tensor) {
   std::vector<uint8_t>& out = tensor->bytes;
   const DataType type = tensor->dtype;
-  const uint64_t out_bytes = static_cast<uint64_t>(typedFieldSize(proto, storage)) * elementSize(type) /
-                             static_cast<uint64_t>(entriesPerElement(type));
+  const uint64_t entries = static_cast<uint64_t>(typedFieldSize(proto, storage));
+  const uint64_t out_bytes = elementBits(type) == 4 ? entries : entries * elementSize(type) / (isComplex(type) ? 2 : 1);
   VKINDEX_RETURN_IF_ERROR(checkHostAllocation(out_bytes, where + ": decoding " + storageName(storage)));
   out.reserve(static_cast<size_t>(out_bytes));
   switch (storage) {
@@ -237,7 +259,7 @@ StatusOr<HostTensor> decodeTensorProto(const onnx::TensorProto& proto, const std
     if (*dtype == DataType::kString) {
       return invalidArgument(where + ": string tensors cannot use raw_data (ONNX stores them in string_data)");
     }
-    const int64_t need = count * static_cast<int64_t>(elementSize(*dtype));
+    const int64_t need = static_cast<int64_t>(packedByteSize(*dtype, static_cast<uint64_t>(count)));
     const std::string& raw = proto.raw_data();
     if (static_cast<int64_t>(raw.size()) != need) {
       return invalidArgument(where + ": raw_data has " + std::to_string(raw.size()) + " bytes but " + shape_text +
@@ -254,7 +276,7 @@ StatusOr<HostTensor> decodeTensorProto(const onnx::TensorProto& proto, const std
     return invalidArgument(where + ": " + storageName(storage) + " cannot hold " + dataTypeName(*dtype) +
                            " elements (expected " + storageName(expected) + ")");
   }
-  const int64_t need = count * entriesPerElement(*dtype);
+  const int64_t need = typedEntriesFor(*dtype, count);
   const int64_t have = typedFieldSize(proto, storage);
   if (have != need) {
     return invalidArgument(where + ": " + storageName(storage) + " has " + std::to_string(have) + " values but " +

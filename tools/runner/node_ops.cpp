@@ -13,6 +13,7 @@ struct NodeCall {
   const DeviceInputs& inputs;
   int64_t attribute = 0;
   Reduction reduction = Reduction::kNone;
+  TensorScatterMode mode = TensorScatterMode::kLinear;  // TensorScatter's 'mode'
 };
 
 using RunFunction = StatusOr<Tensor> (*)(Context&, const NodeCall&);
@@ -63,9 +64,30 @@ StatusOr<RecordedOp> recordScatterNDNode(Context& context, VkCommandBuffer cmd, 
   return recordScatterND(context, cmd, *call.inputs[0], *call.inputs[1], *call.inputs[2], call.reduction, output);
 }
 
-// An ONNX operator bound to vkindex: its inputs, one output, at most one INT attribute (default 0)
-// passed straight to the library, which validates its value, and for the scatters the STRING attribute
-// 'reduction'.
+// TensorScatter: (past_cache, update, optional write_indices), axis and mode. Recorded out of place, as
+// the scatters.
+TensorScatterOptions tensorScatterOptions(const NodeCall& call) {
+  TensorScatterOptions options;
+  options.axis = call.attribute;
+  options.mode = call.mode;
+  return options;
+}
+
+const Tensor* writeIndicesOf(const NodeCall& call) { return call.inputs.size() > 2 ? call.inputs[2] : nullptr; }
+
+StatusOr<Tensor> runTensorScatter(Context& context, const NodeCall& call) {
+  return tensorScatter(context, *call.inputs[0], *call.inputs[1], writeIndicesOf(call), tensorScatterOptions(call));
+}
+
+StatusOr<RecordedOp> recordTensorScatterNode(Context& context, VkCommandBuffer cmd, const NodeCall& call,
+                                             Tensor& output) {
+  return recordTensorScatter(context, cmd, *call.inputs[0], *call.inputs[1], writeIndicesOf(call),
+                             tensorScatterOptions(call), output);
+}
+
+// An ONNX operator bound to vkindex: its inputs, one output, at most one INT attribute passed straight
+// to the library, which validates its value, for the scatters the STRING attribute 'reduction', and
+// for TensorScatter the STRING attribute 'mode'.
 struct OpBinding {
   const char* op_type;
   int64_t since_opset;       // the first opset that defines the operator
@@ -76,6 +98,9 @@ struct OpBinding {
   int64_t reduction_since;  // the first opset with the attribute 'reduction' (0: never)
   RunFunction run;
   RecordFunction record;
+  int64_t attribute_default = 0;  // the INT attribute's value when the node leaves it out
+  size_t optional_inputs = 0;     // trailing inputs a node may leave out (or name "": absent)
+  bool has_mode = false;          // the STRING attribute 'mode' (TensorScatter)
 };
 
 // reduction 'add' and 'mul' exist from opset 16 (with the attribute), 'max' and 'min' from 18.
@@ -84,7 +109,8 @@ constexpr int64_t kMaxMinSince = 18;
 
 // Gather: opsets 1, 11, 13. GatherElements: 11, 13. GatherND: 11, 12, 13, with batch_dims from 12.
 // Scatter: 9, 10 (deprecated by ScatterElements at 11; always reduction none). ScatterElements and
-// ScatterND: 11, 13, 16, 18, with reduction from 16.
+// ScatterND: 11, 13, 16, 18, with reduction from 16. TensorScatter: 24 (axis -2 by default, optional
+// write_indices, mode).
 const OpBinding kBindings[] = {
     {"Gather", 1, 0, 2, "axis", 1, 0, runGatherForm<gather>, recordGatherForm<recordGather>},
     {"GatherElements", 11, 0, 2, "axis", 11, 0, runGatherForm<gatherElements>, recordGatherForm<recordGatherElements>},
@@ -92,6 +118,7 @@ const OpBinding kBindings[] = {
     {"Scatter", 9, 11, 3, "axis", 9, 0, runScatter, recordScatterElementsNode},
     {"ScatterElements", 11, 0, 3, "axis", 11, kReductionSince, runScatterElements, recordScatterElementsNode},
     {"ScatterND", 11, 0, 3, nullptr, 0, kReductionSince, runScatterND, recordScatterNDNode},
+    {"TensorScatter", 24, 0, 3, "axis", 24, 0, runTensorScatter, recordTensorScatterNode, -2, 1, true},
 };
 
 const OpBinding* findBinding(const std::string& op_type) {
@@ -140,6 +167,20 @@ StatusOr<Reduction> reductionAttribute(const onnxio::NodeModel& node, const OpBi
                          " is not one of none, add, mul, max, min");
 }
 
+// Reads TensorScatter's STRING attribute 'mode' (linear when absent).
+StatusOr<TensorScatterMode> modeAttribute(const onnxio::NodeModel& node) {
+  auto found = node.attributes.find("mode");
+  if (found == node.attributes.end()) return TensorScatterMode::kLinear;
+  if (found->second.kind != onnxio::AttributeValue::Kind::kString) {
+    return invalidArgument(node.op_type + ": attribute 'mode' must be STRING, got " +
+                           onnxio::attributeKindName(found->second.kind));
+  }
+  if (found->second.s == "linear") return TensorScatterMode::kLinear;
+  if (found->second.s == "circular") return TensorScatterMode::kCircular;
+  return invalidArgument(node.op_type + ": attribute 'mode' = " + onnxio::quoteName(found->second.s) +
+                         " is not one of linear, circular");
+}
+
 Status expectAttributes(const onnxio::NodeModel& node, const std::set<std::string>& known) {
   for (const auto& [name, value] : node.attributes) {
     if (known.count(name) == 0) return invalidArgument(node.op_type + ": unknown attribute " + onnxio::quoteName(name));
@@ -147,10 +188,20 @@ Status expectAttributes(const onnxio::NodeModel& node, const std::set<std::strin
   return Status::Ok();
 }
 
-Status expectInputs(const onnxio::NodeModel& node, size_t count) {
-  if (node.inputs.size() != count || node.outputs.size() != 1) {
-    return invalidArgument(node.op_type + ": expected " + std::to_string(count) + " inputs and 1 output, got " +
-                           std::to_string(node.inputs.size()) + " and " + std::to_string(node.outputs.size()));
+// The node names `count` inputs, or fewer by up to `optional` trailing ones (a trailing "" counts as left
+// out), and one output.
+Status expectInputs(const onnxio::NodeModel& node, size_t count, size_t optional) {
+  const size_t given = node.inputs.size();
+  if (given + optional < count || given > count || node.outputs.size() != 1) {
+    const std::string expected =
+        optional == 0 ? std::to_string(count) : std::to_string(count - optional) + " to " + std::to_string(count);
+    return invalidArgument(node.op_type + ": expected " + expected + " inputs and 1 output, got " +
+                           std::to_string(given) + " and " + std::to_string(node.outputs.size()));
+  }
+  for (size_t i = 0; i + optional < count && i < given; ++i) {
+    if (node.inputs[i].empty()) {
+      return invalidArgument(node.op_type + ": input " + std::to_string(i) + " is required but the node names none");
+    }
   }
   return Status::Ok();
 }
@@ -160,6 +211,7 @@ struct BoundNode {
   const OpBinding* binding = nullptr;
   int64_t attribute = 0;
   Reduction reduction = Reduction::kNone;
+  TensorScatterMode mode = TensorScatterMode::kLinear;
 };
 
 // The helpers above run only after findBinding matched, so node.op_type is one of kBindings' names
@@ -184,10 +236,11 @@ StatusOr<BoundNode> bindNode(const onnxio::NodeModel& node) {
                            " is deprecated from opset " + std::to_string(binding->deprecated_opset) +
                            " on (use ScatterElements)");
   }
-  VKINDEX_RETURN_IF_ERROR(expectInputs(node, binding->input_count));
+  VKINDEX_RETURN_IF_ERROR(expectInputs(node, binding->input_count, binding->optional_inputs));
   std::set<std::string> known;
   if (binding->attribute != nullptr) known.insert(binding->attribute);
   if (binding->reduction_since != 0) known.insert("reduction");
+  if (binding->has_mode) known.insert("mode");
   VKINDEX_RETURN_IF_ERROR(expectAttributes(node, known));
   BoundNode bound;
   bound.binding = binding;
@@ -197,7 +250,10 @@ StatusOr<BoundNode> bindNode(const onnxio::NodeModel& node) {
                              opset + " (" + node.op_type + " has it from opset " +
                              std::to_string(binding->attribute_since) + " on)");
     }
-    VKINDEX_ASSIGN_OR_RETURN(bound.attribute, intAttribute(node, binding->attribute, 0));
+    VKINDEX_ASSIGN_OR_RETURN(bound.attribute, intAttribute(node, binding->attribute, binding->attribute_default));
+  }
+  if (binding->has_mode) {
+    VKINDEX_ASSIGN_OR_RETURN(bound.mode, modeAttribute(node));
   }
   if (binding->reduction_since != 0) {
     VKINDEX_ASSIGN_OR_RETURN(bound.reduction, reductionAttribute(node, *binding));
@@ -211,7 +267,7 @@ Status checkNode(const onnxio::NodeModel& node) { return bindNode(node).status()
 
 StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel& node, const DeviceInputs& inputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
-  const NodeCall call{inputs, bound.attribute, bound.reduction};
+  const NodeCall call{inputs, bound.attribute, bound.reduction, bound.mode};
   VKINDEX_ASSIGN_OR_RETURN(Tensor output, bound.binding->run(context, call));
   std::vector<Tensor> outputs;
   outputs.push_back(std::move(output));
@@ -221,13 +277,13 @@ StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel&
 StatusOr<RecordedOp> recordNode(Context& context, VkCommandBuffer command_buffer, const onnxio::NodeModel& node,
                                 const DeviceInputs& inputs, std::vector<Tensor>& outputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
-  const NodeCall call{inputs, bound.attribute, bound.reduction};
+  const NodeCall call{inputs, bound.attribute, bound.reduction, bound.mode};
   return bound.binding->record(context, command_buffer, call, outputs[0]);
 }
 
 bool canRecord(const DeviceInputs& inputs) {
   for (const Tensor* input : inputs) {
-    if (input->dtype() == DataType::kString) return false;
+    if (input != nullptr && input->dtype() == DataType::kString) return false;
   }
   return true;
 }

@@ -1,6 +1,6 @@
 // Binds the single node of an ONNX node test to a vkindex operator: checks its inputs and attributes
 // and runs it (submitting, or recorded into a command buffer for timing): Gather, GatherElements,
-// GatherND, Scatter, ScatterElements and ScatterND at the opsets that define them. Other operators,
+// GatherND, Scatter, ScatterElements, ScatterND and TensorScatter at the opsets that define them. Other operators,
 // and attributes or reductions the imported opset does not define, give an error that says so.
 #pragma once
 
@@ -11,7 +11,8 @@
 
 namespace vkindex::tools {
 
-// The node's inputs on the device, in node-input order.
+// The node's inputs on the device, in node-input order; null for an optional input the node leaves out
+// (named "").
 using DeviceInputs = std::vector<const Tensor*>;
 
 // Checks op type, domain, input count and attributes. Errors read "<Op>: ...".

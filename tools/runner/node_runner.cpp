@@ -49,6 +49,10 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
   for (const auto& [name, tensor] : model.initializers) by_name.emplace(name, &tensor);
   std::vector<const onnxio::HostTensor*> inputs;
   for (const std::string& name : model.inputs) {
+    if (name.empty()) {  // an optional input left out
+      inputs.push_back(nullptr);
+      continue;
+    }
     auto found = by_name.find(name);
     if (found == by_name.end()) return invalidArgument("node input " + onnxio::quoteName(name) + " has no value");
     inputs.push_back(found->second);
@@ -58,6 +62,7 @@ StatusOr<std::vector<const onnxio::HostTensor*>> nodeInputs(const onnxio::NodeMo
 
 struct DataSetRun {
   std::vector<Tensor> device_inputs;
+  DeviceInputs inputs;  // device_inputs in node-input order, null where an optional input is left out
   std::vector<Tensor> outputs;
 };
 
@@ -66,12 +71,13 @@ Status runDataSet(Context& context, const onnxio::NodeModel& model, const onnxio
                   DataSetRun& run) {
   VKINDEX_ASSIGN_OR_RETURN(std::vector<const onnxio::HostTensor*> inputs, nodeInputs(model, data_set));
   for (const onnxio::HostTensor* input : inputs) {
+    if (input == nullptr) continue;
     VKINDEX_ASSIGN_OR_RETURN(Tensor tensor, toDevice(context, *input));
     run.device_inputs.push_back(std::move(tensor));
   }
-  DeviceInputs pointers;
-  for (const Tensor& tensor : run.device_inputs) pointers.push_back(&tensor);
-  VKINDEX_ASSIGN_OR_RETURN(run.outputs, runNode(context, model, pointers));
+  size_t next = 0;
+  for (const onnxio::HostTensor* input : inputs) run.inputs.push_back(input ? &run.device_inputs[next++] : nullptr);
+  VKINDEX_ASSIGN_OR_RETURN(run.outputs, runNode(context, model, run.inputs));
   return Status::Ok();
 }
 
@@ -93,8 +99,7 @@ StatusOr<std::vector<Tensor>> poisonedOutputs(Context& context, const std::vecto
 // Times the operator. Recorded runs write into fresh outputs, which replace run.outputs so the caller
 // checks them too.
 StatusOr<Timing> timeDataSet(Context& context, const onnxio::NodeModel& model, DataSetRun& run, int repeat) {
-  DeviceInputs inputs;
-  for (const Tensor& tensor : run.device_inputs) inputs.push_back(&tensor);
+  const DeviceInputs& inputs = run.inputs;
   if (!canRecord(inputs)) {
     // String tensors live on the host: only wall time of the submitting path can be measured.
     return timeSubmitted(repeat, [&]() { return runNode(context, model, inputs).status(); });

@@ -37,6 +37,20 @@ float bfloat16ToFloat(uint16_t bits) {
   return value;
 }
 
+// The bit pattern of element `index` of a low-precision tensor (a byte, or a nibble of a packed pair).
+uint32_t lowPrecisionBits(const onnxio::HostTensor& tensor, uint64_t index) {
+  if (elementBits(tensor.dtype) == 4) return (tensor.bytes[index / 2] >> (index % 2 * 4)) & 0xF;
+  return tensor.bytes[index];
+}
+
+// Whether element `index` of two tensors of the same type and shape has the same bits.
+bool sameElement(const onnxio::HostTensor& actual, const onnxio::HostTensor& expected, uint64_t index) {
+  if (expected.dtype == DataType::kString) return actual.strings[index] == expected.strings[index];
+  if (elementBits(expected.dtype) == 4) return lowPrecisionBits(actual, index) == lowPrecisionBits(expected, index);
+  const size_t width = elementSize(expected.dtype);
+  return std::memcmp(actual.bytes.data() + index * width, expected.bytes.data() + index * width, width) == 0;
+}
+
 std::string number(double value) {
   char text[64];
   std::snprintf(text, sizeof(text), "%.9g", value);
@@ -89,6 +103,18 @@ std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index) {
     case DataType::kComplex128:
       return "(" + number(load<double>(tensor, index)) + ", " + number(load<double>(tensor, index, 8)) + ")";
     case DataType::kString: return "\"" + onnxio::printableText(tensor.strings[index]) + "\"";
+    case DataType::kFloat8E4M3FN:
+    case DataType::kFloat8E4M3FNUZ:
+    case DataType::kFloat8E5M2:
+    case DataType::kFloat8E5M2FNUZ:
+    case DataType::kFloat8E8M0:
+    case DataType::kInt4:
+    case DataType::kUInt4:
+    case DataType::kFloat4E2M1: {
+      char text[16];
+      std::snprintf(text, sizeof(text), "0x%02x", lowPrecisionBits(tensor, index));
+      return std::string(dataTypeName(tensor.dtype)) + " " + text;  // the bit pattern: no value decoding
+    }
   }
   return "?";
 }
@@ -103,12 +129,8 @@ std::optional<std::string> compareTensors(const onnxio::HostTensor& actual, cons
     return which + " has shape " + onnxio::formatDims(actual.dims) + ", expected " + onnxio::formatDims(expected.dims);
   }
   const uint64_t count = static_cast<uint64_t>(expected.elementCount());
-  const size_t width = elementSize(expected.dtype);
   for (uint64_t i = 0; i < count; ++i) {
-    bool same = expected.dtype == DataType::kString
-                    ? actual.strings[i] == expected.strings[i]
-                    : std::memcmp(actual.bytes.data() + i * width, expected.bytes.data() + i * width, width) == 0;
-    if (!same) {
+    if (!sameElement(actual, expected, i)) {
       // Position as coordinates, row-major.
       std::vector<int64_t> coordinates(expected.dims.size());
       uint64_t rest = i;

@@ -5,6 +5,7 @@
 
 #include "c_api/gather_from_c.h"
 #include "c_api/huge_tensor_from_c.h"
+#include "c_api/tensor_scatter_from_c.h"
 #include "support/gpu_test.hpp"
 
 namespace vkindex::test {
@@ -200,6 +201,49 @@ TEST_F(CApiTest, ScatterNDFromC) {
       EXPECT_EQ(std::memcmp(values.data(), data.data(), sizeof(values)), 0);
     }
   }
+}
+
+// An int4 cache of five elements 0..4 (bytes 0x10 0x32 0x04), the update A B written at each mode's
+// positions, nibble by nibble; a bad write index changes nothing in place.
+TEST_F(CApiTest, TensorScatterFromC) {
+  for (int in_place : {0, 1}) {
+    SCOPED_TRACE(in_place ? "in place" : "out of place");
+    std::array<uint8_t, 3> bytes{};
+    char message[512] = {};
+    ASSERT_EQ(tensorScatterFromC(device().c_str(), 2, VKINDEX_TENSOR_SCATTER_LINEAR, VKINDEX_INDEX_POLICY_ERROR,
+                                 in_place, bytes.data(), message, sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    EXPECT_EQ(bytes, (std::array<uint8_t, 3>{0x10, 0xBA, 0x04}));
+    ASSERT_EQ(tensorScatterFromC(device().c_str(), 9, VKINDEX_TENSOR_SCATTER_CIRCULAR, VKINDEX_INDEX_POLICY_ERROR,
+                                 in_place, bytes.data(), message, sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    EXPECT_EQ(bytes, (std::array<uint8_t, 3>{0x1B, 0x32, 0x0A}));
+    ASSERT_EQ(tensorScatterFromC(device().c_str(), 4, VKINDEX_TENSOR_SCATTER_LINEAR, VKINDEX_INDEX_POLICY_SKIP,
+                                 in_place, bytes.data(), message, sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    EXPECT_EQ(bytes, (std::array<uint8_t, 3>{0x10, 0x32, 0x04}));
+    bytes.fill(0xEE);
+    EXPECT_EQ(tensorScatterFromC(device().c_str(), 4, VKINDEX_TENSOR_SCATTER_LINEAR, VKINDEX_INDEX_POLICY_ERROR,
+                                 in_place, bytes.data(), message, sizeof(message)),
+              VKINDEX_OUT_OF_RANGE);
+    EXPECT_STREQ(message,
+                 "TensorScatter: write_indices[0] = 4 is out of range for seq_len 2 and max_seq 5 (axis 1) in linear "
+                 "mode (allowed [0, 3]: the write index plus seq_len must not exceed max_seq)");
+    if (in_place) {
+      EXPECT_EQ(bytes, (std::array<uint8_t, 3>{0x10, 0x32, 0x04})) << "the cache was written despite the error";
+    }
+  }
+  EXPECT_EQ(vkindexTensorScatter(nullptr, nullptr, nullptr, nullptr, -2, VKINDEX_TENSOR_SCATTER_LINEAR,
+                                 VKINDEX_INDEX_POLICY_ERROR, nullptr),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexTensorScatter: 'context' is NULL");
+  EXPECT_EQ(vkindexRecordTensorScatter(nullptr, VK_NULL_HANDLE, nullptr, nullptr, nullptr, -2,
+                                       VKINDEX_TENSOR_SCATTER_LINEAR, VKINDEX_INDEX_POLICY_ERROR, nullptr, nullptr),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexRecordTensorScatter: 'context' is NULL");
 }
 
 TEST_F(CApiTest, NullArgumentsAndUnknownTypesAreInvalidArguments) {

@@ -124,7 +124,7 @@ ReductionVerdict reductionVerdict(DataType dtype, Reduction reduction) {
 }
 
 TEST_F(ScatterErrorsTest, ReductionsNotDefinedForTheType) {
-  for (DataType dtype : kAllDataTypes) {
+  for (DataType dtype : kClassicDataTypes) {
     for (Reduction reduction : {Reduction::kAdd, Reduction::kMul, Reduction::kMax, Reduction::kMin}) {
       const ReductionVerdict verdict = reductionVerdict(dtype, reduction);
       if (verdict.code == StatusCode::kOk) continue;
