@@ -487,8 +487,9 @@ TEST_F(OnnxGeneratedTest, ScatterReductionsPassAtEveryOpsetThatDefinesThem) {
       }
     }
   }
-  // 12 numeric types x (add, mul at 3 opsets + max, min at 1) + 2 complex types x (add, mul at 3), per op.
-  EXPECT_EQ(written, 2 * (12 * (3 + 3 + 1 + 1) + 2 * (3 + 3)));
+  // 12 numeric types x (add, mul at 3 opsets + max, min at 1) + 2 complex types x (add, mul at 3) + bool
+  // (add, mul at 3) + string (add at 3), per op.
+  EXPECT_EQ(written, 2 * (12 * (3 + 3 + 1 + 1) + 2 * (3 + 3) + (3 + 3) + 3));
 }
 
 // The runner refuses what the imported opset does not define: Scatter outside 9 and 10, the reduction
@@ -546,8 +547,9 @@ TEST_F(OnnxGeneratedTest, ScatterOpsetsAndReductionsTheOperatorLacksAreErrors) {
   // Defined at the opset, refused by the library for the type.
   HostTensor flags = randomTensor(rng, DataType::kBool, {2, 3});
   HostTensor flag_updates = randomTensor(rng, DataType::kBool, {1, 3});
-  expectError(root / "nd_add_bool", {"ScatterND", 16, {{"reduction", std::string("add")}}},
-              {&flags, &nd_indices, &flag_updates}, flags, "ScatterND: reduction 'add' is not defined for bool");
+  expectError(root / "nd_max_bool", {"ScatterND", 18, {{"reduction", std::string("max")}}},
+              {&flags, &nd_indices, &flag_updates}, flags,
+              "ScatterND: reduction 'max' is not defined for bool (bool allows none, add as OR, mul as AND)");
 }
 
 }  // namespace
