@@ -120,8 +120,10 @@ VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffe
 // combined with updates[p]. data, indices and updates have the same rank r >= 1; updates has indices'
 // shape; every dim of indices other than `axis` is at most data's. Index values in [-s, s-1] for
 // s = data.shape[axis]. Every type with kNone (strings on the host side); kAdd and kMul on every
-// numeric type, complex included; kMax and kMin on every real numeric type. Every pair runs on every
-// device with the same bits (the README's reductions table gives the exact arithmetic).
+// numeric type, complex included; kMax and kMin on every real numeric type; on bool kAdd (OR) and kMul
+// (AND); on string kAdd (the updates appended to the target's string in index order, on the host), as
+// ONNX Runtime's CPU kernels define them. Other pairs are kInvalidArgument naming what the type allows.
+// Every pair runs on every device with the same bits (docs/reductions.md gives the exact arithmetic).
 // On a bad index nothing is written: a caller's output keeps its previous bytes, in-place data is
 // unchanged.
 VKINDEX_API StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices,

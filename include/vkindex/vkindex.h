@@ -61,8 +61,9 @@ typedef enum VkindexDataType {
 
 /* How a scatter combines an update with the value at its target, in the order of vkindex::Reduction.
  * NONE (the update replaces it) works for every type; ADD and MUL (ONNX opset 16+) for every numeric
- * type, complex included; MAX and MIN (opset 18+) for every real numeric type. Exact on every device
- * (the README's reductions table). Duplicate targets combine one by one in index order. */
+ * type, complex included; MAX and MIN (opset 18+) for every real numeric type; on bool ADD (OR) and MUL
+ * (AND), on string ADD (concatenation in index order), as ONNX Runtime's CPU kernels define them. Exact
+ * on every device (docs/reductions.md). Duplicate targets combine one by one in index order. */
 typedef enum VkindexReduction {
   VKINDEX_REDUCTION_NONE = 0,
   VKINDEX_REDUCTION_ADD,

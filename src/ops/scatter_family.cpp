@@ -3,6 +3,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ops/string_concatenation.hpp"
 #include "ops/string_picking.hpp"
 #include "plan/shape.hpp"
 
@@ -56,9 +57,13 @@ StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, cons
 }
 
 // Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick. The
-// call is checked and its shape inferred already (a string element plans as its 4-byte id).
+// call is checked and its shape inferred already (a string element plans as its 4-byte id). String add
+// (concatenation) needs every update, not the last: the id scatter then only checks the indices on the
+// device, with the operator's own messages and nothing written on a bad one, and the host appends.
 Status runOnStrings(Context& context, const ScatterFamilyOp& op, const plan::ScatterShape& shape, const Tensor& data,
                     const Tensor& indices, const Tensor& updates, Tensor& output) {
+  plan::ScatterShape ids_shape = shape;
+  ids_shape.reduction = Reduction::kNone;  // ids move; the kind is MOVE already (scatter_shape.cpp)
   std::vector<uint32_t> data_ids(data.elementCount()), update_ids(updates.elementCount());
   std::iota(data_ids.begin(), data_ids.end(), 0u);
   std::iota(update_ids.begin(), update_ids.end(), static_cast<uint32_t>(data_ids.size()));
@@ -67,11 +72,17 @@ Status runOnStrings(Context& context, const ScatterFamilyOp& op, const plan::Sca
   VKINDEX_ASSIGN_OR_RETURN(Tensor update_tensor, Tensor::fromHost(context, DataType::kUInt32, updates.shape(),
                                                                   update_ids.data(), update_ids.size() * 4));
   VKINDEX_ASSIGN_OR_RETURN(Tensor picked, createOutput(context, op.name, DataType::kUInt32, data.shape()));
-  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, shape, data_tensor, indices, update_tensor,
+  VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, ids_shape, data_tensor, indices, update_tensor,
                                                           picked, ScatterTarget::kOutput));
   VKINDEX_RETURN_IF_ERROR(runPlan(context, plan, {&data_tensor, &indices, &update_tensor, &picked}));
-  VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(), pickStrings(picked, {&data.strings(), &updates.strings()},
-                                                                std::string(op.name) + " output"));
+  const std::string purpose = std::string(op.name) + " output";
+  if (shape.reduction == Reduction::kAdd) {
+    VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(),
+                             concatenateUpdates(shape, indices, data.strings(), updates.strings(), purpose));
+    return Status::Ok();
+  }
+  VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(),
+                           pickStrings(picked, {&data.strings(), &updates.strings()}, purpose));
   return Status::Ok();
 }
 

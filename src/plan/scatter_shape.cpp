@@ -23,22 +23,46 @@ constexpr TypeArithmetic kTypeArithmetic[] = {
     {DataType::kBFloat16, VKINDEX_KIND_BFLOAT16},   {DataType::kFloat64, VKINDEX_KIND_FLOAT64},
     {DataType::kComplex64, VKINDEX_KIND_COMPLEX64}, {DataType::kComplex128, VKINDEX_KIND_COMPLEX128}};
 
-// Which reductions this type admits, and the kernel's arithmetic for it. ONNX defines add, mul, max
-// and min on numeric tensors; max and min need an order, which bool, string and complex lack, and
-// bool and string have no arithmetic either.
-StatusOr<uint32_t> elementKind(const std::string& op, Reduction reduction, DataType type) {
+// What the kernels run for a (type, reduction) pair: the element arithmetic (VKINDEX_KIND_*) and the
+// reduction its scatter passes apply.
+struct Arithmetic {
+  uint32_t kind;
+  Reduction reduction;
+};
+
+// Which reductions this type admits, and what the kernels run for them. ONNX defines add, mul, max and
+// min on numeric tensors (max and min need an order, which complex lacks). On bool and string, ONNX
+// Runtime's CPU kernels of both operators define add and mul on bool (OR and AND) and add on string
+// (concatenation) and refuse the rest; vkindex defines the same pairs.
+// - bool add and mul run as uint8 max and min: on ONNX's bool bytes 0 and 1 those are OR and AND, with
+//   the same strategies (and bits) as any uint8 max and min. Other byte values keep their truth (the
+//   result is nonzero iff either, or both, operands are) but not a canonical byte: docs/reductions.md.
+// - string add has no kernel arithmetic: the host concatenates, the device only checks the indices
+//   (ops/string_concatenation.hpp), so the kind is MOVE.
+StatusOr<Arithmetic> arithmeticOf(const std::string& op, Reduction reduction, DataType type) {
   if (static_cast<unsigned>(reduction) > static_cast<unsigned>(Reduction::kMin)) {
     return invalidArgument(op + ": unknown reduction " + std::to_string(static_cast<int>(reduction)) +
                            " (allowed none, add, mul, max, min)");
   }
-  if (reduction == Reduction::kNone) return uint32_t{VKINDEX_KIND_MOVE};
+  if (reduction == Reduction::kNone) return Arithmetic{VKINDEX_KIND_MOVE, reduction};
+  const std::string undefined =
+      op + ": reduction '" + reductionName(reduction) + "' is not defined for " + dataTypeName(type);
+  if (type == DataType::kBool) {
+    if (reduction == Reduction::kAdd) return Arithmetic{VKINDEX_KIND_UINT8, Reduction::kMax};
+    if (reduction == Reduction::kMul) return Arithmetic{VKINDEX_KIND_UINT8, Reduction::kMin};
+    return invalidArgument(undefined + " (bool allows none, add as OR, mul as AND)");
+  }
+  if (type == DataType::kString) {
+    if (reduction == Reduction::kAdd) return Arithmetic{VKINDEX_KIND_MOVE, reduction};
+    return invalidArgument(undefined + " (string allows none, add as concatenation)");
+  }
   const bool ordered = reduction == Reduction::kMax || reduction == Reduction::kMin;
   const bool complex = type == DataType::kComplex64 || type == DataType::kComplex128;
   for (const TypeArithmetic& entry : kTypeArithmetic) {
-    if (entry.type == type && !(ordered && complex)) return entry.kind;
+    if (entry.type == type && !(ordered && complex)) return Arithmetic{entry.kind, reduction};
   }
-  return invalidArgument(op + ": reduction '" + reductionName(reduction) + "' is not defined for " +
-                         dataTypeName(type));
+  if (complex) return invalidArgument(undefined + " (complex allows none, add, mul)");
+  return invalidArgument(undefined + " (" + dataTypeName(type) + " allows none only)");
 }
 
 Status checkUpdatesType(const std::string& op, DataType data_type, DataType updates_type) {
@@ -69,13 +93,14 @@ StatusOr<ScatterShape> inferScatterElementsShape(const Shape& data_shape, DataTy
   VKINDEX_RETURN_IF_ERROR(checkElementExtents(op, data_shape, indices_shape, axis));
   ScatterShape shape;
   shape.kind = kind;
-  VKINDEX_ASSIGN_OR_RETURN(shape.element_kind, elementKind(op, reduction, data_type));
+  VKINDEX_ASSIGN_OR_RETURN(const Arithmetic arithmetic, arithmeticOf(op, reduction, data_type));
+  shape.element_kind = arithmetic.kind;
   const int64_t rank = static_cast<int64_t>(data_shape.size());
   const int64_t a = axis < 0 ? axis + rank : axis;
   shape.output_shape = data_shape;
   shape.indices_shape = indices_shape;
   shape.element_bytes = elementSize(data_type);
-  shape.reduction = reduction;
+  shape.reduction = arithmetic.reduction;
   const uint64_t axis_size = static_cast<uint64_t>(data_shape[static_cast<size_t>(a)]);
   shape.check = {index_type, *elementCount(indices_shape), {axis_size}};
   shape.report = {op, "indices", indices_shape, false, {axis_size}, {a}};
@@ -119,11 +144,12 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
   }
   ScatterShape shape;
   shape.kind = kind;
-  VKINDEX_ASSIGN_OR_RETURN(shape.element_kind, elementKind(op, reduction, data_type));
+  VKINDEX_ASSIGN_OR_RETURN(const Arithmetic arithmetic, arithmeticOf(op, reduction, data_type));
+  shape.element_kind = arithmetic.kind;
   shape.output_shape = data_shape;
   shape.indices_shape = indices_shape;
   shape.element_bytes = elementSize(data_type);
-  shape.reduction = reduction;
+  shape.reduction = arithmetic.reduction;
   const size_t kk = static_cast<size_t>(k);
   std::vector<uint64_t> extents(data_shape.begin(), data_shape.begin() + k);
   shape.check = {index_type, *productOf(indices_shape, 0, indices_shape.size() - 1), extents};

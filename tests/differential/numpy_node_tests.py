@@ -129,6 +129,10 @@ def combine(kind, reduction, current, update):
     """The element that reduction(current, update) leaves."""
     if reduction == "none":
         return update
+    if kind == "bool":  # add is OR, mul is AND
+        return np.bool_(current or update) if reduction == "add" else np.bool_(current and update)
+    if kind == "string":  # add appends
+        return current + update
     if reduction == "max":
         return update if greater(kind, update, current) else current
     if reduction == "min":
@@ -227,8 +231,12 @@ def gather_nd(gen, kind, index_type):
 
 
 def reduction_for(gen, kind):
-    if kind in ("bool", "string"):
-        return "none"
+    # bool and string: the pairs ONNX Runtime's CPU kernels define (add and mul as OR and AND on bool,
+    # add as concatenation on string); they refuse the rest.
+    if kind == "bool":
+        return gen.choice(["none", "add", "mul"])
+    if kind == "string":
+        return gen.choice(["none", "add"])
     if kind.startswith("complex"):
         return gen.choice(["none", "add", "mul"])
     return gen.choice(["none", "add", "mul", "max", "min", "add", "mul", "max", "min"])
@@ -292,6 +300,8 @@ def large_scatter(gen, kind, index_type):
     """Many updates into few targets (some hot), rows of 1 to 64 elements: the duplicate-heavy paths.
     Finite inputs only (mul near 1), so numpy's in-order ufunc.at folds give the reference directly."""
     reduction = gen.choice(["add", "add", "mul", "max", "min", "none"])
+    if kind == "bool" and reduction in ("max", "min"):  # not defined on bool (ONNX Runtime's CPU kernels)
+        reduction = "add" if reduction == "max" else "mul"
     targets = gen.choice([1, 2, 16, 257, 4099, 60000])
     columns = gen.choice([1, 1, 3, 64])
     count = gen.choice([1000, 30000, 200000] if kind != "bfloat16" else [1000, 8000]) // columns
@@ -378,7 +388,7 @@ def main():
     while written < args.small + args.large:
         large = written >= args.small
         maker = large_scatter if large else gen.choice(makers)
-        kinds = ["float32", "float16", "bfloat16", "float64", "int32", "int64", "uint8", "int16"] if large \
+        kinds = ["float32", "float16", "bfloat16", "float64", "int32", "int64", "uint8", "int16", "bool"] if large \
             else list(ONNX_TYPES)
         kind, index_type = gen.choice(kinds), gen.choice(["int32", "int64"])
         case = maker(gen, kind, np.dtype(index_type))

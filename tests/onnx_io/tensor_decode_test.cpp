@@ -270,21 +270,60 @@ TEST(TensorDecode, NamesFromTheFileCannotBreakTheMessageLine) {
   EXPECT_LT(message.size(), 320u) << message;
 }
 
-// A zero dim empties the tensor, but the limit on the other dims holds wherever the zero sits: the
-// check once gave up after a zero, so [5, 0, 2^62] passed while [2^62, 0] did not.
-TEST(TensorDecode, HugeDimsAreRefusedWhereverAZeroSits) {
-  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{
-           {1LL << 62, 0}, {5, 0, 1LL << 62}, {0, 1LL << 62}, {0, 1LL << 40, 1LL << 40}, {1LL << 58, 0, 2}}) {
+// A zero dim empties the tensor wherever it sits, whatever the other dims hold: [0, INT64_MAX] has no
+// element (as ONNX Runtime reads it), and nothing multiplies the dims before the zero is seen, so no
+// order of the same dims overflows on the way. Without a zero, the limit holds: huge dims are refused.
+TEST(TensorDecode, AZeroDimEmptiesTheTensorWhateverTheOtherDims) {
+  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{{0, INT64_MAX},
+                                                                            {INT64_MAX, 0},
+                                                                            {INT64_MAX, 2, 0},
+                                                                            {5, 0, 1LL << 62},
+                                                                            {0, 1LL << 40, 1LL << 40},
+                                                                            {INT64_MAX, INT64_MAX, 0, INT64_MAX},
+                                                                            {5, 0, 7},
+                                                                            {0, 0}}) {
+    SCOPED_TRACE(formatDims(dims));
+    for (const bool raw : {false, true}) {
+      onnx::TensorProto proto = makeTensor(onnx::TensorProto_DataType_FLOAT, dims);
+      if (raw) proto.set_raw_data("");  // present and empty: 0 elements need 0 bytes
+      const HostTensor empty = decodeOk(proto);
+      EXPECT_EQ(empty.dims, dims);
+      EXPECT_EQ(empty.elementCount(), 0);
+      EXPECT_TRUE(empty.bytes.empty());
+    }
+  }
+  onnx::TensorProto filled = makeTensor(onnx::TensorProto_DataType_FLOAT, {0, INT64_MAX});
+  filled.set_raw_data("abcd");
+  expectRejected(filled, StatusCode::kInvalidArgument,
+                 "raw_data has 4 bytes but dims [0, " + std::to_string(INT64_MAX) + "] of float need 0");
+  for (const std::vector<int64_t>& dims :
+       std::vector<std::vector<int64_t>>{{1LL << 62, 1}, {1LL << 40, 1LL << 40}, {INT64_MAX}, {1LL << 58, 2}}) {
     SCOPED_TRACE(formatDims(dims));
     expectRejected(makeTensor(onnx::TensorProto_DataType_FLOAT, dims), StatusCode::kInvalidArgument,
-                   "are too large: their non-zero sizes multiply past 576460752303423487 elements");
+                   "dims " + formatDims(dims) + " are too large: they multiply past 576460752303423487 elements");
   }
-  for (const std::vector<int64_t>& dims : std::vector<std::vector<int64_t>>{{5, 0, 7}, {1LL << 58, 0}, {0, 0}}) {
-    SCOPED_TRACE(formatDims(dims));
-    const HostTensor empty = decodeOk(makeTensor(onnx::TensorProto_DataType_FLOAT, dims));
-    EXPECT_EQ(empty.dims, dims);
-    EXPECT_EQ(empty.elementCount(), 0);
+  expectRejected(makeTensor(onnx::TensorProto_DataType_FLOAT, {0, -1}), StatusCode::kInvalidArgument,
+                 "negative dimension -1 at axis 1 in dims [0, -1]");
+}
+
+// raw_data of a bool tensor holds ONNX's bools, bytes 0 and 1: any other byte is refused, naming the
+// first one (the typed field's values are checked the same way, Int32DataOutOfRangeIsRejected).
+TEST(TensorDecode, RawBoolBytesOtherThanZeroAndOneAreRejected) {
+  onnx::TensorProto good = makeTensor(onnx::TensorProto_DataType_BOOL, {4});
+  good.set_raw_data(std::string("\x01\x00\x00\x01", 4));
+  EXPECT_EQ(decodeOk(good).bytes, (std::vector<uint8_t>{1, 0, 0, 1}));
+  for (const auto& [raw, message] : std::vector<std::pair<std::string, std::string>>{
+           {std::string("\x01\x00\x02\x01", 4), "raw_data[2] = 2 is not a bool (allowed 0 and 1)"},
+           {std::string("\xff\x00\x02\x01", 4), "raw_data[0] = 255 is not a bool (allowed 0 and 1)"},
+           {std::string("\x00\x00\x00\x80", 4), "raw_data[3] = 128 is not a bool (allowed 0 and 1)"}}) {
+    onnx::TensorProto bad = makeTensor(onnx::TensorProto_DataType_BOOL, {2, 2});
+    bad.set_raw_data(raw);
+    expectRejected(bad, StatusCode::kInvalidArgument, message);
   }
+  // uint8 takes every byte: the check is bool's alone.
+  onnx::TensorProto bytes = makeTensor(onnx::TensorProto_DataType_UINT8, {2});
+  bytes.set_raw_data(std::string("\x02\xff", 2));
+  EXPECT_EQ(decodeOk(bytes).bytes, (std::vector<uint8_t>{2, 255}));
 }
 
 TEST(TensorDecode, FileRoundTripNamesTheFile) {

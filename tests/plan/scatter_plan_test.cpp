@@ -7,6 +7,7 @@
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
+#include "common/spec_ids.h"
 #include "plan/scatter_fold_plan.hpp"
 #include "plan/scatter_plan.hpp"
 #include "plan_test_support.hpp"
@@ -704,10 +705,10 @@ TEST(PlanScatterTest, ReductionsPerType) {
   EXPECT_EQ(*kind(DataType::kInt64, Reduction::kMul), 4u);
   EXPECT_EQ(*kind(DataType::kUInt64, Reduction::kMax), 5u);
   EXPECT_EQ(*kind(DataType::kFloat16, Reduction::kNone), 0u);
-  expectError(kind(DataType::kBool, Reduction::kAdd).status(), StatusCode::kInvalidArgument,
-              "ScatterND: reduction 'add' is not defined for bool");
+  expectError(kind(DataType::kBool, Reduction::kMax).status(), StatusCode::kInvalidArgument,
+              "ScatterND: reduction 'max' is not defined for bool (bool allows none, add as OR, mul as AND)");
   expectError(kind(DataType::kComplex64, Reduction::kMin).status(), StatusCode::kInvalidArgument,
-              "ScatterND: reduction 'min' is not defined for complex64");
+              "ScatterND: reduction 'min' is not defined for complex64 (complex allows none, add, mul)");
   EXPECT_EQ(*kind(DataType::kInt8, Reduction::kMax), 6u);
   EXPECT_EQ(*kind(DataType::kUInt16, Reduction::kMin), 9u);
   EXPECT_EQ(*kind(DataType::kFloat16, Reduction::kAdd), 10u);
@@ -716,7 +717,32 @@ TEST(PlanScatterTest, ReductionsPerType) {
   EXPECT_EQ(*kind(DataType::kComplex64, Reduction::kAdd), 13u);
   EXPECT_EQ(*kind(DataType::kComplex128, Reduction::kMul), 14u);
   expectError(kind(DataType::kString, Reduction::kMax).status(), StatusCode::kInvalidArgument,
-              "ScatterND: reduction 'max' is not defined for string");
+              "ScatterND: reduction 'max' is not defined for string (string allows none, add as concatenation)");
+}
+
+// bool add and mul run as uint8 max and min (OR and AND on bytes 0 and 1), so every strategy the planner
+// picks for them is one it picks, and the tests run, for uint8; string add moves ids on the device (the
+// host concatenates), so its kind is MOVE.
+TEST(PlanScatterTest, BoolAndStringReductionsRunAsTheirDeviceEquivalents) {
+  for (const auto& [reduction, runs_as] :
+       {std::pair{Reduction::kAdd, Reduction::kMax}, std::pair{Reduction::kMul, Reduction::kMin}}) {
+    SCOPED_TRACE(reductionName(reduction));
+    StatusOr<ScatterShape> elements = inferScatterElementsShape({5, 3}, DataType::kBool, {7, 3}, DataType::kInt32,
+                                                                {7, 3}, DataType::kBool, 0, reduction);
+    ASSERT_TRUE(elements.ok()) << elements.status().toString();
+    EXPECT_EQ(elements->element_kind, uint32_t{VKINDEX_KIND_UINT8});
+    EXPECT_EQ(elements->reduction, runs_as);
+    StatusOr<ScatterShape> nd =
+        inferScatterNDShape({4, 2}, DataType::kBool, {3, 1}, DataType::kInt64, {3, 2}, DataType::kBool, reduction);
+    ASSERT_TRUE(nd.ok()) << nd.status().toString();
+    EXPECT_EQ(nd->element_kind, uint32_t{VKINDEX_KIND_UINT8});
+    EXPECT_EQ(nd->reduction, runs_as);
+  }
+  StatusOr<ScatterShape> strings =
+      inferScatterNDShape({4}, DataType::kString, {2, 1}, DataType::kInt64, {2}, DataType::kString, Reduction::kAdd);
+  ASSERT_TRUE(strings.ok()) << strings.status().toString();
+  EXPECT_EQ(strings->element_kind, uint32_t{VKINDEX_KIND_MOVE});
+  EXPECT_EQ(strings->reduction, Reduction::kAdd);
 }
 
 TEST(PlanScatterTest, TensorsBeyondOneBindingRunAWindowAtATime) {

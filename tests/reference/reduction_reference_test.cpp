@@ -61,6 +61,23 @@ TEST(ReductionReferenceTest, WideIntegersWrapAndCompareBySignedness) {
   EXPECT_EQ(combine<uint64_t>(DataType::kUInt64, kMin, 1, ~uint64_t{0}), 1u);
 }
 
+// bool add is OR and mul is AND (ONNX Runtime's CPU kernels); on bytes other than 0 and 1 the larger
+// and the smaller byte keep the truth: nonzero iff either (add) or both (mul) are.
+TEST(ReductionReferenceTest, BoolAddIsOrAndMulIsAnd) {
+  for (const uint8_t a : {uint8_t{0}, uint8_t{1}}) {
+    for (const uint8_t b : {uint8_t{0}, uint8_t{1}}) {
+      EXPECT_EQ(combine<uint8_t>(DataType::kBool, kAdd, a, b), (a | b)) << int(a) << " add " << int(b);
+      EXPECT_EQ(combine<uint8_t>(DataType::kBool, kMul, a, b), (a & b)) << int(a) << " mul " << int(b);
+    }
+  }
+  // Not 1 + 1 = 2, nor a wrapped 0: a plain uint8 add or mul would give those.
+  EXPECT_EQ(combine<uint8_t>(DataType::kBool, kAdd, 1, 1), 1);
+  EXPECT_EQ(combine<uint8_t>(DataType::kBool, kAdd, 2, 0), 2);
+  EXPECT_EQ(combine<uint8_t>(DataType::kBool, kAdd, 0x80, 0x80), 0x80);
+  EXPECT_EQ(combine<uint8_t>(DataType::kBool, kMul, 2, 0x80), 2);
+  EXPECT_EQ(combine<uint8_t>(DataType::kBool, kMul, 0x10, 0), 0);
+}
+
 TEST(ReductionReferenceTest, Float32ArithmeticKeepsSubnormalsAndRoundsToEven) {
   const DataType t = DataType::kFloat32;
   // Subnormal inputs and results exactly (a flushing host or kernel gives 0).

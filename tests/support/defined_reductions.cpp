@@ -5,8 +5,8 @@ namespace vkindex::test {
 bool reductionDefined(DataType dtype, Reduction reduction) {
   if (reduction == Reduction::kNone) return true;
   switch (dtype) {
-    case DataType::kBool:
-    case DataType::kString: return false;
+    case DataType::kBool: return reduction == Reduction::kAdd || reduction == Reduction::kMul;
+    case DataType::kString: return reduction == Reduction::kAdd;
     case DataType::kComplex64:
     case DataType::kComplex128: return reduction == Reduction::kAdd || reduction == Reduction::kMul;
     default: return true;

@@ -1,7 +1,8 @@
 // The one place the tests read which (data type, reduction) pairs the agreed semantics define: none for
-// every type; add, mul, max and min for every integer and float type; add and mul for complex; nothing
-// else (bool and string have none only, complex has no order). Whether a device runs a defined pair is
-// another matter, which the library answers (kUnsupported).
+// every type; add, mul, max and min for every integer and float type; add and mul for complex (no
+// order); add (OR) and mul (AND) for bool and add (concatenation) for string, as ONNX Runtime's CPU
+// kernels define them; nothing else. Whether a device runs a defined pair is another matter, which the
+// library answers (kUnsupported).
 #pragma once
 
 #include <vector>

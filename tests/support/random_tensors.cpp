@@ -19,7 +19,9 @@ HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
     return tensor;
   }
   tensor.bytes.resize(packedByteSize(dtype, count));
-  for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng());
+  // ONNX's bools are the bytes 0 and 1 (the CLI's reader refuses others); one draw per byte either way.
+  const uint64_t mask = dtype == DataType::kBool ? 1 : 0xFF;
+  for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng() & mask);
   return tensor;
 }
 

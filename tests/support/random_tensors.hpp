@@ -9,7 +9,8 @@ namespace vkindex::test {
 
 using Rng = std::mt19937_64;
 
-// Random bytes (every bit pattern, NaNs included: comparisons are byte-exact) or random strings.
+// Random bytes (every bit pattern, NaNs included: comparisons are byte-exact; bools 0 or 1, the only
+// bools ONNX has) or random strings.
 HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape);
 
 // A shape of `rank` dims, each drawn from small primes, odd sizes, 1 and (rarely) 0, keeping the

@@ -166,8 +166,12 @@ void combineBytes(DataType dtype, Reduction reduction, uint8_t* current, const u
     case DataType::kFloat64: return combineFloat<double>(reduction, current, update);
     case DataType::kComplex64: return combineComplex<float>(reduction, current, update);
     case DataType::kComplex128: return combineComplex<double>(reduction, current, update);
-    case DataType::kBool:
-    case DataType::kString: break;  // undefined: asserted above
+    case DataType::kBool: {  // add: OR, mul: AND, on bytes 0 and 1
+      const bool larger = reduction == Reduction::kAdd;
+      if (larger ? *update > *current : *update < *current) *current = *update;
+      return;
+    }
+    case DataType::kString: break;  // strings are not bytes: reference_ops.cpp appends them
     case DataType::kFloat8E4M3FN:
     case DataType::kFloat8E4M3FNUZ:
     case DataType::kFloat8E5M2:

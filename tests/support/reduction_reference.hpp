@@ -13,7 +13,11 @@
 // - complex64/complex128 (current a + bi, update c + di), each operation rounded separately with the
 //   float rules above, no fused multiply-add: add (a + c) + (b + d)i; mul re = a*c - b*d,
 //   im = a*d + b*c, where x - y of a NaN applies the NaN rule to (x, y) with y not negated.
-// - Undefined (defined_reductions.hpp): any reduction but none on bool and string, max and min on complex.
+// - bool add and mul: the larger and the smaller byte, which on ONNX's bools (bytes 0 and 1) are OR and
+//   AND; other bytes keep their truth (nonzero iff either, or both, are) but not a canonical byte.
+// - string add appends the update (reference_ops.cpp: strings are not bytes, so not here).
+// - Undefined (defined_reductions.hpp): max and min on bool, anything but none and add on string, max and
+//   min on complex.
 #pragma once
 
 #include <cstdint>

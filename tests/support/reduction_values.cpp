@@ -1,5 +1,6 @@
 #include "support/reduction_values.hpp"
 
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <optional>
@@ -66,6 +67,17 @@ uint64_t randomComponent(Rng& rng, const FloatFormat& f, ValueMix mix) {
 }  // namespace
 
 HostTensor reductionValues(Rng& rng, DataType dtype, Shape shape, ValueMix mix) {
+  if (dtype == DataType::kBool) {
+    // ONNX's bools, 0 or 1, true with a probability of 1/8, 1/2 or 7/8 per tensor: a fold of several
+    // updates by OR or AND then comes out either way often enough to tell the two apart.
+    HostTensor tensor;
+    tensor.dtype = dtype;
+    tensor.shape = std::move(shape);
+    const uint64_t eighths = std::array<uint64_t, 3>{1, 4, 7}[rng() % 3];
+    tensor.bytes.resize(tensor.elementCount());
+    for (uint8_t& byte : tensor.bytes) byte = rng() % 8 < eighths ? 1 : 0;
+    return tensor;
+  }
   const std::optional<FloatFormat> format = floatFormat(dtype);
   if (!format) return randomTensor(rng, dtype, std::move(shape));
   HostTensor tensor;

@@ -10,7 +10,8 @@ namespace vkindex::test {
 // stress tests whose every update must show in the result: a NaN or inf would swallow the rest).
 enum class ValueMix { kEveryKind, kNormalsOnly };
 
-// Data or updates for a reduction on `dtype`. Integers: every bit pattern. Float-like types (complex per
+// Data or updates for a reduction on `dtype`. bool: 0 or 1, true at a density drawn per tensor.
+// Integers: every bit pattern. Float-like types (complex per
 // component), every bit pattern can occur, drawn from a mix: normals in [1/4, 4) (the most common:
 // sums and products of a few round instead of overflowing), the smallest normals and subnormals (they
 // meet often enough to sum, cancel or multiply into subnormal results, which a flushing kernel loses),

@@ -71,10 +71,16 @@ void copyElement(const HostTensor& data, uint64_t from, HostTensor& out, uint64_
   std::memcpy(out.bytes.data() + to * width, data.bytes.data() + from * width, width);
 }
 
-// out[to] = reduction(out[to], updates[from]); kNone replaces (every type, strings too).
+// out[to] = reduction(out[to], updates[from]); kNone replaces (every type, strings too), and add on
+// strings appends.
 void combineElement(const HostTensor& updates, uint64_t from, HostTensor& out, uint64_t to, Reduction reduction) {
   if (reduction == Reduction::kNone) {
     copyElement(updates, from, out, to);
+    return;
+  }
+  if (out.dtype == DataType::kString) {
+    assert(reduction == Reduction::kAdd && "the only reduction strings define");
+    out.strings[to] += updates.strings[from];
     return;
   }
   const size_t width = elementSize(out.dtype);

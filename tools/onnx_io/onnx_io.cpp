@@ -4,6 +4,10 @@
 namespace vkindex::onnxio {
 
 int64_t HostTensor::elementCount() const {
+  // A zero dim first: [INT64_MAX, 2, 0] holds nothing, and multiplying first would overflow.
+  for (int64_t dim : dims) {
+    if (dim == 0) return 0;
+  }
   int64_t count = 1;
   for (int64_t dim : dims) count *= dim;
   return count;

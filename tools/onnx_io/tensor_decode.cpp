@@ -182,31 +182,44 @@ Status unpackTypedField(const onnx::TensorProto& proto, Storage storage, const s
   return Status::Ok();
 }
 
-// Validates dims and returns the element count, refusing negative sizes and sizes past kMaxElements.
-// The limit applies to the product of the non-zero dims, so where a zero sits cannot decide the
-// verdict: [2^62, 0] and [5, 0, 2^62] are both refused, although either would hold no elements.
+// Validates dims and returns the element count, refusing negative sizes and counts past kMaxElements.
+// A zero dim empties the tensor wherever it sits, whatever the other dims hold ([0, INT64_MAX] has no
+// element, as ONNX Runtime reads it too): the zeros are found before any dim is multiplied, so no
+// product can overflow on the way to 0.
 StatusOr<int64_t> checkedElementCount(const onnx::TensorProto& proto, const std::string& where) {
   const std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
-  int64_t nonzero_product = 1;
   bool empty = false;
   for (size_t axis = 0; axis < dims.size(); ++axis) {
-    const int64_t dim = dims[axis];
-    if (dim < 0) {
-      return invalidArgument(where + ": negative dimension " + std::to_string(dim) + " at axis " +
+    if (dims[axis] < 0) {
+      return invalidArgument(where + ": negative dimension " + std::to_string(dims[axis]) + " at axis " +
                              std::to_string(axis) + " in dims " + formatDims(dims));
     }
-    if (dim == 0) {
-      empty = true;
-      continue;
-    }
-    if (nonzero_product > kMaxElements / dim) {
-      return invalidArgument(where + ": dims " + formatDims(dims) +
-                             " are too large: their non-zero sizes multiply past " + std::to_string(kMaxElements) +
-                             " elements");
-    }
-    nonzero_product *= dim;
+    empty = empty || dims[axis] == 0;
   }
-  return empty ? 0 : nonzero_product;
+  if (empty) return 0;
+  int64_t count = 1;
+  for (const int64_t dim : dims) {
+    if (count > kMaxElements / dim) {
+      return invalidArgument(where + ": dims " + formatDims(dims) + " are too large: they multiply past " +
+                             std::to_string(kMaxElements) + " elements");
+    }
+    count *= dim;
+  }
+  return count;
+}
+
+// ONNX's bool is one byte, 0 or 1 (the typed field's values are checked likewise). raw_data is copied
+// as it is, so a byte such as 2 would reach the operators as a bool that is neither: refused, naming the
+// first one.
+Status checkBoolBytes(const std::string& raw, const std::string& where) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const auto byte = static_cast<uint8_t>(raw[i]);
+    if (byte > 1) {
+      return invalidArgument(where + ": raw_data[" + std::to_string(i) + "] = " + std::to_string(byte) +
+                             " is not a bool (allowed 0 and 1)");
+    }
+  }
+  return Status::Ok();
 }
 
 // Picks the single place the elements live, rejecting tensors that fill two of them.
@@ -265,6 +278,7 @@ StatusOr<HostTensor> decodeTensorProto(const onnx::TensorProto& proto, const std
       return invalidArgument(where + ": raw_data has " + std::to_string(raw.size()) + " bytes but " + shape_text +
                              " need " + std::to_string(need));
     }
+    if (*dtype == DataType::kBool) VKINDEX_RETURN_IF_ERROR(checkBoolBytes(raw, where));
     // raw_data is little-endian by definition, which is already the HostTensor layout.
     VKINDEX_RETURN_IF_ERROR(checkHostAllocation(raw.size(), where + ": decoding raw_data"));
     tensor.bytes.assign(raw.begin(), raw.end());

@@ -1,6 +1,8 @@
 #include "node_ops.hpp"
 
+#include <iterator>
 #include <set>
+#include <string>
 
 #include "quote.hpp"
 
@@ -96,6 +98,7 @@ struct OpBinding {
   const char* attribute;    // its INT attribute: "axis", "batch_dims" or nullptr
   int64_t attribute_since;  // the first opset whose version of the operator has that attribute
   int64_t reduction_since;  // the first opset with the attribute 'reduction' (0: never)
+  int64_t bfloat16_since;   // the first opset whose type constraint T has bfloat16 (0: never)
   RunFunction run;
   RecordFunction record;
   int64_t attribute_default = 0;  // the INT attribute's value when the node leaves it out
@@ -107,18 +110,26 @@ struct OpBinding {
 constexpr int64_t kReductionSince = 16;
 constexpr int64_t kMaxMinSince = 18;
 
+// bfloat16 joined the type constraint T of every one of these operators at opset 13 (ONNX's operator
+// changelog: Gather-11, GatherElements-11, GatherND-12, ScatterElements-11 and ScatterND-11 list every
+// other type but not bfloat16; their opset-13 versions add it). Scatter ends at 10, without it.
+constexpr int64_t kBFloat16Since = 13;
+
 // Gather: opsets 1, 11, 13. GatherElements: 11, 13. GatherND: 11, 12, 13, with batch_dims from 12.
 // Scatter: 9, 10 (deprecated by ScatterElements at 11; always reduction none). ScatterElements and
 // ScatterND: 11, 13, 16, 18, with reduction from 16. TensorScatter: 24 (axis -2 by default, optional
 // write_indices, mode).
 const OpBinding kBindings[] = {
-    {"Gather", 1, 0, 2, "axis", 1, 0, runGatherForm<gather>, recordGatherForm<recordGather>},
-    {"GatherElements", 11, 0, 2, "axis", 11, 0, runGatherForm<gatherElements>, recordGatherForm<recordGatherElements>},
-    {"GatherND", 11, 0, 2, "batch_dims", 12, 0, runGatherForm<gatherND>, recordGatherForm<recordGatherND>},
-    {"Scatter", 9, 11, 3, "axis", 9, 0, runScatter, recordScatterElementsNode},
-    {"ScatterElements", 11, 0, 3, "axis", 11, kReductionSince, runScatterElements, recordScatterElementsNode},
-    {"ScatterND", 11, 0, 3, nullptr, 0, kReductionSince, runScatterND, recordScatterNDNode},
-    {"TensorScatter", 24, 0, 3, "axis", 24, 0, runTensorScatter, recordTensorScatterNode, -2, 1, true},
+    {"Gather", 1, 0, 2, "axis", 1, 0, kBFloat16Since, runGatherForm<gather>, recordGatherForm<recordGather>},
+    {"GatherElements", 11, 0, 2, "axis", 11, 0, kBFloat16Since, runGatherForm<gatherElements>,
+     recordGatherForm<recordGatherElements>},
+    {"GatherND", 11, 0, 2, "batch_dims", 12, 0, kBFloat16Since, runGatherForm<gatherND>,
+     recordGatherForm<recordGatherND>},
+    {"Scatter", 9, 11, 3, "axis", 9, 0, 0, runScatter, recordScatterElementsNode},
+    {"ScatterElements", 11, 0, 3, "axis", 11, kReductionSince, kBFloat16Since, runScatterElements,
+     recordScatterElementsNode},
+    {"ScatterND", 11, 0, 3, nullptr, 0, kReductionSince, kBFloat16Since, runScatterND, recordScatterNDNode},
+    {"TensorScatter", 24, 0, 3, "axis", 24, 0, 24, runTensorScatter, recordTensorScatterNode, -2, 1, true},
 };
 
 const OpBinding* findBinding(const std::string& op_type) {
@@ -261,12 +272,34 @@ StatusOr<BoundNode> bindNode(const onnxio::NodeModel& node) {
   return bound;
 }
 
+// The ONNX names of the operators' inputs, in node-input order (the gathers take the first two).
+constexpr const char* kInputNames[] = {"data", "indices", "updates"};
+
+// Refuses inputs of a type the node's opset does not define for the operator: bfloat16 before
+// binding.bfloat16_since (the library itself takes bfloat16 at any opset; the opset is the model's).
+Status checkInputTypes(const onnxio::NodeModel& node, const OpBinding& binding, const DeviceInputs& inputs) {
+  for (size_t i = 0; i < inputs.size() && i < std::size(kInputNames); ++i) {
+    if (inputs[i] == nullptr || inputs[i]->dtype() != DataType::kBFloat16) continue;
+    const std::string prefix = node.op_type + ": input '" + kInputNames[i] + "' has type bfloat16, which " +
+                               node.op_type + "-" + std::to_string(node.opset) + " does not define";
+    if (binding.bfloat16_since == 0) {
+      return invalidArgument(prefix + " (no opset of " + node.op_type + " does; ScatterElements has it from opset " +
+                             std::to_string(kBFloat16Since) + ")");
+    }
+    if (node.opset < binding.bfloat16_since) {
+      return invalidArgument(prefix + " (bfloat16 from opset " + std::to_string(binding.bfloat16_since) + ")");
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status checkNode(const onnxio::NodeModel& node) { return bindNode(node).status(); }
 
 StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel& node, const DeviceInputs& inputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
+  VKINDEX_RETURN_IF_ERROR(checkInputTypes(node, *bound.binding, inputs));
   const NodeCall call{inputs, bound.attribute, bound.reduction, bound.mode};
   VKINDEX_ASSIGN_OR_RETURN(Tensor output, bound.binding->run(context, call));
   std::vector<Tensor> outputs;
@@ -277,6 +310,7 @@ StatusOr<std::vector<Tensor>> runNode(Context& context, const onnxio::NodeModel&
 StatusOr<RecordedOp> recordNode(Context& context, VkCommandBuffer command_buffer, const onnxio::NodeModel& node,
                                 const DeviceInputs& inputs, std::vector<Tensor>& outputs) {
   VKINDEX_ASSIGN_OR_RETURN(BoundNode bound, bindNode(node));
+  VKINDEX_RETURN_IF_ERROR(checkInputTypes(node, *bound.binding, inputs));
   const NodeCall call{inputs, bound.attribute, bound.reduction, bound.mode};
   return bound.binding->record(context, command_buffer, call, outputs[0]);
 }

@@ -499,8 +499,9 @@ TEST_F(OnnxGeneratedTest, ScatterReductionsPassAtEveryOpsetThatDefinesThem) {
       }
     }
   }
-  // 12 numeric types x (add, mul at 3 opsets + max, min at 1) + 2 complex types x (add, mul at 3), per op.
-  EXPECT_EQ(written, 2 * (12 * (3 + 3 + 1 + 1) + 2 * (3 + 3)));
+  // 12 numeric types x (add, mul at 3 opsets + max, min at 1) + 2 complex types x (add, mul at 3) + bool
+  // (add, mul at 3) + string (add at 3), per op.
+  EXPECT_EQ(written, 2 * (12 * (3 + 3 + 1 + 1) + 2 * (3 + 3) + (3 + 3) + 3));
 }
 
 // The runner refuses what the imported opset does not define: Scatter outside 9 and 10, the reduction
@@ -558,8 +559,61 @@ TEST_F(OnnxGeneratedTest, ScatterOpsetsAndReductionsTheOperatorLacksAreErrors) {
   // Defined at the opset, refused by the library for the type.
   HostTensor flags = randomTensor(rng, DataType::kBool, {2, 3});
   HostTensor flag_updates = randomTensor(rng, DataType::kBool, {1, 3});
-  expectError(root / "nd_add_bool", {"ScatterND", 16, {{"reduction", std::string("add")}}},
-              {&flags, &nd_indices, &flag_updates}, flags, "ScatterND: reduction 'add' is not defined for bool");
+  expectError(root / "nd_max_bool", {"ScatterND", 18, {{"reduction", std::string("max")}}},
+              {&flags, &nd_indices, &flag_updates}, flags,
+              "ScatterND: reduction 'max' is not defined for bool (bool allows none, add as OR, mul as AND)");
+}
+
+// bfloat16 joined Gather, GatherElements, GatherND, ScatterElements and ScatterND at opset 13 and was
+// never a type of Scatter (9, 10): below that the runner refuses the node, naming operator, opset, input
+// and type, in both storage forms; at 13 the same node passes.
+TEST_F(OnnxGeneratedTest, BFloat16BeforeOpset13IsRefused) {
+  const fs::path root = scratch("bfloat16_opsets");
+  Rng rng(85);
+  const HostTensor data = randomTensor(rng, DataType::kBFloat16, {3, 2});
+  const HostTensor updates = randomTensor(rng, DataType::kBFloat16, {1, 2});
+  const HostTensor rows = indexTensor(DataType::kInt64, {1, 2}, {2, 0});
+  const HostTensor tuples = indexTensor(DataType::kInt64, {1, 1}, {2});
+  struct Case {
+    std::string op_type;
+    std::vector<int64_t> refused_opsets;
+    NodeInputs inputs;
+    HostTensor expected;  // the reference's output (what opset 13 gives)
+  };
+  const std::vector<Case> cases = {
+      {"Gather", {1, 11, 12}, {&data, &rows}, referenceGather(data, rows, 0).output},
+      {"GatherElements", {11, 12}, {&data, &rows}, referenceGatherElements(data, rows, 0).output},
+      {"GatherND", {11, 12}, {&data, &tuples}, referenceGatherND(data, tuples, 0).output},
+      {"ScatterElements",
+       {11, 12},
+       {&data, &rows, &updates},
+       referenceScatterElements(data, rows, updates, 0, Reduction::kNone).output},
+      {"ScatterND",
+       {11, 12},
+       {&data, &tuples, &updates},
+       referenceScatterND(data, tuples, updates, Reduction::kNone).output},
+      {"Scatter",
+       {9, 10},
+       {&data, &rows, &updates},
+       referenceScatterElements(data, rows, updates, 0, Reduction::kNone).output},
+  };
+  for (const Case& c : cases) {
+    for (const int64_t opset : c.refused_opsets) {
+      const std::string name = c.op_type + "-" + std::to_string(opset);
+      const std::string range = c.op_type == "Scatter"
+                                    ? "no opset of Scatter does; ScatterElements has it from opset 13"
+                                    : "bfloat16 from opset 13";
+      for (const bool raw : {false, true}) {
+        writeNodeTest(root / (name + (raw ? "_raw" : "")), {c.op_type, opset, {}}, c.inputs, c.expected, raw);
+        const tools::NodeTestResult result =
+            tools::runNodeTestDir(context(), (root / (name + (raw ? "_raw" : ""))).string(), {});
+        EXPECT_STREQ(tools::outcomeName(result.outcome), "error") << name;
+        EXPECT_EQ(result.message,
+                  c.op_type + ": input 'data' has type bfloat16, which " + name + " does not define (" + range + ")");
+      }
+    }
+    if (c.op_type != "Scatter") expectPass(root / (c.op_type + "-13"), {c.op_type, 13, {}}, c.inputs, c.expected, true);
+  }
 }
 
 }  // namespace

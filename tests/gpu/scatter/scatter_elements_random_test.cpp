@@ -4,8 +4,8 @@
 // - reduction none over every data type x both index types x ranks 1-5 x every axis (both signs),
 //   duplicate-heavy indices in two cases of three (the last update in index order must win);
 // - every defined (type, reduction) pair (support/defined_reductions.hpp: add, mul, max, min on every
-//   integer and float type, add and mul on complex) x both index types, duplicate-heavy, float-like
-//   values of every kind: subnormals, NaNs with payloads, infinities, signed zeros
+//   integer and float type, add and mul on complex, add and mul on bool, add on string) x both index types,
+//   duplicate-heavy, float-like values of every kind: subnormals, NaNs with payloads, infinities, signed zeros
 //   (support/reduction_values.hpp);
 // - reduction none through the winner table and reductions through the fold by owner on contexts that
 //   never walk, in one and in many windows; ranks 9-11 that do not coalesce into the kernels' 8 dims

@@ -4,8 +4,8 @@
 // - reduction none over every data type x both index types x data ranks 1-5 x every tuple length k in
 //   [1, r], duplicate-heavy tuples in three cases of four (the last update in index order must win);
 // - every defined (type, reduction) pair (support/defined_reductions.hpp: add, mul, max, min on every
-//   integer and float type, add and mul on complex) x both index types, duplicate-heavy, float-like
-//   values of every kind: subnormals, NaNs with payloads, infinities, signed zeros
+//   integer and float type, add and mul on complex, add and mul on bool, add on string) x both index types,
+//   duplicate-heavy, float-like values of every kind: subnormals, NaNs with payloads, infinities, signed zeros
 //   (support/reduction_values.hpp);
 // - directed cases: the ONNX examples, integer wrap and signedness and float max/min written out by
 //   hand; sums that only index order gets right for float32, float16, bfloat16, double and complex64,
