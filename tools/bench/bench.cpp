@@ -5,6 +5,7 @@
 
 #include "cold_start.hpp"
 #include "command_timer.hpp"
+#include "kv_cache.hpp"
 #include "latency.hpp"
 #include "measure.hpp"
 #include "report.hpp"
@@ -56,6 +57,15 @@ bool selected(const std::vector<std::string>& only, const std::string& name) {
   return false;
 }
 
+// The KV-cache rows --only keeps: all of them for a word in "kv-cache", else those whose names contain one.
+std::vector<std::string> selectedKvRows(const std::vector<std::string>& only) {
+  std::vector<std::string> rows;
+  for (const std::string& name : kvCacheRowNames()) {
+    if (selected(only, "kv-cache") || selected(only, name)) rows.push_back(name);
+  }
+  return rows;
+}
+
 std::vector<Workload> selectedWorkloads(std::vector<Workload> all, const std::vector<std::string>& only) {
   std::vector<Workload> rows;
   for (Workload& workload : all) {
@@ -75,7 +85,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   if (options.cold_start_child) return runColdStartChild(options, out);
   if (options.cold_start) return runColdStart(options, out);
   if (!options.only.empty() && selectedWorkloads(workloads(options.quick), options.only).empty() &&
-      !selected(options.only, "latency")) {
+      !selected(options.only, "latency") && selectedKvRows(options.only).empty()) {
     return invalidArgument("bench: --only matched no row (the table's rows are named in its first column)");
   }
   ContextOptions context_options;
@@ -120,6 +130,11 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   Status latency;
   if (selected(options.only, "latency")) latency = runLatency(*context, *timer, info, options.json, options.quick, out);
   if (first_failure.ok()) first_failure = latency;
+  const std::vector<std::string> kv_rows = selectedKvRows(options.only);
+  if (!kv_rows.empty()) {
+    Status kv_cache = runKvCache(*context, *timer, info, kv_rows, options.json, options.quick, out);
+    if (first_failure.ok()) first_failure = kv_cache;
+  }
   return checkValidation(*context, first_failure);
 }
 

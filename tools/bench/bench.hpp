@@ -19,7 +19,8 @@ struct BenchOptions {
   // most 50.
   int repeats = 0;
   // Only the table rows whose names contain one of these (all rows where empty); the latency rows run
-  // only where one of them is "latency". For A/B runs of a few rows.
+  // only where one of them is "latency", the KV-cache rows where one names them or is in "kv-cache". For
+  // A/B runs of a few rows.
   std::vector<std::string> only;
   // Smaller sizes, for a smoke test.
   bool quick = false;
@@ -39,7 +40,8 @@ struct BenchOptions {
 };
 
 // Runs every workload on the selected device and prints the table (or one JSON object per line) to
-// `out` as rows complete, then the latency rows (latency.hpp); with options.sweep or cold_start, that mode instead.
+// `out` as rows complete, then the latency rows (latency.hpp) and the KV-cache rows (kv_cache.hpp); with
+// options.sweep or cold_start, that mode instead.
 // Every workload's output is checked against a CPU reference before it is timed; a mismatch aborts
 // that row, the remaining rows still run, and the first failure is returned.
 Status runBenchmarks(const BenchOptions& options, std::ostream& out);
