@@ -23,10 +23,10 @@ constexpr uint64_t kKvCopySourceSeed = 102;
 constexpr uint64_t kKvCachesSeed = 1;
 constexpr uint64_t kKvPoolSeed = 2;
 
-constexpr const char* kDecodeStep = "decode-step";
-constexpr const char* kPrefill = "prefill-512";
-constexpr const char* kCircular = "kv-circular";
-constexpr const char* kPaged = "paged-kv-valid-slots";
+constexpr const char* kKvDecodeRow = "decode-step";
+constexpr const char* kKvPrefillRow = "prefill-512";
+constexpr const char* kKvCircularRow = "kv-circular";
+constexpr const char* kKvPagedRow = "paged-kv-valid-slots";
 
 struct KvTimes {
   double median_us = 0.0;
@@ -317,13 +317,13 @@ StatusOr<KvMemory> allocateKv(Context& context, const KvCacheSizes& sizes, bool 
 
 }  // namespace
 
-std::vector<std::string> kvCacheRowNames() { return {kDecodeStep, kPrefill, kCircular, kPaged}; }
+std::vector<std::string> kvCacheRowNames() { return {kKvDecodeRow, kKvPrefillRow, kKvCircularRow, kKvPagedRow}; }
 
 Status runKvCache(Context& context, tools::CommandTimer& timer, const RunInfo& info,
                   const std::vector<std::string>& rows, bool json, bool quick, std::ostream& out) {
   const KvCacheSizes sizes = kvCacheSizes(quick);
-  const bool with_caches = wants(rows, kDecodeStep) || wants(rows, kPrefill) || wants(rows, kCircular);
-  StatusOr<KvMemory> memory = allocateKv(context, sizes, with_caches, wants(rows, kPaged));
+  const bool with_caches = wants(rows, kKvDecodeRow) || wants(rows, kKvPrefillRow) || wants(rows, kKvCircularRow);
+  StatusOr<KvMemory> memory = allocateKv(context, sizes, with_caches, wants(rows, kKvPagedRow));
   Status first_failure;
   auto remember = [&](const std::string& name, const Status& status) {
     printKvFailure(out, info, name, status, json);
@@ -345,19 +345,20 @@ Status runKvCache(Context& context, tools::CommandTimer& timer, const RunInfo& i
       failures.emplace_back(name, row.status());
     }
   };
-  if (wants(rows, kDecodeStep)) {
-    add(kDecodeStep, makeTensorScatterRow(context, kDecodeStep, sizes, *kv.caches, *kv.ops_source, 1,
-                                          sizes.decode_position, TensorScatterMode::kLinear));
+  if (wants(rows, kKvDecodeRow)) {
+    add(kKvDecodeRow, makeTensorScatterRow(context, kKvDecodeRow, sizes, *kv.caches, *kv.ops_source, 1,
+                                           sizes.decode_position, TensorScatterMode::kLinear));
   }
-  if (wants(rows, kPrefill)) {
-    add(kPrefill, makeTensorScatterRow(context, kPrefill, sizes, *kv.caches, *kv.ops_source, sizes.prefill_tokens, 0,
-                                       TensorScatterMode::kLinear));
+  if (wants(rows, kKvPrefillRow)) {
+    add(kKvPrefillRow, makeTensorScatterRow(context, kKvPrefillRow, sizes, *kv.caches, *kv.ops_source,
+                                            sizes.prefill_tokens, 0, TensorScatterMode::kLinear));
   }
-  if (wants(rows, kCircular)) {
-    add(kCircular, makeTensorScatterRow(context, kCircular, sizes, *kv.caches, *kv.ops_source, sizes.circular_tokens,
-                                        sizes.circular_index, TensorScatterMode::kCircular));
+  if (wants(rows, kKvCircularRow)) {
+    add(kKvCircularRow,
+        makeTensorScatterRow(context, kKvCircularRow, sizes, *kv.caches, *kv.ops_source, sizes.circular_tokens,
+                             sizes.circular_index, TensorScatterMode::kCircular));
   }
-  if (wants(rows, kPaged)) add(kPaged, makePagedRow(context, kPaged, sizes, *kv.pool, *kv.ops_source));
+  if (wants(rows, kKvPagedRow)) add(kKvPagedRow, makePagedRow(context, kKvPagedRow, sizes, *kv.pool, *kv.ops_source));
 
   if (!json) printKvSection(out, made);
   for (const auto& [name, status] : failures) remember(name, status);

@@ -101,7 +101,8 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
       ->delimiter(',');
   command
       ->add_option("--repeats", options.repeats,
-                   "Timed runs per row (default: chosen per row, 5 to 50); processes per case with --cold-start")
+                   "Timed runs per row (default: chosen per row, 5 to 50; kv-cache rows 3 to 100); processes per "
+                   "case with --cold-start")
       ->type_name("N")
       ->check(CLI::Range(1, 100000));
   command->footer(std::string(kBenchModesHelp) + kDeviceOptionHelp);
