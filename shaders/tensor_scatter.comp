@@ -3,9 +3,11 @@
 // TensorScatter (ONNX opset 24): writes each batch entry's update rows into the cache at its write
 // index (linear), or at that index plus the row's sequence offset modulo max_seq (circular; only the
 // sequence coordinate wraps). One module, three passes (common/tensor_scatter_params.h): a check pass
-// for many batch entries, the out-of-place copy of past_cache, and the write itself. The write pass has
-// an invocation per output word a row can touch: words a row covers whole are stored, the others (a
-// row's first and last word, when rows do not start and end on word boundaries: 1- and 2-byte and
+// for many batch entries, the out-of-place copy of past_cache, and the write itself. The write pass
+// moves each row as the output words it can touch ("slots"), in segments of ROW_LANES x ITEMS slots
+// (gather_rows.comp's layout: adjacent lanes interleave on GPUs, one invocation streams a run on CPU
+// drivers), finding the row's target once per segment. Words a row covers whole are stored, the others
+// (a row's first and last word, when rows do not start and end on word boundaries: 1- and 2-byte and
 // 4-bit elements) take atomicAnd/atomicOr on the row's bits only, so a nibble or byte the operation
 // does not own never changes, and no device feature is needed (32-bit storage atomics are core).
 #include "common/spec_ids.h"
@@ -14,6 +16,10 @@
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
 layout(constant_id = VKINDEX_SPEC_ELEMENT_BITS) const uint ELEMENT_BITS = 32;
+// Slots (copy pass: words) each invocation moves per segment, and the invocations sharing a segment.
+layout(constant_id = VKINDEX_SPEC_ITEMS) const uint ITEMS_PER_INVOCATION = 4;
+layout(constant_id = VKINDEX_SPEC_ROW_LANES) const uint ROW_LANES = 1;
+const uint kSegmentSlots = ROW_LANES * ITEMS_PER_INVOCATION;
 
 layout(binding = 0, std430) buffer Status { uint status_words[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
@@ -111,9 +117,15 @@ void checkPass() {
 void copyPass() {
   uint words = divideRoundingUp(pc.cache_bytes, 4u);
   uint tail = pc.cache_bytes % 4u;  // bytes in a partial last word; the rest of it is not the cache's
-  for (uint i = firstInvocationItem(); i < words; i += invocationStride()) {
-    uint mask = i + 1u == words && tail != 0u ? (1u << (tail * 8u)) - 1u : 0xFFFFFFFFu;
-    storeBits(pc.out_word_offset + i, past_words[pc.past_word_offset + i], mask);
+  uint segments = divideRoundingUp(words, kSegmentSlots);
+  uint lane = segmentLane(ROW_LANES);
+  for (uint segment = firstSegment(ROW_LANES); segment < segments; segment += segmentStride(ROW_LANES)) {
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint word = segment * kSegmentSlots + i * ROW_LANES + lane;
+      if (word >= words) break;
+      uint mask = word + 1u == words && tail != 0u ? (1u << (tail * 8u)) - 1u : 0xFFFFFFFFu;
+      storeBits(pc.out_word_offset + word, past_words[pc.past_word_offset + word], mask);
+    }
   }
 }
 
@@ -147,16 +159,33 @@ void writeRowWord(uint source, uint target, uint slot) {
 }
 
 void writePass() {
-  uint slots = pc.row_count * pc.row_slots;  // the planner keeps this below 2^32
-  for (uint item = firstInvocationItem(); item < slots; item += invocationStride()) {
-    uint row = item / pc.row_slots;
-    uint slot = item - row * pc.row_slots;
+  uint segments_per_row = divideRoundingUp(pc.row_slots, kSegmentSlots);
+  uint segments = pc.row_count * segments_per_row;  // the planner keeps this below 2^32
+  uint lane = segmentLane(ROW_LANES);
+  for (uint segment = firstSegment(ROW_LANES); segment < segments; segment += segmentStride(ROW_LANES)) {
+    uint row = segment / segments_per_row;
+    uint first_slot = (segment - row * segments_per_row) * kSegmentSlots + lane;
     uint s = row % pc.seq_len;
     uint outer = row / pc.seq_len;  // batch entry x rows_per_batch + outer row
     uvec2 w = writeIndex(outer / pc.rows_per_batch);
     if (!writeIndexValid(w)) continue;  // the skip policy: this batch entry writes nothing
-    uint target_row = outer * pc.max_seq + cachePosition(w, s);
-    writeRowWord(row * pc.row_elements, target_row * pc.row_elements, slot);
+    uint source = row * pc.row_elements;
+    uint target = (outer * pc.max_seq + cachePosition(w, s)) * pc.row_elements;
+    if (pc.row_elements % kPerWord == 0u) {
+      // Every row starts and ends on a word boundary (row_slots is the row's words): plain word copies.
+      uint from = pc.update_word_offset + source / kPerWord, to = pc.out_word_offset + target / kPerWord;
+      for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+        uint slot = first_slot + i * ROW_LANES;
+        if (slot >= pc.row_slots) break;
+        out_words[to + slot] = update_words[from + slot];
+      }
+      continue;
+    }
+    for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+      uint slot = first_slot + i * ROW_LANES;
+      if (slot >= pc.row_slots) break;
+      writeRowWord(source, target, slot);
+    }
   }
 }
 
@@ -165,10 +194,16 @@ void main() {
     checkPass();
     return;
   }
-  if (writesBlocked()) {
-    if (pc.pass == VKINDEX_TS_PASS_WRITE && firstInvocationItem() == 0u) reportBadEntry();
-    return;
+  bool blocked = writesBlocked();
+  if (pc.pass == VKINDEX_TS_PASS_WRITE && firstInvocationItem() == 0u) {
+    if (blocked) {
+      reportBadEntry();
+    } else if (pc.gate != VKINDEX_TS_GATE_STATUS) {
+      // Without a check pass the runner does not reset the slot (OpPlan::writes_own_status): say "no error".
+      status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS] = VKINDEX_NO_ERROR;
+    }
   }
+  if (blocked) return;
   if (pc.pass == VKINDEX_TS_PASS_COPY) {
     copyPass();
   } else {

@@ -33,7 +33,8 @@
 #define VKINDEX_SPEC_LONG_BUCKETS 5   // bucket_sort: sort the long owners' buckets (the second pass)
 #define VKINDEX_SPEC_STAGED_RUNS 5    // scatter_fold: a heavy pass stages its runs in shared memory
 
-// TensorScatter (tensor_scatter.comp).
+// TensorScatter (tensor_scatter.comp); ids 3 and 4 as the copy family's (VKINDEX_SPEC_ITEMS,
+// VKINDEX_SPEC_ROW_LANES: its row segments).
 #define VKINDEX_SPEC_ELEMENT_BITS 2  // 4, 8, 16 or 32: the width the kernel moves elements in
 
 // VKINDEX_SPEC_REDUCTION's codes (the order of vkindex::Reduction).

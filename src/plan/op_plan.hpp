@@ -181,6 +181,9 @@ struct OpPlan {
   bool dispatches() const;
   IndexReport report;
   uint64_t scratch_bytes = 0;  // device scratch memory the steps bind as Role::kScratch
+  // The last dispatch writes word 0 of the status slot whatever it finds ("no error" included), and no
+  // step reads it before: the runner then skips its reset (a transfer and a barrier per operation).
+  bool writes_own_status = false;
 };
 
 // The bindings of `step` with role `role` (tests and simulators).

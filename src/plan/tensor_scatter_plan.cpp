@@ -200,28 +200,39 @@ StatusOr<OpPlan> planTensorScatter(const TensorScatterShape& shape, const Placem
       out_binding,
   };
   const uint32_t workgroup = std::max<uint32_t>(tuning.workgroup_size, 1);
-  auto addPass = [&](uint32_t pass, uint64_t items, std::vector<Binding> wait_for) {
+  // A pass over `runs` runs of `run_slots` slots, in the device's row segments (the check pass: one
+  // write index per invocation, as runs of one slot: one lane, one segment each).
+  auto addPass = [&](uint32_t pass, uint64_t runs, uint64_t run_slots, std::vector<Binding> wait_for) {
+    const SegmentLayout layout = segmentLayout(tuning, workgroup, run_slots);
     Step step;
     step.kernel = Kernel::kTensorScatter;
     step.spec[kSpecWorkgroupSize] = workgroup;
     step.spec[kSpecElementBits] = units.bits;
+    step.spec[kSpecItems] = layout.items;
+    step.spec[kSpecRowLanes] = layout.lanes;
     step.bindings = bindings;
     params.pass = pass;
     setPush(step, params);
-    step.groups = std::max<uint64_t>(groupsForItems(items, workgroup), 1);
+    const uint64_t segments = runs * layout.segmentsOf(run_slots);
+    step.groups = std::max<uint64_t>(layout.groupsFor(segments, workgroup), 1);
     step.wait_for = std::move(wait_for);
     plan.steps.push_back(std::move(step));
   };
-  const std::vector<Binding> after_check =
-      gate == VKINDEX_TS_GATE_STATUS ? std::vector<Binding>{{Role::kStatus, {}}} : std::vector<Binding>{};
-  if (gate == VKINDEX_TS_GATE_STATUS) addPass(VKINDEX_TS_PASS_CHECK, shape.batch, {});
+  // Every pass binds the status slot and the output writable: a later pass waits for both (what an
+  // earlier one wrote, or what synchronization validation takes a writable binding to have written).
+  const std::vector<Binding> after_earlier_pass = {{Role::kStatus, {}}, out_binding};
+  if (gate == VKINDEX_TS_GATE_STATUS) addPass(VKINDEX_TS_PASS_CHECK, shape.batch, 1, {});
   const bool copies = !in_place && output.bytes > 0;
-  if (copies) addPass(VKINDEX_TS_PASS_COPY, (output.bytes + 3) / 4, after_check);
+  if (copies) {
+    addPass(VKINDEX_TS_PASS_COPY, 1, (output.bytes + 3) / 4,
+            plan.steps.empty() ? std::vector<Binding>{} : after_earlier_pass);
+  }
   // The write pass also reports a bad write index, so it runs even with no row to write.
   if (row_slots > 0 || gate != VKINDEX_TS_GATE_NONE) {
-    std::vector<Binding> wait_for = after_check;
-    if (copies) wait_for.push_back(out_binding);
-    addPass(VKINDEX_TS_PASS_WRITE, row_count * row_slots, std::move(wait_for));
+    addPass(VKINDEX_TS_PASS_WRITE, row_count, row_slots,
+            plan.steps.empty() ? std::vector<Binding>{} : after_earlier_pass);
+    // Its invocation 0 writes the slot, unless a check pass's atomicMin needs the slot reset first.
+    plan.writes_own_status = gate != VKINDEX_TS_GATE_STATUS;
   }
   return plan;
 }

@@ -105,6 +105,22 @@ TEST_F(TensorScatterDirectedTest, ManyBatchEntriesThroughTheCheckPass) {
   }
 }
 
+// Rows of hundreds of words: several segments of the write pass per row (CPU drivers' segments are 256
+// words long, GPU tuning's 128 words over 32 lanes), and a copy pass of many segments.
+TEST_F(TensorScatterDirectedTest, LongRowsSpanSeveralSegments) {
+  Rng rng(0x5e6);
+  for (DataType dtype : {DataType::kUInt8, DataType::kFloat16, DataType::kUInt4, DataType::kFloat64}) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    const HostTensor past = randomTensor(rng, dtype, {2, 3, 5, 1283});
+    const HostTensor update = randomTensor(rng, dtype, {2, 3, 3, 1283});
+    TensorScatterOptions options;
+    options.axis = 2;
+    options.mode = TensorScatterMode::kCircular;
+    const HostTensor indices = writeIndices({3, 9});
+    expectFormsMatchReference(context(), tensorScatterOperator(context(), options), {past, indices, update});
+  }
+}
+
 // The cache viewed at offset 4 of a buffer of random bytes: the write must leave every byte around it,
 // and every element of it that no row covers, as it was (int4 rows of 3 elements start and end
 // mid-byte; uint8 rows mid-word).
