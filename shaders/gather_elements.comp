@@ -84,13 +84,19 @@ void moveTo(inout Cursor cursor, uint element) {
   }
 }
 
+// An output element whose index the skip policy skipped: the pass writes zeros there. Never a bound
+// data element, as a pass binds fewer than 2^30 units.
+const uint kZeroSource = 0xFFFFFFFEu;
+
 // The data element the cursor's element reads, relative to the first bound data element, or
-// kNotBound when it lies in another pass's data window.
+// kNotBound when it lies in another pass's data window. A skipped index (skip policy) gives
+// kZeroSource in the one pass that binds the element's axis-0 data element.
 uint boundSource(Cursor cursor) {
   uint index = loadCheckedIndex(pc.indices_word_offset, cursor.element, pc.axis_size);
-  uint source = cursor.base + index * pc.data_strides[pc.axis_dim];
+  bool skipped = skipsIndices() && index == kSkippedIndex;
+  uint source = cursor.base + (skipped ? 0u : index * pc.data_strides[pc.axis_dim]);
   if (source < pc.data_element_begin || source >= pc.data_element_end) return kNotBound;
-  return source - pc.data_element_begin;
+  return skipped ? kZeroSource : source - pc.data_element_begin;
 }
 
 #if VKINDEX_UNIT_BYTES == 0
@@ -107,7 +113,7 @@ void processItem(uint word, inout Cursor cursor) {
     uint source = boundSource(cursor);
     if (source == kNotBound) continue;
     uint shift = k * 8u * UNIT_BYTES;
-    value |= loadSubUnit(pc.data_unit_offset + source) << shift;
+    if (!skipsIndices() || source != kZeroSource) value |= loadSubUnit(pc.data_unit_offset + source) << shift;
     owned |= kUnitMask << shift;
   }
   storeOwnedBits(word, value, owned);
@@ -121,6 +127,10 @@ void processItem(uint element, inout Cursor cursor) {
   uint source = boundSource(cursor);
   if (source == kNotBound) return;
   uint target = pc.out_unit_offset + element * pc.units_per_element;
+  if (skipsIndices() && source == kZeroSource) {
+    for (uint part = 0u; part < pc.units_per_element; ++part) out_units[target + part] = UNIT(0);
+    return;
+  }
   source = pc.data_unit_offset + source * pc.units_per_element;
   if (pc.units_per_element == 1u) {  // the common case, without a loop
     out_units[target] = data_units[source];

@@ -46,6 +46,10 @@ bool copyWholeWord(uint word, uint pass_units) {
   if (in_row + kUnitsPerWord > pc.row_units) return false;  // the word spans two rows
   uint data_row = boundDataRow(pass_row);
   if (data_row == kNotBound) return false;
+  if (skipsIndices() && data_row == kZeroRow) {  // a skipped tuple (skip policy): zeros
+    out_words[word] = 0u;
+    return true;
+  }
   out_words[word] = loadUnalignedWord((pc.data_unit_offset + data_row * pc.row_units + in_row) * UNIT_BYTES);
   return true;
 }
@@ -60,7 +64,8 @@ uvec2 assembleUnitRows(uint word, uvec2 at) {
     uint data_row = boundDataRowAt(at.x, at.y);
     if (data_row != kNotBound) {
       uint shift = k * 8u * UNIT_BYTES;
-      value |= loadSubUnit(pc.data_unit_offset + data_row) << shift;
+      // A skipped tuple (skip policy) owns its unit with zero bits.
+      if (!skipsIndices() || data_row != kZeroRow) value |= loadSubUnit(pc.data_unit_offset + data_row) << shift;
       owned |= kUnitMask << shift;
     }
     at = nextRowCoordinates(at);
@@ -84,7 +89,9 @@ void assembleWord(uint word, uint pass_units) {
     uint data_row = boundDataRow(pass_row);
     if (data_row == kNotBound) continue;
     uint shift = k * 8u * UNIT_BYTES;
-    value |= loadSubUnit(pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units)) << shift;
+    if (!skipsIndices() || data_row != kZeroRow) {  // a skipped tuple (skip policy) owns zero bits
+      value |= loadSubUnit(pc.data_unit_offset + data_row * pc.row_units + (unit - pass_row * pc.row_units)) << shift;
+    }
     owned |= kUnitMask << shift;
   }
   storeOwnedBits(word, value, owned);
@@ -140,10 +147,12 @@ void assembleColumns() {
       uint row_base = (pc.first_outer + slice) * pc.axis_size;
       uint value = 0u, owned = 0u;
       for (uint k = 0u; k < kUnitsPerWord; ++k) {
-        uint row = row_base + axis_rows[k];
+        // A skipped tuple (skip policy): zero bits, from the pass that binds the slice's first data row.
+        bool skipped = skipsIndices() && axis_rows[k] == kSkippedIndex;
+        uint row = row_base + (skipped ? 0u : axis_rows[k]);
         if (row < pc.data_row_begin || row >= pc.data_row_end) continue;  // another pass's data window
         uint shift = k * 8u * UNIT_BYTES;
-        value |= loadSubUnit(pc.data_unit_offset + row - pc.data_row_begin) << shift;
+        if (!skipped) value |= loadSubUnit(pc.data_unit_offset + row - pc.data_row_begin) << shift;
         owned |= kUnitMask << shift;
       }
       storeOwnedBits(first_word + slice * columns + column, value, owned);

@@ -81,6 +81,16 @@ void copyWholeSegment(uint source, uint target, uint begin, uint lane) {
   }
 }
 
+// Units [begin, end) of the output row starting at unit `target`, this invocation's `lane` of them
+// (copyRows' units), as zeros: a row the skip policy skipped.
+void zeroUnits(uint target, uint begin, uint end, uint lane) {
+  for (uint i = 0u; i < ITEMS_PER_INVOCATION; ++i) {
+    uint unit = begin + lane + i * ROW_LANES;
+    if (unit >= end) break;
+    out_units[target + unit] = UNIT(0);
+  }
+}
+
 // Units [begin, end) of output rows [first_row, end_row) of the pass, this invocation's `lane` of
 // them: units begin + lane, begin + lane + ROW_LANES, ... of each row. The row's index tuple is read
 // once per row.
@@ -90,8 +100,12 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
   for (uint pass_row = first_row; pass_row < end_row; ++pass_row) {
     uint data_row = boundDataRow(pass_row);
     if (data_row == kNotBound) continue;
-    uint source = pc.data_unit_offset + data_row * pc.row_units;
     uint target = pc.out_unit_offset + pass_row * pc.row_units;
+    if (skipsIndices() && data_row == kZeroRow) {
+      zeroUnits(target, begin, end, lane);
+      continue;
+    }
+    uint source = pc.data_unit_offset + data_row * pc.row_units;
     if (whole_segment) {
       copyWholeSegment(source, target, begin, lane);
       continue;
@@ -119,7 +133,9 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
     uvec2 at = passRowCoordinates(first_row);                                               \
     for (uint pass_row = (first_row); pass_row < (end_row); ++pass_row) {                   \
       uint data_row = boundDataRowAt(at.x, at.y);                                           \
-      if (data_row != kNotBound) {                                                          \
+      if (skipsIndices() && data_row == kZeroRow) {                                         \
+        zeroWholeRow(pc.out_unit_offset + pass_row * pc.row_units);                         \
+      } else if (data_row != kNotBound) {                                                   \
         uint source = pc.data_unit_offset + data_row * pc.row_units;                        \
         uint target = pc.out_unit_offset + pass_row * pc.row_units;                         \
         COPY_ROW                                                                            \
@@ -133,6 +149,11 @@ void copyRows(uint first_row, uint end_row, uint begin, uint end, uint lane) {
 // (docs/gather-kernels.md).
 void copyWholeRow(uint source, uint target) {
   for (uint unit = 0u; unit < pc.row_units; ++unit) out_units[target + unit] = data_units[source + unit];
+}
+
+// All row_units units of the output row at unit `target` as zeros: a row the skip policy skipped.
+void zeroWholeRow(uint target) {
+  for (uint unit = 0u; unit < pc.row_units; ++unit) out_units[target + unit] = UNIT(0);
 }
 
 void copyShortRows(uint first_row, uint end_row) {
@@ -194,12 +215,19 @@ void copyColumns() {
     uint block = fastDivide(item, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
     uint column = item - block * pc.index_count;
     uint axis_row = tupleRow(column - pc.index_window_begin);
+    // A skipped tuple (skip policy): zeros, from the pass that binds the slice's first data row.
+    bool skipped = skipsIndices() && axis_row == kSkippedIndex;
+    if (skipped) axis_row = 0u;
     uint slice_end = min(slices, (block + 1u) * block_slices);
     for (uint slice = block * block_slices; slice < slice_end; ++slice) {
       uint row = (pc.first_outer + slice) * pc.axis_size + axis_row;
       if (row < pc.data_row_begin || row >= pc.data_row_end) continue;  // another pass's data window
       uint source = pc.data_unit_offset + (row - pc.data_row_begin) * pc.row_units;
       uint target = pc.out_unit_offset + (slice * pc.index_count + column) * pc.row_units;
+      if (skipped) {
+        zeroWholeRow(target);
+        continue;
+      }
       copyWholeRow(source, target);
     }
   }

@@ -144,6 +144,13 @@ VKINDEX_API uint64_t vkindexTensorByteSize(VkindexTensor tensor);
 /* Copies the tensor's bytes to `data`; `byte_count` must equal vkindexTensorByteSize(). */
 VKINDEX_API VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byte_count);
 
+/* The order of vkindex::IndexPolicy (vkindex/index_policy.hpp): ONNX's error, or "an index out of range
+ * addresses nothing". The gathers' "...WithPolicy" forms take one (TensorScatter takes it directly); the
+ * forms without it use VKINDEX_INDEX_POLICY_ERROR. With VKINDEX_INDEX_POLICY_SKIP an index (or a tuple
+ * component) outside [0, s-1], negative ones included, gives a zero slice or element and is never an
+ * error (vkindex/ops.hpp, "Index policy"). */
+typedef enum VkindexIndexPolicy { VKINDEX_INDEX_POLICY_ERROR = 0, VKINDEX_INDEX_POLICY_SKIP } VkindexIndexPolicy;
+
 /* ONNX Gather (opsets 1, 11, 13) into a new tensor `output` (destroy it with vkindexTensorDestroy). */
 VKINDEX_API VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
                                         VkindexTensor* output);
@@ -227,6 +234,45 @@ VKINDEX_API VkindexStatus vkindexRecordGatherNDHostIndices(VkindexContext contex
                                                            VkindexTensor data, const VkindexHostIndices* indices,
                                                            int64_t batch_dims, VkindexTensor output,
                                                            VkindexRecordedOp* op);
+/* The gathers above with an index policy, before the output as in vkindexTensorScatter. Another policy
+ * value is VKINDEX_INVALID_ARGUMENT. */
+VKINDEX_API VkindexStatus vkindexGatherWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                  int64_t axis, VkindexIndexPolicy policy, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherElementsWithPolicy(VkindexContext context, VkindexTensor data,
+                                                          VkindexTensor indices, int64_t axis,
+                                                          VkindexIndexPolicy policy, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherNDWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                    int64_t batch_dims, VkindexIndexPolicy policy,
+                                                    VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexRecordGatherWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                        VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                                        VkindexIndexPolicy policy, VkindexTensor output,
+                                                        VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherElementsWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                                VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                                                VkindexIndexPolicy policy, VkindexTensor output,
+                                                                VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherNDWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                          VkindexTensor data, VkindexTensor indices,
+                                                          int64_t batch_dims, VkindexIndexPolicy policy,
+                                                          VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexGatherHostIndicesWithPolicy(VkindexContext context, VkindexTensor data,
+                                                             const VkindexHostIndices* indices, int64_t axis,
+                                                             VkindexIndexPolicy policy, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexGatherNDHostIndicesWithPolicy(VkindexContext context, VkindexTensor data,
+                                                               const VkindexHostIndices* indices, int64_t batch_dims,
+                                                               VkindexIndexPolicy policy, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexRecordGatherHostIndicesWithPolicy(VkindexContext context,
+                                                                   VkCommandBuffer command_buffer, VkindexTensor data,
+                                                                   const VkindexHostIndices* indices, int64_t axis,
+                                                                   VkindexIndexPolicy policy, VkindexTensor output,
+                                                                   VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordGatherNDHostIndicesWithPolicy(VkindexContext context,
+                                                                     VkCommandBuffer command_buffer, VkindexTensor data,
+                                                                     const VkindexHostIndices* indices,
+                                                                     int64_t batch_dims, VkindexIndexPolicy policy,
+                                                                     VkindexTensor output, VkindexRecordedOp* op);
+
 /* ONNX TensorScatter (opset 24), the KV-cache write: a copy of `past_cache` (shape [batch, ..., max_seq at
  * `axis`, ...]) with each batch entry b's rows of `update` (seq_len rows where the cache has max_seq)
  * written along `axis` from write_indices[b]; mirrors vkindex/tensor_scatter.hpp. `write_indices` is an
@@ -237,8 +283,6 @@ typedef enum VkindexTensorScatterMode {
   VKINDEX_TENSOR_SCATTER_LINEAR = 0,
   VKINDEX_TENSOR_SCATTER_CIRCULAR
 } VkindexTensorScatterMode;
-/* The order of vkindex::IndexPolicy: ONNX's error, or "an index out of range addresses nothing". */
-typedef enum VkindexIndexPolicy { VKINDEX_INDEX_POLICY_ERROR = 0, VKINDEX_INDEX_POLICY_SKIP } VkindexIndexPolicy;
 /* Into a new tensor `output` (destroy it with vkindexTensorDestroy). */
 VKINDEX_API VkindexStatus vkindexTensorScatter(VkindexContext context, VkindexTensor past_cache, VkindexTensor update,
                                                VkindexTensor write_indices, int64_t axis, VkindexTensorScatterMode mode,

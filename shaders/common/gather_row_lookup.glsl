@@ -9,13 +9,19 @@
 #include "index_tuples.glsl"
 
 const uint kNotBound = 0xFFFFFFFFu;
+// An output row whose tuple the skip policy skipped: the pass writes zeros there. Never a bound data
+// row, as a pass binds fewer than 2^30 rows.
+const uint kZeroRow = 0xFFFFFFFEu;
 
 // The data row feeding output row (outer, n), relative to the first bound data row, or kNotBound
-// when that row lies in another pass's data window.
+// when that row lies in another pass's data window. A skipped tuple (skip policy) gives kZeroRow in
+// the one pass that binds its outer slice's first data row, so one pass zeros each such output row.
 uint boundDataRowAt(uint outer, uint n) {
-  uint row = outer * pc.axis_size + tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
+  uint axis_row = tupleRow(outer * pc.index_outer_stride + n - pc.index_window_begin);
+  bool skipped = skipsIndices() && axis_row == kSkippedIndex;
+  uint row = outer * pc.axis_size + (skipped ? 0u : axis_row);
   if (row < pc.data_row_begin || row >= pc.data_row_end) return kNotBound;
-  return row - pc.data_row_begin;
+  return skipped ? kZeroRow : row - pc.data_row_begin;
 }
 
 // The (outer, n) coordinates of the output row `pass_row` rows after the pass's first row.

@@ -6,6 +6,21 @@
 
 // INDEX_WORDS: 1 for int32 indices, 2 for int64 (little-endian lo, hi).
 layout(constant_id = VKINDEX_SPEC_INDEX_WORDS) const uint INDEX_WORDS = 1;
+// INDEX_POLICY: VKINDEX_POLICY_ERROR (a check pass accepted every value first) or VKINDEX_POLICY_SKIP
+// (nothing was checked; a value outside [0, s-1] addresses nothing, and nothing wraps).
+layout(constant_id = VKINDEX_SPEC_INDEX_POLICY) const uint INDEX_POLICY = VKINDEX_POLICY_ERROR;
+
+// What the index helpers return under VKINDEX_POLICY_SKIP for a value outside [0, s-1], or a tuple
+// with such a component: the caller writes nothing (scatters) or zeros (gathers). No index or row
+// equals it, since the planners keep every dim and row count below 2^32-1.
+const uint kSkippedIndex = 0xFFFFFFFFu;
+
+bool skipsIndices() { return INDEX_POLICY == VKINDEX_POLICY_SKIP; }
+
+// The skip policy's reading of the 64-bit value (lo, hi): itself when it lies in [0, s-1], else
+// kSkippedIndex. A negative value (hi != 0) never wraps, and 2^32 + 1 (hi 1) is skipped even though
+// its low word alone would look valid.
+uint indexOrSkipped(uvec2 value, uint s) { return value.y == 0u && value.x < s ? value.x : kSkippedIndex; }
 
 #ifndef VKINDEX_INT64_INDICES
 #define VKINDEX_INT64_INDICES 0
@@ -56,11 +71,12 @@ uint normalizeIndex(uvec2 value, uint s) {
 }
 
 // Index `position` (as loadIndex) mapped to [0, s-1], for kernels behind the status gate, whose check
-// pass accepted every value. For s <= 2^31 the low word alone decides: a valid negative value's low
+// pass accepted every value; under the skip policy, indexOrSkipped's value instead. For s <= 2^31 the low word alone decides: a valid negative value's low
 // word is 2^32 - k >= 2^31 >= s, a valid non-negative one's is below s. So int64 indices cost one
 // load instead of two. Clamped like normalizeIndex: no value can address outside [0, s-1].
 #if !VKINDEX_INT64_INDICES
 uint loadCheckedIndex(uint first_word, uint position, uint s) {
+  if (skipsIndices()) return indexOrSkipped(loadIndex(first_word, position), s);
   if (INDEX_WORDS == 1u || s > 0x80000000u) return normalizeIndex(loadIndex(first_word, position), s);
   uint lo = indices_words[first_word + position * 2u];
   return min(lo < s ? lo : lo + s, max(s, 1u) - 1u);

@@ -1,13 +1,16 @@
 // Specialization constant ids and the codes they carry, named per kernel family, for GLSL
 // (`layout(constant_id = VKINDEX_SPEC_ITEMS)`) and C++ (plan::SpecConstant, the planners' codes) alike.
-// Ids 0 and 1 mean the same in every kernel; ids 2 to 5 mean what the kernel's family says. Six ids in
-// all (plan::kSpecCount): a pipeline is keyed by its kernel and these six values.
+// Ids 0, 1 and 6 mean the same in every kernel; ids 2 to 5 mean what the kernel's family says. Seven
+// ids in all (plan::kSpecCount): a pipeline is keyed by its kernel and these seven values.
 #ifndef VKINDEX_SPEC_IDS_H
 #define VKINDEX_SPEC_IDS_H
 
 // Every kernel.
 #define VKINDEX_SPEC_WORKGROUP_SIZE 0  // local_size_x_id
 #define VKINDEX_SPEC_INDEX_WORDS 1     // 1: int32 indices, 2: int64 indices
+// Every kernel that reads indices (common/indices.glsl): VKINDEX_POLICY_*, what an index outside
+// [0, s-1] means.
+#define VKINDEX_SPEC_INDEX_POLICY 6
 
 // Copy family: gather_rows, gather_row_bytes, gather_elements, check_indices, scatter_nd_rows,
 // copy_words, copy.
@@ -36,6 +39,10 @@
 // TensorScatter (tensor_scatter.comp); ids 3 and 4 as the copy family's (VKINDEX_SPEC_ITEMS,
 // VKINDEX_SPEC_ROW_LANES: its row segments).
 #define VKINDEX_SPEC_ELEMENT_BITS 2  // 4, 8, 16 or 32: the width the kernel moves elements in
+
+// VKINDEX_SPEC_INDEX_POLICY's codes (the order of vkindex::IndexPolicy).
+#define VKINDEX_POLICY_ERROR 0  // ONNX: [-s, s-1], negative counting from the back; a check pass ran first
+#define VKINDEX_POLICY_SKIP 1   // only [0, s-1] addresses anything; other values address nothing
 
 // VKINDEX_SPEC_REDUCTION's codes (the order of vkindex::Reduction).
 #define VKINDEX_REDUCE_NONE 0

@@ -41,4 +41,11 @@ std::optional<Reduction> toReduction(VkindexReduction reduction) {
   return static_cast<Reduction>(reduction);
 }
 
+StatusOr<IndexPolicy> toIndexPolicy(const char* function, VkindexIndexPolicy policy) {
+  if (policy == VKINDEX_INDEX_POLICY_ERROR) return IndexPolicy::kError;
+  if (policy == VKINDEX_INDEX_POLICY_SKIP) return IndexPolicy::kSkip;
+  return invalidArgument(std::string(function) + ": unknown index policy " + std::to_string(policy) +
+                         " (allowed VKINDEX_INDEX_POLICY_ERROR, VKINDEX_INDEX_POLICY_SKIP)");
+}
+
 }  // namespace vkindex::capi

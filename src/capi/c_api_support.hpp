@@ -36,5 +36,7 @@ VkindexTensor wrap(Tensor tensor);
 // nullopt.
 std::optional<DataType> toDataType(VkindexDataType type);
 std::optional<Reduction> toReduction(VkindexReduction reduction);
+// VkindexIndexPolicy as vkindex::IndexPolicy, or kInvalidArgument naming `function` for another value.
+StatusOr<IndexPolicy> toIndexPolicy(const char* function, VkindexIndexPolicy policy);
 
 }  // namespace vkindex::capi

@@ -9,23 +9,28 @@
 
 using vkindex::capi::fail;
 using vkindex::capi::nullArgument;
+using vkindex::capi::toIndexPolicy;
 using vkindex::capi::toReduction;
 using vkindex::capi::wrap;
 
 namespace {
 
-// The C++ form every C gather wraps: (data, indices, one integer attribute) -> a new tensor.
+// The C++ form every C gather wraps: (data, indices, one integer attribute, policy) -> a new tensor.
 using GatherOp = vkindex::StatusOr<vkindex::Tensor> (*)(vkindex::Context&, const vkindex::Tensor&,
-                                                        const vkindex::Tensor&, int64_t);
+                                                        const vkindex::Tensor&, int64_t, vkindex::IndexPolicy);
 
-// Checks the handles `function` received, runs `op` and wraps its result in `*output`.
+// Checks the handles and the policy `function` received, runs `op` and wraps its result in `*output`.
 VkindexStatus runGatherOp(const char* function, GatherOp op, VkindexContext context, VkindexTensor data,
-                          VkindexTensor indices, int64_t attribute, VkindexTensor* output) {
+                          VkindexTensor indices, int64_t attribute, VkindexIndexPolicy policy,
+                          VkindexTensor* output) {
   if (context == nullptr) return nullArgument(function, "context");
   if (data == nullptr) return nullArgument(function, "data");
   if (indices == nullptr) return nullArgument(function, "indices");
   if (output == nullptr) return nullArgument(function, "output");
-  vkindex::StatusOr<vkindex::Tensor> result = op(*context->context, data->tensor, indices->tensor, attribute);
+  vkindex::StatusOr<vkindex::IndexPolicy> converted = toIndexPolicy(function, policy);
+  if (!converted.ok()) return fail(converted.status());
+  vkindex::StatusOr<vkindex::Tensor> result =
+      op(*context->context, data->tensor, indices->tensor, attribute, converted.value());
   if (!result.ok()) return fail(result.status());
   *output = wrap(std::move(result).value());
   return VKINDEX_OK;
@@ -66,17 +71,37 @@ extern "C" {
 
 VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
                             VkindexTensor* output) {
-  return runGatherOp("vkindexGather", vkindex::gather, context, data, indices, axis, output);
+  return runGatherOp("vkindexGather", vkindex::gather, context, data, indices, axis, VKINDEX_INDEX_POLICY_ERROR,
+                     output);
 }
 
 VkindexStatus vkindexGatherElements(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
                                     VkindexTensor* output) {
-  return runGatherOp("vkindexGatherElements", vkindex::gatherElements, context, data, indices, axis, output);
+  return runGatherOp("vkindexGatherElements", vkindex::gatherElements, context, data, indices, axis,
+                     VKINDEX_INDEX_POLICY_ERROR, output);
 }
 
 VkindexStatus vkindexGatherND(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
                               VkindexTensor* output) {
-  return runGatherOp("vkindexGatherND", vkindex::gatherND, context, data, indices, batch_dims, output);
+  return runGatherOp("vkindexGatherND", vkindex::gatherND, context, data, indices, batch_dims,
+                     VKINDEX_INDEX_POLICY_ERROR, output);
+}
+
+VkindexStatus vkindexGatherWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                      VkindexIndexPolicy policy, VkindexTensor* output) {
+  return runGatherOp("vkindexGatherWithPolicy", vkindex::gather, context, data, indices, axis, policy, output);
+}
+
+VkindexStatus vkindexGatherElementsWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                              int64_t axis, VkindexIndexPolicy policy, VkindexTensor* output) {
+  return runGatherOp("vkindexGatherElementsWithPolicy", vkindex::gatherElements, context, data, indices, axis, policy,
+                     output);
+}
+
+VkindexStatus vkindexGatherNDWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                        int64_t batch_dims, VkindexIndexPolicy policy, VkindexTensor* output) {
+  return runGatherOp("vkindexGatherNDWithPolicy", vkindex::gatherND, context, data, indices, batch_dims, policy,
+                     output);
 }
 
 VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,

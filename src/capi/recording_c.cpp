@@ -43,15 +43,18 @@ vkindex::StatusOr<vkindex::Reduction> reductionFor(const char* function, Vkindex
 // A gather-family operator's C++ recording form (recordGather, recordGatherElements, recordGatherND).
 using GatherRecorder = vkindex::StatusOr<vkindex::RecordedOp> (*)(vkindex::Context&, VkCommandBuffer,
                                                                   const vkindex::Tensor&, const vkindex::Tensor&,
-                                                                  int64_t, vkindex::Tensor&);
+                                                                  int64_t, vkindex::Tensor&, vkindex::IndexPolicy);
 
 // The C form of a gather-family recording: the checks every recording form makes, then `record`.
 VkindexStatus recordGatherFamily(const char* function, GatherRecorder record, VkindexContext context,
                                  VkCommandBuffer command_buffer, VkindexTensor data, VkindexTensor indices,
-                                 int64_t attribute, VkindexTensor output, VkindexRecordedOp* op) {
+                                 int64_t attribute, VkindexIndexPolicy policy, VkindexTensor output,
+                                 VkindexRecordedOp* op) {
   return recordOp(function, context, command_buffer, data, indices, nullptr, false, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) {
-                    return record(ctx, command_buffer, data->tensor, indices->tensor, attribute, out);
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted,
+                                             vkindex::capi::toIndexPolicy(function, policy));
+                    return record(ctx, command_buffer, data->tensor, indices->tensor, attribute, out, converted);
                   });
 }
 
@@ -62,21 +65,43 @@ extern "C" {
 VkindexStatus vkindexRecordGather(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                   VkindexTensor indices, int64_t axis, VkindexTensor output, VkindexRecordedOp* op) {
   return recordGatherFamily("vkindexRecordGather", vkindex::recordGather, context, command_buffer, data, indices, axis,
-                            output, op);
+                            VKINDEX_INDEX_POLICY_ERROR, output, op);
+}
+
+VkindexStatus vkindexRecordGatherWithPolicy(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
+                                            VkindexTensor indices, int64_t axis, VkindexIndexPolicy policy,
+                                            VkindexTensor output, VkindexRecordedOp* op) {
+  return recordGatherFamily("vkindexRecordGatherWithPolicy", vkindex::recordGather, context, command_buffer, data,
+                            indices, axis, policy, output, op);
 }
 
 VkindexStatus vkindexRecordGatherElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                           VkindexTensor indices, int64_t axis, VkindexTensor output,
                                           VkindexRecordedOp* op) {
   return recordGatherFamily("vkindexRecordGatherElements", vkindex::recordGatherElements, context, command_buffer, data,
-                            indices, axis, output, op);
+                            indices, axis, VKINDEX_INDEX_POLICY_ERROR, output, op);
+}
+
+VkindexStatus vkindexRecordGatherElementsWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                    VkindexTensor data, VkindexTensor indices, int64_t axis,
+                                                    VkindexIndexPolicy policy, VkindexTensor output,
+                                                    VkindexRecordedOp* op) {
+  return recordGatherFamily("vkindexRecordGatherElementsWithPolicy", vkindex::recordGatherElements, context,
+                            command_buffer, data, indices, axis, policy, output, op);
 }
 
 VkindexStatus vkindexRecordGatherND(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                     VkindexTensor indices, int64_t batch_dims, VkindexTensor output,
                                     VkindexRecordedOp* op) {
   return recordGatherFamily("vkindexRecordGatherND", vkindex::recordGatherND, context, command_buffer, data, indices,
-                            batch_dims, output, op);
+                            batch_dims, VKINDEX_INDEX_POLICY_ERROR, output, op);
+}
+
+VkindexStatus vkindexRecordGatherNDWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                              VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
+                                              VkindexIndexPolicy policy, VkindexTensor output, VkindexRecordedOp* op) {
+  return recordGatherFamily("vkindexRecordGatherNDWithPolicy", vkindex::recordGatherND, context, command_buffer, data,
+                            indices, batch_dims, policy, output, op);
 }
 
 VkindexStatus vkindexRecordScatterElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,

@@ -23,8 +23,8 @@ struct GatherProblem {
 
 struct GatherFamilyOp {
   const char* name;  // "GatherND", for messages
-  // Host-side validation of the inputs and attribute: the call's problem.
-  StatusOr<GatherProblem> (*infer)(const Tensor& data, const Tensor& indices, int64_t attribute);
+  // Host-side validation of the inputs and attribute: the call's problem, under `policy`.
+  StatusOr<GatherProblem> (*infer)(const Tensor& data, const Tensor& indices, int64_t attribute, IndexPolicy policy);
   // The plan for a validated call whose output is `output`.
   StatusOr<plan::OpPlan> (*plan)(const GatherProblem& problem, const Tensor& data, const Tensor& indices,
                                  const Tensor& output, const DeviceInfo& device, const plan::Tuning& tuning);
@@ -37,11 +37,15 @@ inline plan::Placement placementOf(const Tensor& tensor) { return {tensor.offset
 Status validateGatherOutput(const char* op_name, const Tensor& output, const Tensor& data, const Shape& expected);
 
 StatusOr<Tensor> runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
-                                 int64_t attribute);
+                                 int64_t attribute, IndexPolicy policy);
 Status runGatherFamily(Context& context, const GatherFamilyOp& op, const Tensor& data, const Tensor& indices,
-                       int64_t attribute, Tensor& output);
+                       int64_t attribute, Tensor& output, IndexPolicy policy);
 StatusOr<RecordedOp> recordGatherFamily(Context& context, const GatherFamilyOp& op, VkCommandBuffer command_buffer,
-                                        const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output);
+                                        const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output,
+                                        IndexPolicy policy);
+// kInvalidArgument naming `op` unless `policy` is one of IndexPolicy's values (the C API and casts can
+// pass others).
+Status checkIndexPolicy(const char* op, IndexPolicy policy);
 
 // Adapts a planner pair from src/plan (Infer: shapes and types -> the operator's problem, with its
 // output_shape; Plan: problem + placements -> OpPlan) to the front.
@@ -49,9 +53,11 @@ template <typename Problem, StatusOr<Problem> (*Infer)(const Shape&, DataType, c
           StatusOr<plan::OpPlan> (*Plan)(const Problem&, DataType, const plan::Placement&, const plan::Placement&,
                                          const plan::Placement&, const DeviceInfo&, const plan::Tuning&)>
 struct PlannedGather {
-  static StatusOr<GatherProblem> infer(const Tensor& data, const Tensor& indices, int64_t attribute) {
+  static StatusOr<GatherProblem> infer(const Tensor& data, const Tensor& indices, int64_t attribute,
+                                       IndexPolicy policy) {
     VKINDEX_ASSIGN_OR_RETURN(Problem problem,
                              Infer(data.shape(), data.dtype(), indices.shape(), indices.dtype(), attribute));
+    problem.policy = policy;
     Shape output_shape = problem.output_shape;
     return GatherProblem{std::move(output_shape), std::move(problem)};
   }
@@ -65,16 +71,18 @@ struct PlannedGather {
 // Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`, whose
 // attribute parameter is named `attribute` as in the public declarations. A macro because the forms
 // differ only in their names: one definition keeps every operator's forms identical in behaviour.
-#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition, attribute)                        \
-  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute) {       \
-    return runGatherFamily(context, definition, data, indices, attribute);                                             \
-  }                                                                                                                    \
-  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output) { \
-    return runGatherFamily(context, definition, data, indices, attribute, output);                                     \
-  }                                                                                                                    \
-  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,           \
-                                       const Tensor& indices, int64_t attribute, Tensor& output) {                     \
-    return recordGatherFamily(context, definition, command_buffer, data, indices, attribute, output);                  \
+#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition, attribute)                    \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute,     \
+                               IndexPolicy policy) {                                                               \
+    return runGatherFamily(context, definition, data, indices, attribute, policy);                                 \
+  }                                                                                                                \
+  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output, \
+                     IndexPolicy policy) {                                                                         \
+    return runGatherFamily(context, definition, data, indices, attribute, output, policy);                         \
+  }                                                                                                                \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,       \
+                                       const Tensor& indices, int64_t attribute, Tensor& output, IndexPolicy policy) { \
+    return recordGatherFamily(context, definition, command_buffer, data, indices, attribute, output, policy);      \
   }
 
 }  // namespace vkindex

@@ -15,6 +15,7 @@ namespace vkindex::internal {
 // nullopt: the planner's choice.
 using ForcedPath = std::optional<plan::HostIndexPath>;
 
+// The same with ONNX's rule (IndexPolicy::kError), as plain functions for the tests' function pointers.
 Status gatherWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
                              Tensor& output, ForcedPath path);
 Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
@@ -22,6 +23,14 @@ Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostI
 StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                  const HostIndices& indices, int64_t axis, Tensor& output,
                                                  ForcedPath path);
+// With an index policy.
+Status gatherWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                             Tensor& output, ForcedPath path, IndexPolicy policy);
+Status gatherNDWithHostIndices(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
+                               Tensor& output, ForcedPath path, IndexPolicy policy);
+StatusOr<RecordedOp> recordGatherWithHostIndices(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                 const HostIndices& indices, int64_t axis, Tensor& output,
+                                                 ForcedPath path, IndexPolicy policy);
 
 // The copy regions a host-index Gather (`nd` false, `attribute` its axis) or GatherND (`nd` true,
 // `attribute` its batch_dims) of `data` records on the copy path, whichever path the planner takes,

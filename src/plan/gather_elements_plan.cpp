@@ -106,9 +106,11 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
                                     const Tuning& tuning) {
   OpPlan plan;
   plan.report = {"GatherElements", "indices", shape.output_shape, false, {shape.axis_size}, {shape.axis}};
-  const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}};
+  const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}, shape.policy};
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, tuning, "GatherElements"));
-  if (shape.output_elements == 0 || shape.axis_size == 0) return plan;  // nothing to copy (or the check fails)
+  // Nothing to copy. An empty axis: the check fails, or under the skip policy every element is zero.
+  const bool empty_axis = shape.axis_size == 0;
+  if (shape.output_elements == 0 || (empty_axis && shape.policy == IndexPolicy::kError)) return plan;
   VKINDEX_ASSIGN_OR_RETURN(const ElementBlocks blocks,
                            elementBlocks("GatherElements", shape.dims, shape.axis_dim, shape.axis_size,
                                          shape.output_elements, shape.data_elements));
@@ -148,22 +150,15 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
     const Window output_window = windowFor(output.offset + p0 * E, output.offset + p1 * E, device, &out_lead);
     const Window index_window =
         windowFor(indices.offset + p0 * index_bytes, indices.offset + p1 * index_bytes, device, &index_lead);
-    // Every data window the block's sources can reach: an element's source can lie anywhere in
-    // them (sources outside a pass's window are skipped by it and copied by the pass that binds them).
-    for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
-      const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
-      const uint64_t lo = std::max(d0, source_begin), hi = std::min(d1, source_end);
-      if (lo >= hi) continue;
-      uint64_t data_lead = 0;
-      const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
+    // One pass over the block's elements [q0, q1), `data_binding` binding the sources
+    // [begin, end) (relative to the block's base) from unit `data_unit_offset`.
+    const auto addPass = [&](const Binding& data_binding, uint64_t begin, uint64_t end, uint64_t data_unit_offset) {
       abi::GatherElementsParams p = base;
       p.pass_elements = static_cast<uint32_t>(q1 - q0);
       p.first_element = static_cast<uint32_t>(q0);
-      // Sources relative to the block's base: [lo, hi) is bound, starting (lo - d0) elements into
-      // the window's data.
-      p.data_element_begin = static_cast<uint32_t>(lo - source_begin);
-      p.data_element_end = static_cast<uint32_t>(hi - source_begin);
-      p.data_unit_offset = static_cast<uint32_t>((data_lead + (lo - d0) * E) / unit);
+      p.data_element_begin = static_cast<uint32_t>(begin);
+      p.data_element_end = static_cast<uint32_t>(end);
+      p.data_unit_offset = static_cast<uint32_t>(data_unit_offset);
       p.out_unit_offset = static_cast<uint32_t>(out_lead / unit);
       p.out_word_count = static_cast<uint32_t>(output_window.size / 4);
       p.indices_word_offset = static_cast<uint32_t>(index_lead / 4);
@@ -174,7 +169,7 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       pass.kernel = kernel;
       pass.spec = {tuning.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
                    layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
-      pass.bindings = {{Role::kData, data_window},
+      pass.bindings = {data_binding,
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
@@ -183,13 +178,32 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       if (checked) {
         waitForChecks(pass);
         checked = false;
-      } else if (unit < 4 && plan.steps.back().kernel == kernel) {
+      } else if (unit < 4 && !plan.steps.empty() && plan.steps.back().kernel == kernel) {
         // Sub-word passes may share an output word with the previous pass (atomics on disjoint bytes).
         pass.wait_for.push_back({Role::kOutput, output_window});
       }
       plan.steps.push_back(pass);
+    };
+    if (empty_axis) {
+      // Only under the skip policy: every index is skipped, so the pass reads no data and zeros every
+      // element. The output window stands in for the data binding; every source counts as bound.
+      addPass({Role::kOutput, output_window}, 0, kMax32, 0);
+      continue;
+    }
+    // Every data window the block's sources can reach: an element's source can lie anywhere in
+    // them (sources outside a pass's window are skipped by it and copied by the pass that binds them).
+    for (uint64_t d0 = 0; d0 < shape.data_elements; d0 += data_per_window) {
+      const uint64_t d1 = std::min(shape.data_elements, d0 + data_per_window);
+      const uint64_t lo = std::max(d0, source_begin), hi = std::min(d1, source_end);
+      if (lo >= hi) continue;
+      uint64_t data_lead = 0;
+      const Window data_window = windowFor(data.offset + d0 * E, data.offset + d1 * E, device, &data_lead);
+      // Sources relative to the block's base: [lo, hi) is bound, starting (lo - d0) elements into
+      // the window's data.
+      addPass({Role::kData, data_window}, lo - source_begin, hi - source_begin, (data_lead + (lo - d0) * E) / unit);
     }
   }
+  applyIndexPolicy(plan, shape.policy);
   return plan;
 }
 

@@ -6,6 +6,7 @@
 #include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
+#include "vkindex/index_policy.hpp"
 #include "vkindex/status.hpp"
 
 namespace vkindex::plan {
@@ -27,6 +28,8 @@ struct GatherElementsShape {
   // The coalesced view: dims of extent 1 dropped, neighbours contiguous in both tensors merged.
   std::vector<ElementDim> dims;
   uint32_t axis_dim = 0;  // which of `dims` the index replaces
+  // What an index outside its range means; the fronts set it (vkindex/index_policy.hpp).
+  IndexPolicy policy = IndexPolicy::kError;
 };
 
 // The coalesced view of indices (any extents) over data along the normalized `axis`: non-axis dims of

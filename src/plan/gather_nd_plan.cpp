@@ -73,7 +73,7 @@ RowGather gatherNDRows(const GatherNDShape& shape, DataType index_type) {
           shape.tuples,
           shape.row_bytes,
           shape.tuples,
-          {index_type, shape.batch * shape.tuples, shape.extents},
+          {index_type, shape.batch * shape.tuples, shape.extents, shape.policy},
           {"GatherND", "indices", shape.indices_shape, true, shape.extents, data_dims}};
 }
 

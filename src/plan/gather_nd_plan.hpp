@@ -8,6 +8,7 @@
 #include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
+#include "vkindex/index_policy.hpp"
 #include "vkindex/status.hpp"
 
 namespace vkindex::plan {
@@ -22,6 +23,8 @@ struct GatherNDShape {
   uint64_t tuples = 0;            // index tuples per batch
   std::vector<uint64_t> extents;  // data dims batch_dims .. batch_dims + k - 1
   uint64_t row_bytes = 0;
+  // What an index outside its range means; the fronts set it (vkindex/index_policy.hpp).
+  IndexPolicy policy = IndexPolicy::kError;
 };
 
 // Checks ranks, batch_dims, the batch dims' agreement, the tuple length and the index type. Errors name

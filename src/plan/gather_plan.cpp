@@ -56,7 +56,7 @@ RowGather gatherRows(const GatherShape& shape, DataType index_type) {
           shape.index_count,
           shape.row_bytes,
           0,
-          {index_type, shape.index_count, {shape.axis_size}},
+          {index_type, shape.index_count, {shape.axis_size}, shape.policy},
           {"Gather", "indices", shape.indices_shape, false, {shape.axis_size}, {shape.axis}}};
 }
 

@@ -11,6 +11,7 @@
 #include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
+#include "vkindex/index_policy.hpp"
 #include "vkindex/status.hpp"
 
 namespace vkindex::plan {
@@ -25,6 +26,8 @@ struct GatherShape {
   uint64_t axis_size = 0;
   uint64_t index_count = 0;
   uint64_t row_bytes = 0;
+  // What an index outside its range means; the fronts set it (vkindex/index_policy.hpp).
+  IndexPolicy policy = IndexPolicy::kError;
 };
 
 // Checks ranks, the axis attribute and the index type, and infers the output shape

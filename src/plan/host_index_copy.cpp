@@ -32,7 +32,9 @@ std::optional<BadIndex> findBadIndex(const IndexCheck& check, const void* values
     const int64_t value = indexValue(check.index_type, values, i);
     const uint64_t extent = check.extents[i % k];
     // value in [-extent, extent - 1], compared without forming -extent (extent can exceed INT64_MAX).
-    const bool fits = value >= 0 ? static_cast<uint64_t>(value) < extent : static_cast<uint64_t>(-(value + 1)) < extent;
+    // Under the skip policy only [0, extent - 1] addresses a row: nothing negative wraps.
+    const bool fits = value >= 0 ? static_cast<uint64_t>(value) < extent
+                                 : check.policy == IndexPolicy::kError && static_cast<uint64_t>(-(value + 1)) < extent;
     if (!fits) return BadIndex{i, value};
   }
   return std::nullopt;

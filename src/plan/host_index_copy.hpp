@@ -18,7 +18,8 @@ struct BadIndex {
 };
 
 // Scans the check.tuple_count * check.extents.size() values (int32 or int64, check.index_type, in
-// native byte order; `values` need not be aligned) for the first one out of its range [-s, s-1].
+// native byte order; `values` need not be aligned) for the first one out of its range [-s, s-1], or
+// under check.policy kSkip the first one outside [0, s-1] (the first skipped one).
 std::optional<BadIndex> findBadIndex(const IndexCheck& check, const void* values);
 
 // How a row gather with host indices runs.

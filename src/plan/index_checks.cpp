@@ -37,6 +37,7 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
   const uint64_t per_window = tuplesPerWindow(check, device);
   if (per_window == 0) return unsupported(op + ": this device's storage-buffer bindings are too small");
   const uint64_t bytes = tupleBytes(check);
+  if (check.policy == IndexPolicy::kSkip) return false;  // nothing is an error: the kernels skip
 
   std::vector<Step> reports;
   for (uint64_t t0 = 0; t0 < check.tuple_count; t0 += per_window) {
@@ -73,6 +74,13 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
   waitForChecks(reports.front());
   plan.steps.insert(plan.steps.end(), reports.begin(), reports.end());
   return true;
+}
+
+void applyIndexPolicy(OpPlan& plan, IndexPolicy policy) {
+  const uint32_t code = policy == IndexPolicy::kSkip ? VKINDEX_POLICY_SKIP : VKINDEX_POLICY_ERROR;
+  for (Step& step : plan.steps) {
+    if (step.kind == StepKind::kDispatch) step.spec[kSpecIndexPolicy] = code;
+  }
 }
 
 void waitForChecks(Step& step) { step.wait_for.push_back({Role::kStatus, {}}); }

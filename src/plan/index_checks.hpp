@@ -10,6 +10,7 @@
 #include "plan/tuning.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
+#include "vkindex/index_policy.hpp"
 #include "vkindex/status.hpp"
 
 namespace vkindex::plan {
@@ -23,20 +24,25 @@ struct IndexCheck {
   DataType index_type = DataType::kInt64;  // int32 or int64
   uint64_t tuple_count = 0;                // tuples (index elements / tuple length)
   std::vector<uint64_t> extents;           // one per tuple component: the size it addresses
+  // kSkip: nothing is checked; the kernels skip a tuple with a component outside [0, s-1].
+  IndexPolicy policy = IndexPolicy::kError;
 };
 
 // Bytes of one index tuple.
 uint64_t tupleBytes(const IndexCheck& check);
 
 // Appends the check and report steps for `check` to `plan`, indices placed at `indices`. Returns
-// whether any step was added (no indices, no checks); the operator's first writing step must then
-// wait for Role::kStatus.
+// whether any step was added (no indices, or the skip policy: no checks); the operator's first
+// writing step must then wait for Role::kStatus. The limits on the indices apply under either policy.
 StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Placement& indices,
                                  const DeviceInfo& device, const Tuning& tuning, const std::string& op);
 
 // The tuples one binding window of indices holds (also capped at kMaxPassItems elements).
 uint64_t tuplesPerWindow(const IndexCheck& check, const DeviceInfo& device);
 
+// Sets `policy` (VKINDEX_SPEC_INDEX_POLICY) on every dispatch of `plan`: the kernels that read
+// indices then skip as the policy says; the others do not declare the constant.
+void applyIndexPolicy(OpPlan& plan, IndexPolicy policy);
 // Makes `step` wait for the check passes' result.
 void waitForChecks(Step& step);
 

@@ -63,10 +63,11 @@ Kernel elementGatherKernel(uint32_t unit_bytes);
 bool isElementGatherKernel(Kernel kernel);
 
 // Specialization constant ids, named per kernel family (shaders/common/spec_ids.h, which the shaders
-// read too): ids 0 and 1 mean the same in every kernel, 2 to 5 what the kernel's family says.
+// read too): ids 0, 1 and 6 mean the same in every kernel, 2 to 5 what the kernel's family says.
 enum SpecConstant : uint32_t {
   kSpecWorkgroupSize = VKINDEX_SPEC_WORKGROUP_SIZE,
   kSpecIndexWords = VKINDEX_SPEC_INDEX_WORDS,
+  kSpecIndexPolicy = VKINDEX_SPEC_INDEX_POLICY,  // VKINDEX_POLICY_*: set by applyIndexPolicy (index_checks.hpp)
   // Copy family: row gathers, GatherElements, index checks, ScatterND rows, copies.
   kSpecUnitBytes = VKINDEX_SPEC_UNIT_BYTES,
   kSpecItems = VKINDEX_SPEC_ITEMS,
@@ -84,7 +85,7 @@ enum SpecConstant : uint32_t {
   kSpecStagedRuns = VKINDEX_SPEC_STAGED_RUNS,
   // TensorScatter.
   kSpecElementBits = VKINDEX_SPEC_ELEMENT_BITS,
-  kSpecCount = 6,
+  kSpecCount = 7,
 };
 using SpecValues = std::array<uint32_t, kSpecCount>;
 

@@ -79,12 +79,32 @@ struct PassBuilder {
     const Window index_window =
         windowFor(indices.offset + t_begin * tuple_bytes, indices.offset + t_end * tuple_bytes, device, &index_lead);
     const Window output_window = windowFor(output.offset + q0 * R, output.offset + q1 * R, device, &out_lead);
+    if (A == 0) {
+      // Empty indexed dims (only planned under the skip policy): every tuple is skipped, so the pass
+      // reads no data and zeros every row. The output window stands in for the data binding, and
+      // data row 0, the one bound, is where every outer slice's zeros belong (the kernel's rule).
+      addPass(q0, q1, t_begin, index_window, index_lead, output_window, out_lead, {Role::kOutput, output_window}, 0, 0,
+              1);
+      return;
+    }
     // Data windows are a fixed partition of the data rows, so every pass binds the same way.
     const uint64_t step = data_rows_per_window;
     for (uint64_t w = needed_begin / step * step; w < needed_end; w += step) {
       const uint64_t r0 = std::max(w, needed_begin);
       const uint64_t r1 = std::min({w + step, needed_end, data_rows});
       const Window data_window = windowFor(data.offset + r0 * R, data.offset + r1 * R, device, &data_lead);
+      addPass(q0, q1, t_begin, index_window, index_lead, output_window, out_lead, {Role::kData, data_window}, data_lead,
+              r0, r1);
+    }
+  }
+
+  // One pass: output rows [q0, q1) from tuples bound from t_begin and data rows [r0, r1), bound by
+  // `data_binding` (the data's window, or the output's where no data is read).
+  void addPass(uint64_t q0, uint64_t q1, uint64_t t_begin, const Window& index_window, uint64_t index_lead,
+               const Window& output_window, uint64_t out_lead, const Binding& data_binding, uint64_t data_lead,
+               uint64_t r0, uint64_t r1) {
+    const uint64_t R = gather.row_bytes, A = axis_rows, N = gather.index_count;
+    {
       abi::GatherRowsParams p{};
       p.row_units = static_cast<uint32_t>(R / shape.unit_bytes);
       p.segments_per_row = static_cast<uint32_t>(shape.segments_per_row);
@@ -115,7 +135,7 @@ struct PassBuilder {
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};
-      pass.bindings = {{Role::kData, data_window},
+      pass.bindings = {data_binding,
                        {Role::kIndices, index_window},
                        {Role::kOutput, output_window},
                        {Role::kStatus, {}}};
@@ -147,10 +167,8 @@ void fuseSmallPlan(OpPlan& plan, const RowGather& gather, uint32_t unit_bytes) {
   if (whole) fuseSmallChecks(plan, gather.check, rowGatherKernel(unit_bytes, true));
 }
 
-}  // namespace
-
-StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, const Placement& indices,
-                               const Placement& output, const DeviceInfo& device, const Tuning& tuning) {
+StatusOr<OpPlan> planRowGatherPasses(const RowGather& gather, const Placement& data, const Placement& indices,
+                                     const Placement& output, const DeviceInfo& device, const Tuning& tuning) {
   OpPlan plan;
   plan.report = gather.report;
   const uint64_t R = gather.row_bytes, O = gather.outer, N = gather.index_count;
@@ -171,7 +189,8 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
   }
   // Check passes: every index, whatever the output size (an empty slice still has indices to check).
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, gather.check, indices, device, tuning, gather.op));
-  if (!copies || *A == 0) return plan;  // nothing to copy (A == 0: the check fails)
+  // Nothing to copy. A == 0: the check fails, or under the skip policy every row is zeros.
+  if (!copies || (*A == 0 && gather.check.policy == IndexPolicy::kError)) return plan;
 
   PassShape shape;
   shape.unit_bytes = largestUnit(R | data.offset | output.offset);
@@ -224,6 +243,15 @@ StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, c
       builder.add(o * N + n0, o * N + n1, t0, t0 + (n1 - n0));
     }
   }
+  return plan;
+}
+
+}  // namespace
+
+StatusOr<OpPlan> planRowGather(const RowGather& gather, const Placement& data, const Placement& indices,
+                               const Placement& output, const DeviceInfo& device, const Tuning& tuning) {
+  VKINDEX_ASSIGN_OR_RETURN(OpPlan plan, planRowGatherPasses(gather, data, indices, output, device, tuning));
+  applyIndexPolicy(plan, gather.check.policy);
   return plan;
 }
 

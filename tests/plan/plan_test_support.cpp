@@ -281,8 +281,10 @@ std::string str(const CheckStep& c) {
 }
 
 std::string str(const Step& step) {
+  // Ids 0 to 5; the index policy (id 6) only where it is not ONNX's, so kError plans read as before.
   std::string spec;
-  for (uint32_t value : step.spec) spec += (spec.empty() ? "" : ", ") + s(value);
+  for (uint32_t id = 0; id < kSpecIndexPolicy; ++id) spec += (spec.empty() ? "" : ", ") + s(step.spec[id]);
+  if (step.spec[kSpecIndexPolicy] != VKINDEX_POLICY_ERROR) spec += ", policy " + s(step.spec[kSpecIndexPolicy]);
   return std::string(kernelName(step.kernel)) + " spec {" + spec + "}, bindings " + str(step.bindings) + ", push " +
          s(step.push_bytes) + ", groups " + s(step.groups) + ", waits " + str(step.wait_for);
 }

@@ -30,35 +30,40 @@ HostTensor errorFloats(Shape shape) {
 
 // An operator whose functions all take its attribute (axis or batch_dims) last but for the output, and
 // its index errors' message.
-using GatherReference = ReferenceResult (*)(const HostTensor& data, const HostTensor& indices, int64_t attribute);
-using GatherRun = StatusOr<Tensor> (*)(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute);
+using GatherReference = ReferenceResult (*)(const HostTensor& data, const HostTensor& indices, int64_t attribute,
+                                            IndexPolicy policy);
+using GatherRun = StatusOr<Tensor> (*)(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute,
+                                       IndexPolicy policy);
 using GatherRunInto = Status (*)(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute,
-                                 Tensor& output);
+                                 Tensor& output, IndexPolicy policy);
 
 using GatherIndexMessage = std::string (*)(const std::string& op, const Shape& data_shape, const HostTensor& indices,
                                            int64_t attribute, uint64_t position);
 
-GatherOperator bindGather(const char* op_name, const char* name, int64_t attribute, GatherReference reference,
-                          GatherRun run, GatherRunInto run_into, GatherIndexMessage message) {
+GatherOperator bindGather(const char* op_name, const char* name, int64_t attribute, IndexPolicy policy,
+                          GatherReference reference, GatherRun run, GatherRunInto run_into, GatherIndexMessage message) {
   GatherOperator op;
   op.out_of_range = [=](const HostTensor& data, const HostTensor& indices, uint64_t position) {
     return message(op_name, data.shape, indices, attribute, position);
   };
-  op.reference = [=](const HostTensor& data, const HostTensor& indices) { return reference(data, indices, attribute); };
+  op.reference = [=](const HostTensor& data, const HostTensor& indices) {
+    return reference(data, indices, attribute, policy);
+  };
   op.run = [=](Context& context, const Tensor& data, const Tensor& indices) {
-    return run(context, data, indices, attribute);
+    return run(context, data, indices, attribute, policy);
   };
   op.run_into = [=](Context& context, const Tensor& data, const Tensor& indices, Tensor& output) {
-    return run_into(context, data, indices, attribute, output);
+    return run_into(context, data, indices, attribute, output, policy);
   };
-  op.attribute = std::string(name) + " " + std::to_string(attribute);
+  op.attribute = std::string(name) + " " + std::to_string(attribute) +
+                 (policy == IndexPolicy::kSkip ? ", IndexPolicy::kSkip" : "");
   return op;
 }
 
 }  // namespace
 
-GatherOperator gatherOperator(int64_t axis) {
-  GatherOperator op = bindGather("Gather", "axis", axis, referenceGather, gather, gather, axisIndexMessage);
+GatherOperator gatherOperator(int64_t axis, IndexPolicy policy) {
+  GatherOperator op = bindGather("Gather", "axis", axis, policy, referenceGather, gather, gather, axisIndexMessage);
   op.output_shape = [axis](const HostTensor& data, const HostTensor& indices) {
     const size_t a = normalizedAxis(axis, data.shape);
     Shape shape(data.shape.begin(), data.shape.begin() + static_cast<std::ptrdiff_t>(a));
@@ -69,16 +74,16 @@ GatherOperator gatherOperator(int64_t axis) {
   return op;
 }
 
-GatherOperator gatherElementsOperator(int64_t axis) {
-  GatherOperator op = bindGather("GatherElements", "axis", axis, referenceGatherElements, gatherElements,
+GatherOperator gatherElementsOperator(int64_t axis, IndexPolicy policy) {
+  GatherOperator op = bindGather("GatherElements", "axis", axis, policy, referenceGatherElements, gatherElements,
                                  gatherElements, axisIndexMessage);
   op.output_shape = [](const HostTensor&, const HostTensor& indices) { return indices.shape; };
   return op;
 }
 
-GatherOperator gatherNDOperator(int64_t batch_dims) {
-  GatherOperator op =
-      bindGather("GatherND", "batch_dims", batch_dims, referenceGatherND, gatherND, gatherND, tupleIndexMessage);
+GatherOperator gatherNDOperator(int64_t batch_dims, IndexPolicy policy) {
+  GatherOperator op = bindGather("GatherND", "batch_dims", batch_dims, policy, referenceGatherND, gatherND, gatherND,
+                                 tupleIndexMessage);
   // indices.shape[:-1] + data.shape[b + k:].
   op.output_shape = [batch_dims](const HostTensor& data, const HostTensor& indices) {
     Shape shape(indices.shape.begin(), indices.shape.end() - 1);

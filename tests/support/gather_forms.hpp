@@ -32,9 +32,14 @@ struct GatherOperator {
   std::string attribute;
 };
 
-GatherOperator gatherOperator(int64_t axis);
-GatherOperator gatherElementsOperator(int64_t axis);
-GatherOperator gatherNDOperator(int64_t batch_dims);
+// Bound with an index policy too: the forms and the reference take it (kSkip: the reference's zeros).
+GatherOperator gatherOperator(int64_t axis, IndexPolicy policy);
+GatherOperator gatherElementsOperator(int64_t axis, IndexPolicy policy);
+GatherOperator gatherNDOperator(int64_t batch_dims, IndexPolicy policy);
+// ONNX's rule (IndexPolicy::kError).
+inline GatherOperator gatherOperator(int64_t axis) { return gatherOperator(axis, IndexPolicy::kError); }
+inline GatherOperator gatherElementsOperator(int64_t axis) { return gatherElementsOperator(axis, IndexPolicy::kError); }
+inline GatherOperator gatherNDOperator(int64_t batch_dims) { return gatherNDOperator(batch_dims, IndexPolicy::kError); }
 
 // --- Comparing with the reference ---------------------------------------------------------------------------
 

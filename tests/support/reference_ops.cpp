@@ -38,6 +38,11 @@ uint64_t positionOf(const std::vector<int64_t>& coordinates, const Shape& shape)
 // ONNX's index range for an axis of size s: [-s, s-1] (empty when s = 0).
 bool inRange(int64_t value, int64_t s) { return value >= -s && value < s; }
 
+// IndexPolicy::kSkip: an index outside [0, s-1] addresses nothing (kError: never, the check decides).
+bool skipped(IndexPolicy policy, int64_t value, int64_t s) {
+  return policy == IndexPolicy::kSkip && (value < 0 || value >= s);
+}
+
 // ONNX: every index lies in [-s, s-1]. The first one that does not, in row-major order of indices,
 // is what the operators report; nullopt when all are valid.
 std::optional<uint64_t> firstIndexOutOfRange(const HostTensor& indices, int64_t s) {
@@ -89,13 +94,13 @@ void combineElement(const HostTensor& updates, uint64_t from, HostTensor& out, u
 
 }  // namespace
 
-ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indices, int64_t axis) {
+ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indices, int64_t axis, IndexPolicy policy) {
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   if (axis < 0) axis += rank;
   const int64_t s = data.shape[static_cast<size_t>(axis)];
 
   ReferenceResult result;
-  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (policy == IndexPolicy::kError) result.bad_index_position = firstIndexOutOfRange(indices, s);
   if (result.bad_index_position) return result;
 
   HostTensor& out = result.output;
@@ -130,6 +135,7 @@ ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indice
       }
     }
     int64_t index = indexAt(indices, index_position);
+    if (skipped(policy, index, s)) continue;  // the zero (or empty) element emptyOutput left
     if (index < 0) index += s;
     data_position += static_cast<uint64_t>(index) * data_strides[static_cast<size_t>(axis)];
     if (data.dtype == DataType::kString) {
@@ -141,7 +147,8 @@ ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indice
   return result;
 }
 
-ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis) {
+ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis,
+                                        IndexPolicy policy) {
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   assert(rank >= 1 && indices.shape.size() == data.shape.size() && axis >= -rank && axis < rank);
   if (axis < 0) axis += rank;
@@ -149,7 +156,7 @@ ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor
   const int64_t s = data.shape[a];
 
   ReferenceResult result;
-  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (policy == IndexPolicy::kError) result.bad_index_position = firstIndexOutOfRange(indices, s);
   if (result.bad_index_position) return result;
   const uint64_t count = indices.elementCount();
 
@@ -158,13 +165,15 @@ ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor
   for (uint64_t p = 0; p < count; ++p) {
     std::vector<int64_t> coordinates = coordinatesOf(p, indices.shape);
     int64_t index = indexAt(indices, p);
+    if (skipped(policy, index, s)) continue;  // zero
     coordinates[a] = index < 0 ? index + s : index;
     copyElement(data, positionOf(coordinates, data.shape), result.output, p);
   }
   return result;
 }
 
-ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims) {
+ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims,
+                                  IndexPolicy policy) {
   [[maybe_unused]] const size_t r = data.shape.size();  // only the preconditions use it
   const size_t q = indices.shape.size();
   assert(r >= 1 && q >= 1 && batch_dims >= 0 && static_cast<size_t>(batch_dims) < std::min(r, q));
@@ -176,7 +185,7 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
   // Component c of every tuple lies in [-s, s-1] for s = data.shape[b + c]; the first bad element of
   // indices in row-major order (not the first bad tuple) is reported.
   const uint64_t index_count = indices.elementCount();
-  for (uint64_t e = 0; e < index_count; ++e) {
+  for (uint64_t e = 0; e < index_count && policy == IndexPolicy::kError; ++e) {
     const size_t component = static_cast<size_t>(e % k);
     if (!inRange(indexAt(indices, e), data.shape[b + component])) {
       result.bad_index_position = e;
@@ -199,11 +208,14 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
     const std::vector<int64_t> tuple(out_coordinates.begin(), slice_begin);
     const uint64_t tuple_start = positionOf(tuple, tuple_shape) * k;
     std::vector<int64_t> data_coordinates(tuple.begin(), tuple.begin() + static_cast<std::ptrdiff_t>(b));
+    bool tuple_skipped = false;
     for (size_t c = 0; c < k; ++c) {
       const int64_t s = data.shape[b + c];
       const int64_t index = indexAt(indices, tuple_start + c);
+      tuple_skipped = tuple_skipped || skipped(policy, index, s);
       data_coordinates.push_back(index < 0 ? index + s : index);
     }
+    if (tuple_skipped) continue;  // a zero slice
     data_coordinates.insert(data_coordinates.end(), slice_begin, out_coordinates.end());
     copyElement(data, positionOf(data_coordinates, data.shape), result.output, p);
   }

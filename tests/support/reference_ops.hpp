@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "support/host_tensor.hpp"
+#include "vkindex/index_policy.hpp"
 
 namespace vkindex::test {
 
@@ -16,18 +17,23 @@ struct ReferenceResult {
 };
 
 // ONNX Gather (opsets 1, 11, 13). `axis` must be valid for data's rank.
-ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indices, int64_t axis);
+// `policy` (every gather reference): kSkip makes an index outside [0, s-1] (a tuple with such a component)
+// give zero bytes or empty strings where its slice or element would go, and never a bad_index_position.
+ReferenceResult referenceGather(const HostTensor& data, const HostTensor& indices, int64_t axis,
+                                IndexPolicy policy = IndexPolicy::kError);
 
 // ONNX GatherElements (opsets 11, 13): output has indices' shape and takes, at each position, data at
 // the same coordinates with coordinate `axis` replaced by the index value. Preconditions (the host
 // checks of the operator): equal ranks r >= 1, `axis` in [-r, r-1], indices' dims other than axis at
 // most data's.
-ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis);
+ReferenceResult referenceGatherElements(const HostTensor& data, const HostTensor& indices, int64_t axis,
+                                        IndexPolicy policy = IndexPolicy::kError);
 
 // ONNX GatherND (opsets 11, 12, 13): output = indices.shape[:-1] + data.shape[b + k:] with k the last
 // dim of indices; each tuple indexes data dims b..b+k-1 within its batch. Preconditions (the host checks
 // of the operator): ranks >= 1, `batch_dims` in [0, min(r, q) - 1], equal batch dims, k in [1, r - b].
-ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims);
+ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indices, int64_t batch_dims,
+                                  IndexPolicy policy = IndexPolicy::kError);
 
 // ONNX ScatterElements (opsets 11, 13, 16, 18; Scatter 9, 10 with kNone): output = data, then for every
 // position p of indices in row-major order, the element of output at p's coordinates with coordinate

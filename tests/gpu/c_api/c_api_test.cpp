@@ -140,6 +140,66 @@ TEST_F(CApiTest, GatherWithHostIndicesFromC) {
 }
 
 // ONNX's ScatterElements example: data [[1, 2, 3, 4, 5]], indices [[1, 3]], updates [[1.1, 2.1]], axis 1.
+// The ...WithPolicy gathers: VKINDEX_INDEX_POLICY_SKIP gives zero rows (elements) for -1 and 4 where
+// the plain forms fail, VKINDEX_INDEX_POLICY_ERROR behaves as they do, another value is refused.
+TEST_F(CApiTest, GathersWithPolicyFromC) {
+  VkindexContext ctx = nullptr;
+  ASSERT_EQ(vkindexContextCreate(device().c_str(), 1, &ctx), VKINDEX_OK) << vkindexLastErrorMessage();
+  const float table[8] = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};
+  const int64_t table_shape[2] = {4, 2};
+  VkindexTensor data = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, table_shape, 2, table, sizeof(table), &data), VKINDEX_OK);
+  const int64_t ids[3] = {3, -1, 4};
+  const int64_t ids_shape[1] = {3};
+  VkindexTensor indices = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_INT64, ids_shape, 1, ids, sizeof(ids), &indices), VKINDEX_OK);
+  const float expected[6] = {6.f, 7.f, 0.f, 0.f, 0.f, 0.f};
+  VkindexTensor out = nullptr;
+  ASSERT_EQ(vkindexGatherWithPolicy(ctx, data, indices, 0, VKINDEX_INDEX_POLICY_SKIP, &out), VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  float values[6] = {1.f, 1.f, 1.f, 1.f, 1.f, 1.f};
+  ASSERT_EQ(vkindexTensorDownload(out, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, expected, sizeof(values)), 0);
+  vkindexTensorDestroy(out);
+  VkindexHostIndices host = {VKINDEX_INT64, ids_shape, 1, ids};
+  ASSERT_EQ(vkindexGatherHostIndicesWithPolicy(ctx, data, &host, 0, VKINDEX_INDEX_POLICY_SKIP, &out), VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  ASSERT_EQ(vkindexTensorDownload(out, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, expected, sizeof(values)), 0);
+  vkindexTensorDestroy(out);
+  // GatherND with 2-tuples: (3, 1) valid, (0, 2) skipped (component 1 is out of range).
+  const int32_t tuples[4] = {3, 1, 0, 2};
+  const int64_t tuples_shape[2] = {2, 2};
+  VkindexTensor tuple_tensor = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_INT32, tuples_shape, 2, tuples, sizeof(tuples), &tuple_tensor),
+            VKINDEX_OK);
+  ASSERT_EQ(vkindexGatherNDWithPolicy(ctx, data, tuple_tensor, 0, VKINDEX_INDEX_POLICY_SKIP, &out), VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  float elements[2] = {1.f, 1.f};
+  ASSERT_EQ(vkindexTensorDownload(out, elements, sizeof(elements)), VKINDEX_OK);
+  EXPECT_EQ(elements[0], 7.f);
+  EXPECT_EQ(elements[1], 0.f);
+  vkindexTensorDestroy(out);
+  out = nullptr;
+  EXPECT_EQ(vkindexGatherElementsWithPolicy(ctx, data, tuple_tensor, 1, VKINDEX_INDEX_POLICY_ERROR, &out),
+            VKINDEX_OUT_OF_RANGE);
+  EXPECT_EQ(out, nullptr);
+  // A value a C caller can pass (C++ forbids the cast: outside the enum's range).
+  const int raw_policy = 3;
+  VkindexIndexPolicy unknown;
+  static_assert(sizeof(unknown) == sizeof(raw_policy));
+  std::memcpy(&unknown, &raw_policy, sizeof(unknown));
+  EXPECT_EQ(vkindexGatherWithPolicy(ctx, data, indices, 0, unknown, &out),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(),
+               "vkindexGatherWithPolicy: unknown index policy 3 (allowed VKINDEX_INDEX_POLICY_ERROR, "
+               "VKINDEX_INDEX_POLICY_SKIP)");
+  vkindexTensorDestroy(tuple_tensor);
+  vkindexTensorDestroy(indices);
+  vkindexTensorDestroy(data);
+  vkindexContextDestroy(ctx);
+}
+
 TEST_F(CApiTest, ScatterElementsFromC) {
   const std::array<float, 5> data = {1.f, 2.f, 3.f, 4.f, 5.f};
   for (int in_place : {0, 1}) {
