@@ -46,7 +46,7 @@ class VKINDEX_API RecordedOp {
 };
 
 // Index policy. Every form of Gather, GatherElements and GatherND below (indices tensor or host indices)
-// takes an IndexPolicy as its last parameter (vkindex/index_policy.hpp), kError by default: ONNX's rule,
+// has an overload taking an IndexPolicy last (vkindex/index_policy.hpp); the one without takes kError, ONNX's rule,
 // where an index in [-s, s-1] counts from the back when negative and any other is a kOutOfRange error
 // found on the device before anything is written. kSkip (vkindex's extension) accepts every index and
 // wraps none: an index is used only when it lies in [0, s-1] (an index tuple only when every component
@@ -63,16 +63,19 @@ class VKINDEX_API RecordedOp {
 // (a rank-0 index drops the axis). Every data type, including string (on the host side).
 // `policy` (every gather form, last): kError is ONNX's rule; kSkip makes an index outside [0, s-1]
 // (negative ones included) address nothing, see "Index policy" above.
-VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0,
-                                    IndexPolicy policy = IndexPolicy::kError);
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis = 0);
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                    IndexPolicy policy);
 // The same into `output`, which must already have the output's shape and data's type, and must not
 // overlap data or indices.
+VKINDEX_API Status gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output);
 VKINDEX_API Status gather(Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output,
-                          IndexPolicy policy = IndexPolicy::kError);
+                          IndexPolicy policy);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
 VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
-                                              const Tensor& indices, int64_t axis, Tensor& output,
-                                              IndexPolicy policy = IndexPolicy::kError);
+                                              const Tensor& indices, int64_t axis, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                              const Tensor& indices, int64_t axis, Tensor& output, IndexPolicy policy);
 
 // GatherElements (ONNX opsets 11, 13): output has indices' shape, and
 // output[i_0, ..., i_{r-1}] = data[i_0, ..., indices[i_0, ..., i_{r-1}], ..., i_{r-1}] with the index
@@ -80,14 +83,21 @@ VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer 
 // than `axis` is at most data's. axis in [-r, r-1]; index values in [-s, s-1] for data.shape[axis] = s.
 // indices int32 or int64. Every data type, including string (on the host side).
 VKINDEX_API StatusOr<Tensor> gatherElements(Context& context, const Tensor& data, const Tensor& indices,
-                                            int64_t axis = 0, IndexPolicy policy = IndexPolicy::kError);
+                                            int64_t axis = 0);
+VKINDEX_API StatusOr<Tensor> gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                            IndexPolicy policy);
 // The same into `output` (indices' shape, data's type, no overlap with the inputs).
 VKINDEX_API Status gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
-                                  Tensor& output, IndexPolicy policy = IndexPolicy::kError);
+                                  Tensor& output);
+VKINDEX_API Status gatherElements(Context& context, const Tensor& data, const Tensor& indices, int64_t axis,
+                                  Tensor& output, IndexPolicy policy);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
 VKINDEX_API StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer command_buffer,
                                                       const Tensor& data, const Tensor& indices, int64_t axis,
-                                                      Tensor& output, IndexPolicy policy = IndexPolicy::kError);
+                                                      Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGatherElements(Context& context, VkCommandBuffer command_buffer,
+                                                      const Tensor& data, const Tensor& indices, int64_t axis,
+                                                      Tensor& output, IndexPolicy policy);
 
 // GatherND (ONNX opsets 11, 12, 13): data of rank r >= 1, indices of rank q >= 1 whose last dim k is
 // the length of each index tuple, 1 <= k <= r - batch_dims. The first batch_dims dims of data and
@@ -96,14 +106,20 @@ VKINDEX_API StatusOr<RecordedOp> recordGatherElements(Context& context, VkComman
 // the tuple addresses within its batch. Component c of a tuple lies in [-s, s-1] for
 // s = data.shape[batch_dims + c]. indices int32 or int64. Every data type, including string.
 VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const Tensor& indices,
-                                      int64_t batch_dims = 0, IndexPolicy policy = IndexPolicy::kError);
+                                      int64_t batch_dims = 0);
+VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
+                                      IndexPolicy policy);
 // The same into `output` (the output's shape, data's type, no overlap with the inputs).
 VKINDEX_API Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
-                            Tensor& output, IndexPolicy policy = IndexPolicy::kError);
+                            Tensor& output);
+VKINDEX_API Status gatherND(Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
+                            Tensor& output, IndexPolicy policy);
 // The same recorded into `command_buffer` (in the recording state). Not for string tensors.
 VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                const Tensor& indices, int64_t batch_dims, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                 const Tensor& indices, int64_t batch_dims, Tensor& output,
-                                                IndexPolicy policy = IndexPolicy::kError);
+                                                IndexPolicy policy);
 
 // Index values in host memory, for the host-index forms of Gather and GatherND: the common case of
 // token ids from a CPU sampler, with no indices tensor to create. `values` holds the elements of
@@ -123,20 +139,31 @@ struct HostIndices {
 // place their own barriers between compute-shader and transfer accesses, and the RecordedOp owns the
 // recorded copy of the values. String data is gathered on the host (not in the recorded forms). Under
 // IndexPolicy::kSkip a call with a skipped index takes the kernel path, which writes the zero rows.
-VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis = 0,
-                                    IndexPolicy policy = IndexPolicy::kError);
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis = 0);
+VKINDEX_API StatusOr<Tensor> gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                                    IndexPolicy policy);
 VKINDEX_API Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
-                          Tensor& output, IndexPolicy policy = IndexPolicy::kError);
+                          Tensor& output);
+VKINDEX_API Status gather(Context& context, const Tensor& data, const HostIndices& indices, int64_t axis,
+                          Tensor& output, IndexPolicy policy);
+VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                              const HostIndices& indices, int64_t axis, Tensor& output);
 VKINDEX_API StatusOr<RecordedOp> recordGather(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                               const HostIndices& indices, int64_t axis, Tensor& output,
-                                              IndexPolicy policy = IndexPolicy::kError);
+                                              IndexPolicy policy);
 VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices,
-                                      int64_t batch_dims = 0, IndexPolicy policy = IndexPolicy::kError);
+                                      int64_t batch_dims = 0);
+VKINDEX_API StatusOr<Tensor> gatherND(Context& context, const Tensor& data, const HostIndices& indices,
+                                      int64_t batch_dims, IndexPolicy policy);
 VKINDEX_API Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
-                            Tensor& output, IndexPolicy policy = IndexPolicy::kError);
+                            Tensor& output);
+VKINDEX_API Status gatherND(Context& context, const Tensor& data, const HostIndices& indices, int64_t batch_dims,
+                            Tensor& output, IndexPolicy policy);
+VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                const HostIndices& indices, int64_t batch_dims, Tensor& output);
 VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                 const HostIndices& indices, int64_t batch_dims, Tensor& output,
-                                                IndexPolicy policy = IndexPolicy::kError);
+                                                IndexPolicy policy);
 
 // ScatterElements (ONNX opsets 11, 13, 16, 18; Scatter 9 and 10 is the same with kNone): output = data,
 // then for every position p of indices, output[p with coordinate `axis` replaced by indices[p]] is

@@ -68,21 +68,32 @@ struct PlannedGather {
   }
 };
 
-// Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`, whose
+// Defines the three public forms (vkindex/ops.hpp) of the gather-family operator `definition`, each with
+// and without an IndexPolicy (kError), whose
 // attribute parameter is named `attribute` as in the public declarations. A macro because the forms
 // differ only in their names: one definition keeps every operator's forms identical in behaviour.
-#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition, attribute)                    \
-  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute,     \
-                               IndexPolicy policy) {                                                               \
-    return runGatherFamily(context, definition, data, indices, attribute, policy);                                 \
-  }                                                                                                                \
-  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output, \
-                     IndexPolicy policy) {                                                                         \
-    return runGatherFamily(context, definition, data, indices, attribute, output, policy);                         \
-  }                                                                                                                \
-  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,       \
+#define VKINDEX_DEFINE_GATHER_FAMILY_FORMS(op_function, record_function, definition, attribute)                        \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute,         \
+                               IndexPolicy policy) {                                                                   \
+    return runGatherFamily(context, definition, data, indices, attribute, policy);                                     \
+  }                                                                                                                    \
+  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output,   \
+                     IndexPolicy policy) {                                                                             \
+    return runGatherFamily(context, definition, data, indices, attribute, output, policy);                             \
+  }                                                                                                                    \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,           \
                                        const Tensor& indices, int64_t attribute, Tensor& output, IndexPolicy policy) { \
-    return recordGatherFamily(context, definition, command_buffer, data, indices, attribute, output, policy);      \
+    return recordGatherFamily(context, definition, command_buffer, data, indices, attribute, output, policy);          \
+  }                                                                                                                    \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute) {       \
+    return op_function(context, data, indices, attribute, IndexPolicy::kError);                                        \
+  }                                                                                                                    \
+  Status op_function(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output) { \
+    return op_function(context, data, indices, attribute, output, IndexPolicy::kError);                                \
+  }                                                                                                                    \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,           \
+                                       const Tensor& indices, int64_t attribute, Tensor& output) {                     \
+    return record_function(context, command_buffer, data, indices, attribute, output, IndexPolicy::kError);            \
   }
 
 }  // namespace vkindex

@@ -27,7 +27,7 @@ struct HostRowGather {
 struct HostIndexOp {
   const char* name;
   StatusOr<HostRowGather> (*infer)(const Tensor& data, const HostIndices& indices, int64_t attribute,
-                                    IndexPolicy policy);
+                                   IndexPolicy policy);
   Status (*tensor_form)(Context& context, const Tensor& data, const Tensor& indices, int64_t attribute, Tensor& output,
                         IndexPolicy policy);
 };
@@ -55,11 +55,10 @@ constexpr HostIndexOp kHostGather{
     [](Context& context, const Tensor& data, const Tensor& indices, int64_t axis, Tensor& output, IndexPolicy policy) {
       return gather(context, data, indices, axis, output, policy);
     }};
-constexpr HostIndexOp kHostGatherND{"GatherND", inferGatherND,
-                                    [](Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims,
-                                       Tensor& output, IndexPolicy policy) {
-                                      return gatherND(context, data, indices, batch_dims, output, policy);
-                                    }};
+constexpr HostIndexOp kHostGatherND{
+    "GatherND", inferGatherND,
+    [](Context& context, const Tensor& data, const Tensor& indices, int64_t batch_dims, Tensor& output,
+       IndexPolicy policy) { return gatherND(context, data, indices, batch_dims, output, policy); }};
 
 // Checks every index value on the host: the same messages the kernel path's device check gives. Under
 // the skip policy no value is an error.
@@ -253,6 +252,17 @@ StatusOr<std::vector<plan::CopyRegion>> hostIndexCopyRegions(const Tensor& data,
                                        const HostIndices& indices, int64_t attribute, Tensor& output,                 \
                                        IndexPolicy policy) {                                                          \
     return recordForm(context, definition, command_buffer, data, indices, attribute, output, std::nullopt, policy);   \
+  }                                                                                                                   \
+  StatusOr<Tensor> op_function(Context& context, const Tensor& data, const HostIndices& indices, int64_t attribute) { \
+    return op_function(context, data, indices, attribute, IndexPolicy::kError);                                       \
+  }                                                                                                                   \
+  Status op_function(Context& context, const Tensor& data, const HostIndices& indices, int64_t attribute,             \
+                     Tensor& output) {                                                                                \
+    return op_function(context, data, indices, attribute, output, IndexPolicy::kError);                               \
+  }                                                                                                                   \
+  StatusOr<RecordedOp> record_function(Context& context, VkCommandBuffer command_buffer, const Tensor& data,          \
+                                       const HostIndices& indices, int64_t attribute, Tensor& output) {               \
+    return record_function(context, command_buffer, data, indices, attribute, output, IndexPolicy::kError);           \
   }
 
 VKINDEX_DEFINE_HOST_INDEX_FORMS(gather, recordGather, kHostGather, axis)

@@ -49,7 +49,8 @@ void expectReferenceMatchesOfficial(const std::string& dir, const std::string& o
     SCOPED_TRACE(data_set.dir);
     ASSERT_EQ(data_set.inputs.size(), 2u);
     ASSERT_EQ(data_set.outputs.size(), 1u);
-    const ReferenceResult result = reference(fromOnnx(data_set.inputs[0]), fromOnnx(data_set.inputs[1]), value);
+    const ReferenceResult result =
+        reference(fromOnnx(data_set.inputs[0]), fromOnnx(data_set.inputs[1]), value, IndexPolicy::kError);
     ASSERT_FALSE(result.bad_index_position.has_value()) << "at " << *result.bad_index_position;
     const HostTensor expected = fromOnnx(data_set.outputs[0]);
     EXPECT_EQ(result.output.dtype, expected.dtype);
