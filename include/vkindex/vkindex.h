@@ -253,9 +253,9 @@ VKINDEX_API VkindexStatus vkindexRecordGatherElementsWithPolicy(VkindexContext c
                                                                 VkindexIndexPolicy policy, VkindexTensor output,
                                                                 VkindexRecordedOp* op);
 VKINDEX_API VkindexStatus vkindexRecordGatherNDWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
-                                                          VkindexTensor data, VkindexTensor indices,
-                                                          int64_t batch_dims, VkindexIndexPolicy policy,
-                                                          VkindexTensor output, VkindexRecordedOp* op);
+                                                          VkindexTensor data, VkindexTensor indices, int64_t batch_dims,
+                                                          VkindexIndexPolicy policy, VkindexTensor output,
+                                                          VkindexRecordedOp* op);
 VKINDEX_API VkindexStatus vkindexGatherHostIndicesWithPolicy(VkindexContext context, VkindexTensor data,
                                                              const VkindexHostIndices* indices, int64_t axis,
                                                              VkindexIndexPolicy policy, VkindexTensor* output);

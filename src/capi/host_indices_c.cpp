@@ -61,13 +61,13 @@ VkindexStatus recordHostIndexForm(const char* function, HostIndexRecorder record
                                   VkindexRecordedOp* op) {
   if (command_buffer == VK_NULL_HANDLE) return nullArgument(function, "command_buffer");
   if (output == nullptr) return nullArgument(function, "output");
-  return runHostIndexForm(
-      function, context, data, indices, op,
-      [&](vkindex::Context& ctx, const vkindex::Tensor& d,
-          const vkindex::HostIndices& i) -> vkindex::StatusOr<vkindex::RecordedOp> {
-        VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted, vkindex::capi::toIndexPolicy(function, policy));
-        return record(ctx, command_buffer, d, i, attribute, output->tensor, converted);
-      });
+  return runHostIndexForm(function, context, data, indices, op,
+                          [&](vkindex::Context& ctx, const vkindex::Tensor& d,
+                              const vkindex::HostIndices& i) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                            VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted,
+                                                     vkindex::capi::toIndexPolicy(function, policy));
+                            return record(ctx, command_buffer, d, i, attribute, output->tensor, converted);
+                          });
 }
 
 // The C form of a host-index gather into a new tensor: `gather_function` is vkindex::gather or gatherND.
@@ -75,13 +75,13 @@ template <typename GatherFunction>
 VkindexStatus gatherHostIndexForm(const char* function, GatherFunction gather_function, VkindexContext context,
                                   VkindexTensor data, const VkindexHostIndices* indices, int64_t attribute,
                                   VkindexIndexPolicy policy, VkindexTensor* output) {
-  return runHostIndexForm(
-      function, context, data, indices, output,
-      [&](vkindex::Context& ctx, const vkindex::Tensor& d,
-          const vkindex::HostIndices& i) -> vkindex::StatusOr<vkindex::Tensor> {
-        VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted, vkindex::capi::toIndexPolicy(function, policy));
-        return gather_function(ctx, d, i, attribute, converted);
-      });
+  return runHostIndexForm(function, context, data, indices, output,
+                          [&](vkindex::Context& ctx, const vkindex::Tensor& d,
+                              const vkindex::HostIndices& i) -> vkindex::StatusOr<vkindex::Tensor> {
+                            VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted,
+                                                     vkindex::capi::toIndexPolicy(function, policy));
+                            return gather_function(ctx, d, i, attribute, converted);
+                          });
 }
 
 // The C++ host-index gathers into a new tensor, as plain functions for gatherHostIndexForm.
@@ -138,8 +138,8 @@ VkindexStatus vkindexRecordGatherHostIndicesWithPolicy(VkindexContext context, V
                                                        VkindexTensor data, const VkindexHostIndices* indices,
                                                        int64_t axis, VkindexIndexPolicy policy, VkindexTensor output,
                                                        VkindexRecordedOp* op) {
-  return recordHostIndexForm("vkindexRecordGatherHostIndicesWithPolicy", vkindex::recordGather, context,
-                             command_buffer, data, indices, axis, policy, output, op);
+  return recordHostIndexForm("vkindexRecordGatherHostIndicesWithPolicy", vkindex::recordGather, context, command_buffer,
+                             data, indices, axis, policy, output, op);
 }
 
 VkindexStatus vkindexRecordGatherNDHostIndices(VkindexContext context, VkCommandBuffer command_buffer,

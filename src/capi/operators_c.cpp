@@ -21,8 +21,7 @@ using GatherOp = vkindex::StatusOr<vkindex::Tensor> (*)(vkindex::Context&, const
 
 // Checks the handles and the policy `function` received, runs `op` and wraps its result in `*output`.
 VkindexStatus runGatherOp(const char* function, GatherOp op, VkindexContext context, VkindexTensor data,
-                          VkindexTensor indices, int64_t attribute, VkindexIndexPolicy policy,
-                          VkindexTensor* output) {
+                          VkindexTensor indices, int64_t attribute, VkindexIndexPolicy policy, VkindexTensor* output) {
   if (context == nullptr) return nullArgument(function, "context");
   if (data == nullptr) return nullArgument(function, "data");
   if (indices == nullptr) return nullArgument(function, "indices");

@@ -61,9 +61,10 @@ Status runChecked(Context& context, const GatherFamilyOp& op, const GatherProble
   VKINDEX_ASSIGN_OR_RETURN(Tensor picked, createOutput(context, op.name, DataType::kUInt32, problem.output_shape));
   VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan, planChecked(context, op, problem, id_tensor, indices, picked));
   VKINDEX_RETURN_IF_ERROR(runPlan(context, plan, {&id_tensor, &indices, nullptr, &picked}));
-  VKINDEX_ASSIGN_OR_RETURN(output.mutableStrings(),
-                           skips ? pickStrings(picked, {&kSkippedString, &data.strings()}, std::string(op.name) + " output")
-                                 : pickStrings(picked, {&data.strings()}, std::string(op.name) + " output"));
+  VKINDEX_ASSIGN_OR_RETURN(
+      output.mutableStrings(),
+      skips ? pickStrings(picked, {&kSkippedString, &data.strings()}, std::string(op.name) + " output")
+            : pickStrings(picked, {&data.strings()}, std::string(op.name) + " output"));
   return Status::Ok();
 }
 

@@ -169,10 +169,8 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       pass.kernel = kernel;
       pass.spec = {tuning.workgroup_size, index_type == DataType::kInt64 ? 2u : 1u,        unit, layout.items,
                    layout.lanes,          static_cast<uint32_t>(blocks.kernel_dims.size())};
-      pass.bindings = {data_binding,
-                       {Role::kIndices, index_window},
-                       {Role::kOutput, output_window},
-                       {Role::kStatus, {}}};
+      pass.bindings = {
+          data_binding, {Role::kIndices, index_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
       setPush(pass, p);
       pass.groups = layout.groupsFor(layout.segmentsOf(items), tuning.workgroup_size);
       if (checked) {

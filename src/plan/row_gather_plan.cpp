@@ -135,10 +135,8 @@ struct PassBuilder {
       pass.spec = {shape.workgroup_size, gather.check.index_type == DataType::kInt64 ? 2u : 1u,
                    shape.unit_bytes,     shape.items,
                    shape.lanes,          static_cast<uint32_t>(gather.check.extents.size())};
-      pass.bindings = {data_binding,
-                       {Role::kIndices, index_window},
-                       {Role::kOutput, output_window},
-                       {Role::kStatus, {}}};
+      pass.bindings = {
+          data_binding, {Role::kIndices, index_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
       setPush(pass, p);
       pass.groups = copiesColumns(p, shape)
                         ? groupsForItems(columnItems(p, shape), shape.workgroup_size)

@@ -30,15 +30,15 @@ TEST(IndexPolicyPlanTest, GatherPlansNoCheckUnderSkip) {
   for (const Shape& indices : {Shape{3}, Shape{5000}}) {  // a small (fused under kError) and a larger call
     StatusOr<GatherShape> shape = inferGatherShape({10, 8}, DataType::kFloat32, indices, DataType::kInt64, 0);
     ASSERT_TRUE(shape.ok());
-    const StatusOr<OpPlan> checked = planGather(*shape, DataType::kInt64, placed(0, 320), placed(0, 8 * 5000),
-                                                placed(0, 5000 * 32), device, device);
+    const StatusOr<OpPlan> checked =
+        planGather(*shape, DataType::kInt64, placed(0, 320), placed(0, 8 * 5000), placed(0, 5000 * 32), device, device);
     ASSERT_TRUE(checked.ok());
     EXPECT_EQ(checked->steps.back().spec[kSpecIndexPolicy], uint32_t(VKINDEX_POLICY_ERROR));
     EXPECT_NE(kernels(*checked).find(indices[0] == 3 ? "gather_rows_checked" : "check_indices"), std::string::npos)
         << kernels(*checked);
     shape->policy = IndexPolicy::kSkip;
-    const StatusOr<OpPlan> skipping = planGather(*shape, DataType::kInt64, placed(0, 320), placed(0, 8 * 5000),
-                                                 placed(0, 5000 * 32), device, device);
+    const StatusOr<OpPlan> skipping =
+        planGather(*shape, DataType::kInt64, placed(0, 320), placed(0, 8 * 5000), placed(0, 5000 * 32), device, device);
     ASSERT_TRUE(skipping.ok());
     expectSkipPlan(*skipping);
   }

@@ -41,7 +41,8 @@ using GatherIndexMessage = std::string (*)(const std::string& op, const Shape& d
                                            int64_t attribute, uint64_t position);
 
 GatherOperator bindGather(const char* op_name, const char* name, int64_t attribute, IndexPolicy policy,
-                          GatherReference reference, GatherRun run, GatherRunInto run_into, GatherIndexMessage message) {
+                          GatherReference reference, GatherRun run, GatherRunInto run_into,
+                          GatherIndexMessage message) {
   GatherOperator op;
   op.out_of_range = [=](const HostTensor& data, const HostTensor& indices, uint64_t position) {
     return message(op_name, data.shape, indices, attribute, position);

@@ -189,8 +189,7 @@ TEST_F(CApiTest, GathersWithPolicyFromC) {
   VkindexIndexPolicy unknown;
   static_assert(sizeof(unknown) == sizeof(raw_policy));
   std::memcpy(&unknown, &raw_policy, sizeof(unknown));
-  EXPECT_EQ(vkindexGatherWithPolicy(ctx, data, indices, 0, unknown, &out),
-            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexGatherWithPolicy(ctx, data, indices, 0, unknown, &out), VKINDEX_INVALID_ARGUMENT);
   EXPECT_STREQ(vkindexLastErrorMessage(),
                "vkindexGatherWithPolicy: unknown index policy 3 (allowed VKINDEX_INDEX_POLICY_ERROR, "
                "VKINDEX_INDEX_POLICY_SKIP)");

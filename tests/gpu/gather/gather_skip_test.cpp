@@ -58,8 +58,7 @@ TEST_F(GatherSkipTest, GatherZerosSkippedSlicesOnEveryAxis) {
       const int64_t s = data.shape[static_cast<size_t>(axis < 0 ? axis + 3 : axis)];
       std::vector<int64_t> values = hostileValues(index_type, s);
       values.resize(values.size() / 2 * 2);
-      const HostTensor indices =
-          indexTensor(index_type, {2, static_cast<int64_t>(values.size() / 2)}, values);
+      const HostTensor indices = indexTensor(index_type, {2, static_cast<int64_t>(values.size() / 2)}, values);
       ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(axis, kSkip), data, indices));
     }
   }
@@ -76,12 +75,12 @@ TEST_F(GatherSkipTest, GatherRowShapesAllSkippedAndEmpty) {
       ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(1, kSkip), columns, values));
       ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(0, kSkip), dataOf(dtype, {7, 33}),
                                               indexTensor(index_type, {5}, {6, -1, 7, 0, 100})));
-      ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(0, kSkip), columns,
-                                              indexTensor(index_type, {}, {-1})));
-      ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(0, kSkip), columns,
-                                              indexTensor(index_type, {4}, {-1, -6, 6, 6})));
-      ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(1, kSkip), columns,
-                                              indexTensor(index_type, {0}, {})));
+      ASSERT_NO_FATAL_FAILURE(
+          expectBothForms(context(), gatherOperator(0, kSkip), columns, indexTensor(index_type, {}, {-1})));
+      ASSERT_NO_FATAL_FAILURE(
+          expectBothForms(context(), gatherOperator(0, kSkip), columns, indexTensor(index_type, {4}, {-1, -6, 6, 6})));
+      ASSERT_NO_FATAL_FAILURE(
+          expectBothForms(context(), gatherOperator(1, kSkip), columns, indexTensor(index_type, {0}, {})));
     }
   }
 }
@@ -91,9 +90,8 @@ TEST_F(GatherSkipTest, EmptyIndexedAxisGivesZeros) {
   for (DataType dtype : {DataType::kUInt8, DataType::kFloat32, DataType::kString}) {
     const HostTensor indices = indexTensor(DataType::kInt64, {3}, {0, -1, 2});
     ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherOperator(1, kSkip), dataOf(dtype, {4, 0, 3}), indices));
-    ASSERT_NO_FATAL_FAILURE(
-        expectBothForms(context(), gatherElementsOperator(1, kSkip), dataOf(dtype, {2, 0}),
-                        indexTensor(DataType::kInt32, {2, 3}, {0, -1, 5, 0, 0, 1})));
+    ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherElementsOperator(1, kSkip), dataOf(dtype, {2, 0}),
+                                            indexTensor(DataType::kInt32, {2, 3}, {0, -1, 5, 0, 0, 1})));
     ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherNDOperator(0, kSkip), dataOf(dtype, {3, 0, 2}),
                                             indexTensor(DataType::kInt64, {2, 2}, {1, 0, 0, -1})));
   }
@@ -109,8 +107,8 @@ TEST_F(GatherSkipTest, GatherElementsZerosSkippedElements) {
       std::vector<int64_t> values = hostileValues(index_type, s);
       values.resize(12);
       const Shape shape = axis == 0 ? Shape{3, 4} : Shape{4, 3};
-      ASSERT_NO_FATAL_FAILURE(
-          expectBothForms(context(), gatherElementsOperator(axis, kSkip), data, indexTensor(index_type, shape, values)));
+      ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherElementsOperator(axis, kSkip), data,
+                                              indexTensor(index_type, shape, values)));
     }
   }
 }
@@ -123,9 +121,9 @@ TEST_F(GatherSkipTest, GatherNDZerosSkippedTuples) {
     const HostTensor data = dataOf(dtype, {3, 4, 5});
     const int64_t huge = index_type == DataType::kInt64 ? (int64_t(1) << 32) + 1 : std::numeric_limits<int32_t>::max();
     // k = 2, batch_dims 0: valid, second component skipped, first skipped, both, a duplicate.
-    ASSERT_NO_FATAL_FAILURE(expectBothForms(
-        context(), gatherNDOperator(0, kSkip), data,
-        indexTensor(index_type, {6, 2}, {2, 3, 0, -1, 3, 0, -1, huge, 2, 3, 1, 4})));
+    ASSERT_NO_FATAL_FAILURE(
+        expectBothForms(context(), gatherNDOperator(0, kSkip), data,
+                        indexTensor(index_type, {6, 2}, {2, 3, 0, -1, 3, 0, -1, huge, 2, 3, 1, 4})));
     // k = 3 (whole elements), batch_dims 0.
     ASSERT_NO_FATAL_FAILURE(expectBothForms(context(), gatherNDOperator(0, kSkip), data,
                                             indexTensor(index_type, {3, 3}, {2, 3, 4, 2, 3, 5, 0, 0, 0})));
@@ -194,13 +192,12 @@ TEST_F(GatherSkipTest, HostIndexFormsOnBothPaths) {
       }
     }
     // GatherND with host tuples, batch_dims 1.
-    const HostTensor tuples = indexTensor(DataType::kInt32, {9, 2, 1}, {0, 4, -1, 5, 2, 2, 4, 4, 0, 0, 1, 1, 3, 3,
-                                                                       6, -5, 7, 3});
+    const HostTensor tuples =
+        indexTensor(DataType::kInt32, {9, 2, 1}, {0, 4, -1, 5, 2, 2, 4, 4, 0, 0, 1, 1, 3, 3, 6, -5, 7, 3});
     const ReferenceResult expected = referenceGatherND(data, tuples, 1, kSkip);
     VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor d, toDevice(context(), data));
-    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor fresh,
-                                 gatherND(context(), d, HostIndices{tuples.dtype, tuples.shape, tuples.bytes.data()},
-                                          1, kSkip));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(
+        Tensor fresh, gatherND(context(), d, HostIndices{tuples.dtype, tuples.shape, tuples.bytes.data()}, 1, kSkip));
     VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor got, toHost(fresh));
     EXPECT_EQ(got.bytes, expected.output.bytes);
     EXPECT_EQ(got.strings, expected.output.strings);

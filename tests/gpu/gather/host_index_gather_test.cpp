@@ -211,8 +211,8 @@ TEST_F(HostIndexGatherFormsTest, BadIndicesGiveTheIndicesTensorFormsMessagesAndW
     ASSERT_EQ(expected.code(), StatusCode::kOutOfRange) << expected.toString();
     for (const ForcedPath& path : kPaths) {
       SCOPED_TRACE(pathName(path));
-      const HostIndexRun run = c.nd ? HostIndexRun(internal::gatherNDWithHostIndices)
-                                     : HostIndexRun(internal::gatherWithHostIndices);
+      const HostIndexRun run =
+          c.nd ? HostIndexRun(internal::gatherNDWithHostIndices) : HostIndexRun(internal::gatherWithHostIndices);
       const Status actual = run(context(), data_tensor, hostIndicesOf(c.indices), c.attribute, output, path);
       EXPECT_EQ(actual.code(), StatusCode::kOutOfRange);
       EXPECT_EQ(actual.message(), expected.message());
