@@ -172,14 +172,7 @@ void combineBytes(DataType dtype, Reduction reduction, uint8_t* current, const u
       return;
     }
     case DataType::kString: break;  // strings are not bytes: reference_ops.cpp appends them
-    case DataType::kFloat8E4M3FN:
-    case DataType::kFloat8E4M3FNUZ:
-    case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ:
-    case DataType::kFloat8E8M0:
-    case DataType::kInt4:
-    case DataType::kUInt4:
-    case DataType::kFloat4E2M1: break;  // TensorScatter's only: no reductions
+    default: break;                 // the low-precision types are TensorScatter's only: no reductions
   }
 }
 

@@ -34,6 +34,7 @@ const char* storageName(Storage storage) {
 
 // The typed field onnx.proto assigns to each element type.
 Storage typedStorageFor(DataType type) {
+  if (!isClassicDataType(type)) return Storage::kInt32;  // float8 bit patterns, packed 4-bit pairs
   switch (type) {
     case DataType::kFloat32:
     case DataType::kComplex64: return Storage::kFloat;
@@ -44,21 +45,14 @@ Storage typedStorageFor(DataType type) {
     case DataType::kUInt16:
     case DataType::kInt32:
     case DataType::kFloat16:
-    case DataType::kBFloat16:
-    case DataType::kFloat8E4M3FN:
-    case DataType::kFloat8E4M3FNUZ:
-    case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ:
-    case DataType::kFloat8E8M0:
-    case DataType::kInt4:
-    case DataType::kUInt4:
-    case DataType::kFloat4E2M1: return Storage::kInt32;
+    case DataType::kBFloat16: return Storage::kInt32;
     case DataType::kInt64: return Storage::kInt64;
     case DataType::kUInt32:
     case DataType::kUInt64: return Storage::kUInt64;
     case DataType::kFloat64:
     case DataType::kComplex128: return Storage::kDouble;
     case DataType::kString: return Storage::kString;
+    default: break;  // the low-precision types: above
   }
   return Storage::kNone;
 }
@@ -77,15 +71,15 @@ int64_t typedFieldSize(const onnx::TensorProto& proto, Storage storage) {
   return 0;
 }
 
+bool isComplex(DataType type) { return type == DataType::kComplex64 || type == DataType::kComplex128; }
+
 // Typed-field entries holding `count` elements: two per complex element (real, imaginary), one per
 // packed pair of 4-bit elements (onnx.proto: the first in the low nibble), one per element otherwise.
 int64_t typedEntriesFor(DataType type, int64_t count) {
-  if (type == DataType::kComplex64 || type == DataType::kComplex128) return 2 * count;
+  if (isComplex(type)) return 2 * count;
   if (elementBits(type) == 4) return count / 2 + count % 2;
   return count;
 }
-
-bool isComplex(DataType type) { return type == DataType::kComplex64 || type == DataType::kComplex128; }
 
 // Inclusive value range and byte width of each type that rides in int32_data. float16/bfloat16 are
 // their unsigned 16-bit patterns, which is how onnx.helper writes them; the float8 types their 8-bit
@@ -96,18 +90,11 @@ struct Int32Slot {
 };
 
 Int32Slot int32SlotFor(DataType type) {
+  if (!isClassicDataType(type)) return {0, 255, 1};  // a float8 bit pattern or a packed 4-bit pair
   switch (type) {
     case DataType::kBool: return {0, 1, 1};
     case DataType::kInt8: return {-128, 127, 1};
-    case DataType::kUInt8:
-    case DataType::kFloat8E4M3FN:
-    case DataType::kFloat8E4M3FNUZ:
-    case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ:
-    case DataType::kFloat8E8M0:
-    case DataType::kInt4:
-    case DataType::kUInt4:
-    case DataType::kFloat4E2M1: return {0, 255, 1};
+    case DataType::kUInt8: return {0, 255, 1};
     case DataType::kInt16: return {-32768, 32767, 2};
     case DataType::kUInt16:
     case DataType::kFloat16:

@@ -78,6 +78,11 @@ std::string stringDifference(const onnxio::HostTensor& actual, const onnxio::Hos
 }  // namespace
 
 std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index) {
+  if (!isClassicDataType(tensor.dtype)) {  // the bit pattern: no value decoding
+    char text[16];
+    std::snprintf(text, sizeof(text), "0x%02x", lowPrecisionBits(tensor, index));
+    return std::string(dataTypeName(tensor.dtype)) + " " + text;
+  }
   switch (tensor.dtype) {
     case DataType::kBool: return load<uint8_t>(tensor, index) ? "true" : "false";
     case DataType::kInt8: return std::to_string(load<int8_t>(tensor, index));
@@ -103,18 +108,7 @@ std::string formatElement(const onnxio::HostTensor& tensor, uint64_t index) {
     case DataType::kComplex128:
       return "(" + number(load<double>(tensor, index)) + ", " + number(load<double>(tensor, index, 8)) + ")";
     case DataType::kString: return "\"" + onnxio::printableText(tensor.strings[index]) + "\"";
-    case DataType::kFloat8E4M3FN:
-    case DataType::kFloat8E4M3FNUZ:
-    case DataType::kFloat8E5M2:
-    case DataType::kFloat8E5M2FNUZ:
-    case DataType::kFloat8E8M0:
-    case DataType::kInt4:
-    case DataType::kUInt4:
-    case DataType::kFloat4E2M1: {
-      char text[16];
-      std::snprintf(text, sizeof(text), "0x%02x", lowPrecisionBits(tensor, index));
-      return std::string(dataTypeName(tensor.dtype)) + " " + text;  // the bit pattern: no value decoding
-    }
+    default: break;  // the low-precision types: above
   }
   return "?";
 }

@@ -74,14 +74,7 @@ void fillTensorProto(const HostTensor& tensor, const std::string& name, bool raw
         proto.add_double_data(elementAt<double>(tensor, i, 8));
         break;
       case DataType::kString: break;
-      case DataType::kFloat8E4M3FN:
-      case DataType::kFloat8E4M3FNUZ:
-      case DataType::kFloat8E5M2:
-      case DataType::kFloat8E5M2FNUZ:
-      case DataType::kFloat8E8M0: proto.add_int32_data(elementAt<uint8_t>(tensor, i)); break;  // the bit pattern
-      case DataType::kInt4:
-      case DataType::kUInt4:
-      case DataType::kFloat4E2M1: break;  // written above
+      default: proto.add_int32_data(elementAt<uint8_t>(tensor, i)); break;  // a float8 bit pattern
     }
   }
 }
