@@ -25,6 +25,7 @@ void main() {
   }
   for (uint position = first; position < pc.update_count; position += stride) {
     uint target = scratch[pc.targets_at + position];
+    if (target == VKINDEX_TARGET_SKIPPED) continue;  // counts nowhere, leads nothing
     if (atomicAdd(scratch[pc.counts_at + target], 1u) == 0u) {
       scratch[pc.targets_at + position] = target | VKINDEX_TARGET_LEADER;
     }

@@ -18,7 +18,9 @@ void main() {
   if (badIndexFound()) return;
   uint stride = invocationStride();
   for (uint position = firstInvocationItem(); position < pc.update_count; position += stride) {
-    uint target = scratch[pc.targets_at + position] & ~VKINDEX_TARGET_LEADER;
+    uint marked = scratch[pc.targets_at + position];
+    if (marked == VKINDEX_TARGET_SKIPPED) continue;  // in no bucket and no heavy run
+    uint target = marked & ~VKINDEX_TARGET_LEADER;
     if (scratch[pc.counts_at + target] > VKINDEX_MAX_BUCKET) {
       scratch[pc.targets_at + position] = scratch[pc.cursors_at + target] | VKINDEX_TARGET_HEAVY;
       continue;

@@ -32,6 +32,7 @@ void main() {
     for (uint i = pc.axis_begin; i < pc.axis_end; ++i) {
       uint position = line.update_base + i * line.axis_update_stride;
       uint index = loadCheckedIndex(pc.indices_word_offset, position, pc.axis_size);
+      if (index == kSkippedIndex) continue;  // the skip policy: this update takes no part
       uint target = line.data_base + index * axis_stride;
       if (every_target || (target >= pc.target_begin && target < pc.target_end)) applyElement(target, position);
     }

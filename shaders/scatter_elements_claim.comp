@@ -13,6 +13,7 @@
 // Built again with VKINDEX_CLAIM_STORE and VKINDEX_CLAIM_FIXUP (scatter_elements_claim_store, then
 // scatter_elements_claim_fixup): the same table in two passes with fewer atomics
 // (common/claim_word.glsl).
+// Under the skip policy an update whose index is skipped claims (and clears) nothing.
 #include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
 
@@ -35,6 +36,6 @@ void main() {
   for (uint item = firstInvocationItem(); item < count; item += stride) {
     uint position, target;
     locateUpdate(item, position, target);
-    claimWord(target, position);
+    if (target != kSkippedIndex) claimWord(target, position);
   }
 }

@@ -5,6 +5,7 @@
 // the targets of updates are zeroed, so no pass of the fold costs more than the updates do, however
 // large the data.
 #include "common/spec_ids.h"
+#include "common/bucket_marks.h"
 #include "common/scatter_elements_params.h"
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -26,6 +27,10 @@ void main() {
   for (uint item = firstInvocationItem(); item < count; item += stride) {
     uint position, target;
     locateUpdate(item, position, target);
+    if (target == kSkippedIndex) {
+      targets[position] = VKINDEX_TARGET_SKIPPED;  // the skip policy: in no bucket, counted nowhere
+      continue;
+    }
     targets[position] = target;
     // Stored only where not zero yet: duplicates then read a shared line instead of all writing it
     // (docs/reductions.md).

@@ -64,7 +64,8 @@ void main() {
   for (uint item = firstInvocationItem(); item < count; item += stride) {
     uint position, target;
     locateUpdate(item, position, target);
-    bool in_window = target >= pc.target_begin && target < pc.target_end;
+    // A skipped update (kSkippedIndex) writes nothing; a one-window pass's target_end may be 2^32-1.
+    bool in_window = target != kSkippedIndex && target >= pc.target_begin && target < pc.target_end;
 #if VKINDEX_SCATTER_ATOMIC
     if (in_window) applyElement(target, position);
 #else

@@ -41,7 +41,9 @@ void main() {
   uint first = firstInvocationItem();
   for (uint element = first; element < pc.slice_elements; element += stride) {
     for (uint n = pc.first_tuple; n < pc.end_tuple; ++n) {
-      uint target = tupleRow(n) * pc.slice_elements + element;
+      uint row = tupleRow(n);
+      if (row == kSkippedIndex) continue;  // the skip policy: this tuple takes no part
+      uint target = row * pc.slice_elements + element;
       if (target >= pc.target_begin && target < pc.target_end) applyElement(target, n * pc.slice_elements + element);
     }
   }

@@ -30,6 +30,7 @@ void main() {
   uint stride = invocationStride();
   uint first = firstInvocationItem();
   for (uint n = pc.first_tuple + first; n < pc.end_tuple; n += stride) {
-    claimWord(tupleRow(n), n);
+    uint row = tupleRow(n);
+    if (row != kSkippedIndex) claimWord(row, n);  // a skipped tuple claims (and clears) nothing
   }
 }

@@ -4,6 +4,7 @@
 // update element records the data element its tuple addresses and zeroes that element's count (as
 // scatter_elements_locate.comp does).
 #include "common/spec_ids.h"
+#include "common/bucket_marks.h"
 #include "common/scatter_nd_params.h"
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -26,7 +27,12 @@ void main() {
   for (uint i = firstInvocationItem(); i < count; i += stride) {
     uint n = pc.first_tuple + i / pc.slice_elements;
     uint element = i - (n - pc.first_tuple) * pc.slice_elements;
-    uint target = tupleRow(n) * pc.slice_elements + element;
+    uint row = tupleRow(n);
+    if (row == kSkippedIndex) {
+      targets[n * pc.slice_elements + element] = VKINDEX_TARGET_SKIPPED;  // the skip policy: in no bucket
+      continue;
+    }
+    uint target = row * pc.slice_elements + element;
     targets[n * pc.slice_elements + element] = target;
     // Stored only where not zero yet: duplicates then read a shared line instead of all writing it
     // (docs/reductions.md).

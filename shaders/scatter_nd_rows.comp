@@ -49,6 +49,7 @@ void main() {
     uint tuple_step = segment / segments_per_slice;
     uint n = pc.first_tuple + tuple_step;
     uint row = tupleRow(n);
+    if (row == kSkippedIndex) continue;  // the skip policy: this tuple writes nothing
     uint first_target = row * pc.slice_elements;  // windows hold whole slices
     if (first_target < pc.target_begin || first_target >= pc.target_end) continue;
     if (winners[row] != n + 1u) continue;  // a later tuple writes this row

@@ -65,6 +65,7 @@ void main() {
     uint n = pc.first_tuple + i / pc.slice_elements;
     uint element = i - (n - pc.first_tuple) * pc.slice_elements;
     uint row = tupleRow(n);
+    if (row == kSkippedIndex) continue;  // the skip policy: this tuple writes nothing
     uint target = row * pc.slice_elements + element;
     bool in_window = target >= pc.target_begin && target < pc.target_end;
 #if VKINDEX_SCATTER_ATOMIC

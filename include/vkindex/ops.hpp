@@ -45,17 +45,20 @@ class VKINDEX_API RecordedOp {
   std::optional<Status> result_;
 };
 
-// Index policy. Every form of Gather, GatherElements and GatherND below (indices tensor or host indices)
-// has an overload taking an IndexPolicy last (vkindex/index_policy.hpp); the one without takes kError, ONNX's rule,
-// where an index in [-s, s-1] counts from the back when negative and any other is a kOutOfRange error
-// found on the device before anything is written. kSkip (vkindex's extension) accepts every index and
+// Index policy. Every form of Gather, GatherElements, GatherND (indices tensor or host indices),
+// ScatterElements and ScatterND below has an overload taking an IndexPolicy last (vkindex/index_policy.hpp); the one
+// without takes kError, ONNX's rule, where an index in [-s, s-1] counts from the back when negative and any other is a
+// kOutOfRange error found on the device before anything is written. kSkip (vkindex's extension) accepts every index and
 // wraps none: an index is used only when it lies in [0, s-1] (an index tuple only when every component
 // does), and otherwise
 //   - Gather, GatherND: its output slice is all zero bytes (the empty string for string data);
-//   - GatherElements: its output element is zero (the empty string).
+//   - GatherElements: its output element is zero (the empty string);
+//   - ScatterElements, ScatterND: its update (its tuple's slice of updates) takes no part, whatever the
+//     reduction: nothing is written or combined for it, and its target keeps what the other updates
+//     make of it (data's value where none lands there).
 // Nothing is checked first under kSkip, and nothing is ever an error for an index value; no skipped index
-// reads memory. A policy other than these two is kInvalidArgument. (The scatters take ONNX's rule only,
-// for now; TensorScatter has its own TensorScatterOptions::index_policy.)
+// reads or writes memory. A policy other than these two is kInvalidArgument. (TensorScatter has its own
+// TensorScatterOptions::index_policy.)
 
 // Gather (ONNX opsets 1, 11, 13): output = data.shape[:axis] + indices.shape + data.shape[axis+1:],
 // output[..., i_0..i_q, ...] = data[..., indices[i_0..i_q], ...]. axis in [-r, r-1]; index values in
@@ -175,34 +178,56 @@ VKINDEX_API StatusOr<RecordedOp> recordGatherND(Context& context, VkCommandBuffe
 // ONNX Runtime's CPU kernels define them. Other pairs are kInvalidArgument naming what the type allows.
 // Every pair runs on every device with the same bits (docs/reductions.md gives the exact arithmetic).
 // On a bad index nothing is written: a caller's output keeps its previous bytes, in-place data is
-// unchanged.
+// unchanged. `policy` (every scatter form, last): kError is ONNX's rule; kSkip makes an update whose
+// index lies outside [0, s-1] (negative ones included) take no part, see "Index policy" above.
 VKINDEX_API StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices,
                                              const Tensor& updates, int64_t axis = 0,
                                              Reduction reduction = Reduction::kNone);
+VKINDEX_API StatusOr<Tensor> scatterElements(Context& context, const Tensor& data, const Tensor& indices,
+                                             const Tensor& updates, int64_t axis, Reduction reduction,
+                                             IndexPolicy policy);
 // The same into `output` (data's shape and type, no overlap with the inputs).
 VKINDEX_API Status scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
                                    int64_t axis, Reduction reduction, Tensor& output);
+VKINDEX_API Status scatterElements(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                   int64_t axis, Reduction reduction, Tensor& output, IndexPolicy policy);
 // The same in place: `data` becomes the output; only the updated elements are written.
 VKINDEX_API Status scatterElementsInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
                                           int64_t axis, Reduction reduction);
+VKINDEX_API Status scatterElementsInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                                          int64_t axis, Reduction reduction, IndexPolicy policy);
 // The same recorded into `command_buffer`; `output` may be `data` itself (in place). Not for strings.
 VKINDEX_API StatusOr<RecordedOp> recordScatterElements(Context& context, VkCommandBuffer command_buffer,
                                                        const Tensor& data, const Tensor& indices, const Tensor& updates,
                                                        int64_t axis, Reduction reduction, Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordScatterElements(Context& context, VkCommandBuffer command_buffer,
+                                                       const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                                       int64_t axis, Reduction reduction, Tensor& output,
+                                                       IndexPolicy policy);
 
 // ScatterND (ONNX opsets 11, 13, 16, 18): output = data, then for every index tuple (indices' last dim
 // k, 0 <= k <= r) the data slice it addresses is combined with the matching slice of updates, whose
 // shape must be indices.shape[:-1] + data.shape[k:]. Component c of a tuple lies in [-s, s-1] for
-// s = data.shape[c]; with k = 0 every tuple is empty and addresses the whole of data. Forms and error
-// behaviour as scatterElements.
+// s = data.shape[c]; with k = 0 every tuple is empty and addresses the whole of data. Forms, error
+// behaviour and `policy` as scatterElements; under kSkip a tuple with any component outside [0, s-1]
+// takes no part (slot -1 of a paged KV cache: a padding row).
 VKINDEX_API StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices,
                                        const Tensor& updates, Reduction reduction = Reduction::kNone);
+VKINDEX_API StatusOr<Tensor> scatterND(Context& context, const Tensor& data, const Tensor& indices,
+                                       const Tensor& updates, Reduction reduction, IndexPolicy policy);
 VKINDEX_API Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
                              Reduction reduction, Tensor& output);
+VKINDEX_API Status scatterND(Context& context, const Tensor& data, const Tensor& indices, const Tensor& updates,
+                             Reduction reduction, Tensor& output, IndexPolicy policy);
 VKINDEX_API Status scatterNDInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
                                     Reduction reduction);
+VKINDEX_API Status scatterNDInPlace(Context& context, Tensor& data, const Tensor& indices, const Tensor& updates,
+                                    Reduction reduction, IndexPolicy policy);
 VKINDEX_API StatusOr<RecordedOp> recordScatterND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
                                                  const Tensor& indices, const Tensor& updates, Reduction reduction,
                                                  Tensor& output);
+VKINDEX_API StatusOr<RecordedOp> recordScatterND(Context& context, VkCommandBuffer command_buffer, const Tensor& data,
+                                                 const Tensor& indices, const Tensor& updates, Reduction reduction,
+                                                 Tensor& output, IndexPolicy policy);
 
 }  // namespace vkindex

@@ -145,10 +145,11 @@ VKINDEX_API uint64_t vkindexTensorByteSize(VkindexTensor tensor);
 VKINDEX_API VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data, size_t byte_count);
 
 /* The order of vkindex::IndexPolicy (vkindex/index_policy.hpp): ONNX's error, or "an index out of range
- * addresses nothing". The gathers' "...WithPolicy" forms take one (TensorScatter takes it directly); the
- * forms without it use VKINDEX_INDEX_POLICY_ERROR. With VKINDEX_INDEX_POLICY_SKIP an index (or a tuple
- * component) outside [0, s-1], negative ones included, gives a zero slice or element and is never an
- * error (vkindex/ops.hpp, "Index policy"). */
+ * addresses nothing". The gathers' and scatters' "...WithPolicy" forms take one (TensorScatter takes it
+ * directly); the forms without it use VKINDEX_INDEX_POLICY_ERROR. With VKINDEX_INDEX_POLICY_SKIP an index
+ * (or a tuple component) outside [0, s-1], negative ones included, gives a zero slice or element
+ * (gathers) or an update that takes no part (scatters), and is never an error (vkindex/ops.hpp, "Index
+ * policy"). Another policy value is VKINDEX_INVALID_ARGUMENT naming the function. */
 typedef enum VkindexIndexPolicy { VKINDEX_INDEX_POLICY_ERROR = 0, VKINDEX_INDEX_POLICY_SKIP } VkindexIndexPolicy;
 
 /* ONNX Gather (opsets 1, 11, 13) into a new tensor `output` (destroy it with vkindexTensorDestroy). */
@@ -272,6 +273,33 @@ VKINDEX_API VkindexStatus vkindexRecordGatherNDHostIndicesWithPolicy(VkindexCont
                                                                      const VkindexHostIndices* indices,
                                                                      int64_t batch_dims, VkindexIndexPolicy policy,
                                                                      VkindexTensor output, VkindexRecordedOp* op);
+/* The scatters above with an index policy, after the reduction (before the output). Under
+ * VKINDEX_INDEX_POLICY_SKIP an update whose index (ScatterND: any component of its tuple) lies outside
+ * [0, s-1] takes no part, whatever the reduction: slot -1 of a paged KV cache writes nothing. */
+VKINDEX_API VkindexStatus vkindexScatterElementsWithPolicy(VkindexContext context, VkindexTensor data,
+                                                           VkindexTensor indices, VkindexTensor updates, int64_t axis,
+                                                           VkindexReduction reduction, VkindexIndexPolicy policy,
+                                                           VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexScatterElementsInPlaceWithPolicy(VkindexContext context, VkindexTensor data,
+                                                                  VkindexTensor indices, VkindexTensor updates,
+                                                                  int64_t axis, VkindexReduction reduction,
+                                                                  VkindexIndexPolicy policy);
+VKINDEX_API VkindexStatus vkindexScatterNDWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                     VkindexTensor updates, VkindexReduction reduction,
+                                                     VkindexIndexPolicy policy, VkindexTensor* output);
+VKINDEX_API VkindexStatus vkindexScatterNDInPlaceWithPolicy(VkindexContext context, VkindexTensor data,
+                                                            VkindexTensor indices, VkindexTensor updates,
+                                                            VkindexReduction reduction, VkindexIndexPolicy policy);
+VKINDEX_API VkindexStatus vkindexRecordScatterElementsWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                                 VkindexTensor data, VkindexTensor indices,
+                                                                 VkindexTensor updates, int64_t axis,
+                                                                 VkindexReduction reduction, VkindexIndexPolicy policy,
+                                                                 VkindexTensor output, VkindexRecordedOp* op);
+VKINDEX_API VkindexStatus vkindexRecordScatterNDWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                           VkindexTensor data, VkindexTensor indices,
+                                                           VkindexTensor updates, VkindexReduction reduction,
+                                                           VkindexIndexPolicy policy, VkindexTensor output,
+                                                           VkindexRecordedOp* op);
 
 /* ONNX TensorScatter (opset 24), the KV-cache write: a copy of `past_cache` (shape [batch, ..., max_seq at
  * `axis`, ...]) with each batch entry b's rows of `update` (seq_len rows where the cache has max_seq)

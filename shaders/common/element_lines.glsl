@@ -38,8 +38,10 @@ LineStart lineStart(uint line) {
 uint passUpdateCount() { return pc.line_count * (pc.axis_end - pc.axis_begin); }
 
 // The pass's update `item` (0 <= item < passUpdateCount()): its position in updates and indices, and
-// the data element its index addresses. Items run along the axis when the axis is the innermost dim,
-// else across lines, so neighbouring invocations read neighbouring updates and indices.
+// the data element its index addresses, or kSkippedIndex under the skip policy for an index outside
+// [0, s-1] (no data element is numbered so: the planners keep element counts below 2^32). Items run
+// along the axis when the axis is the innermost dim, else across lines, so neighbouring invocations
+// read neighbouring updates and indices.
 void locateUpdate(uint item, out uint position, out uint target) {
   uint axis_count = pc.axis_end - pc.axis_begin;
   uint line_step, axis_step;
@@ -53,7 +55,7 @@ void locateUpdate(uint item, out uint position, out uint target) {
   LineStart start = lineStart(pc.first_line + line_step);
   position = start.update_base + (pc.axis_begin + axis_step) * start.axis_update_stride;
   uint index = loadCheckedIndex(pc.indices_word_offset, position, pc.axis_size);
-  target = start.data_base + index * pc.data_strides[pc.axis_dim];
+  target = index == kSkippedIndex ? kSkippedIndex : start.data_base + index * pc.data_strides[pc.axis_dim];
 }
 
 #endif

@@ -18,7 +18,8 @@
 //       VKINDEX_LONG_OWNER_COUNT: the number of `long_owners`;
 //   cursors[target_count]: a light target's next free slot in `buckets`, its bucket's end once
 //     filled; a heavy target's heavy id, its place in [0, heavy count);
-//   targets[update_count]: the target element of every update position (the locate passes), with
+//   targets[update_count]: the target element of every update position (the locate passes; a skipped
+//     update's is VKINDEX_TARGET_SKIPPED, which every later pass leaves out), with
 //     VKINDEX_TARGET_LEADER set on the one position per target that counted first (bucket_count.comp):
 //     the leader allocates its target's bucket or heavy id and lists it among the owners, so that no
 //     pass visits every target. bucket_fill.comp then replaces a heavy target's with its heavy id
@@ -52,6 +53,7 @@
 #ifndef VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #define VKINDEX_SCATTER_BUCKETS_PARAMS_H
 #include "abi.h"
+#include "bucket_marks.h"
 
 // The longest bucket an owner sorts (bucket_sort.comp), and the longest it sorts in registers in one
 // go (common/bucket_network.glsl spells out that network): a longer bucket sorts in chunks of it,
@@ -59,11 +61,7 @@
 #define VKINDEX_MAX_BUCKET 256u
 #define VKINDEX_REGISTER_BUCKET 32u
 
-// The marks in targets[]: a target's leader, and a heavy id in place of a heavy target. Target elements
-// and heavy ids stay below 2^30: the fold's scratch, a counts word per target among the rest, is at
-// most 128 MiB (src/plan/scatter_fold_plan.cpp).
-#define VKINDEX_TARGET_LEADER 0x80000000u
-#define VKINDEX_TARGET_HEAVY 0x40000000u
+// The marks in targets[] (leader, heavy, skipped): common/bucket_marks.h.
 
 // The control words after the counts, at counts_at + target_count + these.
 #define VKINDEX_BUCKET_CURSOR 0u

@@ -35,15 +35,16 @@ VkindexStatus runGatherOp(const char* function, GatherOp op, VkindexContext cont
   return VKINDEX_OK;
 }
 
-// Checks the handles and the reduction `function` received, then runs `op`: (context, data, indices,
-// updates, reduction) -> a new tensor, wrapped in `*output` (which must then be non-NULL), or a Status
-// for the in-place forms (which pass `output` NULL).
+// Checks the handles, the reduction and the policy `function` received, then runs `op`: (context, data,
+// indices, updates, reduction, policy) -> a new tensor, wrapped in `*output` (which must then be
+// non-NULL), or a Status for the in-place forms (which pass `output` NULL).
 template <typename Op>
 VkindexStatus runScatterOp(const char* function, VkindexContext context, VkindexTensor data, VkindexTensor indices,
-                           VkindexTensor updates, VkindexReduction reduction, VkindexTensor* output, Op op) {
+                           VkindexTensor updates, VkindexReduction reduction, VkindexIndexPolicy policy,
+                           VkindexTensor* output, Op op) {
   using Result = decltype(op(std::declval<vkindex::Context&>(), std::declval<vkindex::Tensor&>(),
                              std::declval<const vkindex::Tensor&>(), std::declval<const vkindex::Tensor&>(),
-                             vkindex::Reduction::kNone));
+                             vkindex::Reduction::kNone, vkindex::IndexPolicy::kError));
   constexpr bool kInPlace = std::is_same_v<Result, vkindex::Status>;
   if (context == nullptr) return nullArgument(function, "context");
   if (data == nullptr) return nullArgument(function, "data");
@@ -54,7 +55,9 @@ VkindexStatus runScatterOp(const char* function, VkindexContext context, Vkindex
   if (!converted) {
     return fail(vkindex::invalidArgument(std::string(function) + ": unknown reduction " + std::to_string(reduction)));
   }
-  Result result = op(*context->context, data->tensor, indices->tensor, updates->tensor, *converted);
+  vkindex::StatusOr<vkindex::IndexPolicy> rule = toIndexPolicy(function, policy);
+  if (!rule.ok()) return fail(rule.status());
+  Result result = op(*context->context, data->tensor, indices->tensor, updates->tensor, *converted, rule.value());
   if constexpr (kInPlace) {
     return result.ok() ? VKINDEX_OK : fail(result);
   } else {
@@ -106,34 +109,81 @@ VkindexStatus vkindexGatherNDWithPolicy(VkindexContext context, VkindexTensor da
 VkindexStatus vkindexScatterElements(VkindexContext context, VkindexTensor data, VkindexTensor indices,
                                      VkindexTensor updates, int64_t axis, VkindexReduction reduction,
                                      VkindexTensor* output) {
-  return runScatterOp(
-      "vkindexScatterElements", context, data, indices, updates, reduction, output,
-      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
-             vkindex::Reduction how) { return vkindex::scatterElements(ctx, in, ids, ups, axis, how); });
+  return runScatterOp("vkindexScatterElements", context, data, indices, updates, reduction, VKINDEX_INDEX_POLICY_ERROR,
+                      output,
+                      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                             const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterElements(ctx, in, ids, ups, axis, how, rule);
+                      });
 }
 
 VkindexStatus vkindexScatterElementsInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
                                             VkindexTensor updates, int64_t axis, VkindexReduction reduction) {
-  return runScatterOp(
-      "vkindexScatterElementsInPlace", context, data, indices, updates, reduction, nullptr,
-      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
-             vkindex::Reduction how) { return vkindex::scatterElementsInPlace(ctx, in, ids, ups, axis, how); });
+  return runScatterOp("vkindexScatterElementsInPlace", context, data, indices, updates, reduction,
+                      VKINDEX_INDEX_POLICY_ERROR, nullptr,
+                      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                             const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterElementsInPlace(ctx, in, ids, ups, axis, how, rule);
+                      });
 }
 
 VkindexStatus vkindexScatterND(VkindexContext context, VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
                                VkindexReduction reduction, VkindexTensor* output) {
-  return runScatterOp(
-      "vkindexScatterND", context, data, indices, updates, reduction, output,
-      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
-         vkindex::Reduction how) { return vkindex::scatterND(ctx, in, ids, ups, how); });
+  return runScatterOp("vkindexScatterND", context, data, indices, updates, reduction, VKINDEX_INDEX_POLICY_ERROR,
+                      output,
+                      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                         const vkindex::Tensor& ups, vkindex::Reduction how,
+                         vkindex::IndexPolicy rule) { return vkindex::scatterND(ctx, in, ids, ups, how, rule); });
 }
 
 VkindexStatus vkindexScatterNDInPlace(VkindexContext context, VkindexTensor data, VkindexTensor indices,
                                       VkindexTensor updates, VkindexReduction reduction) {
-  return runScatterOp(
-      "vkindexScatterNDInPlace", context, data, indices, updates, reduction, nullptr,
-      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids, const vkindex::Tensor& ups,
-         vkindex::Reduction how) { return vkindex::scatterNDInPlace(ctx, in, ids, ups, how); });
+  return runScatterOp("vkindexScatterNDInPlace", context, data, indices, updates, reduction, VKINDEX_INDEX_POLICY_ERROR,
+                      nullptr,
+                      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                         const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterNDInPlace(ctx, in, ids, ups, how, rule);
+                      });
+}
+
+VkindexStatus vkindexScatterElementsWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                               VkindexTensor updates, int64_t axis, VkindexReduction reduction,
+                                               VkindexIndexPolicy policy, VkindexTensor* output) {
+  return runScatterOp("vkindexScatterElementsWithPolicy", context, data, indices, updates, reduction, policy, output,
+                      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                             const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterElements(ctx, in, ids, ups, axis, how, rule);
+                      });
+}
+
+VkindexStatus vkindexScatterElementsInPlaceWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                      VkindexTensor updates, int64_t axis, VkindexReduction reduction,
+                                                      VkindexIndexPolicy policy) {
+  return runScatterOp("vkindexScatterElementsInPlaceWithPolicy", context, data, indices, updates, reduction, policy,
+                      nullptr,
+                      [axis](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                             const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterElementsInPlace(ctx, in, ids, ups, axis, how, rule);
+                      });
+}
+
+VkindexStatus vkindexScatterNDWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                         VkindexTensor updates, VkindexReduction reduction, VkindexIndexPolicy policy,
+                                         VkindexTensor* output) {
+  return runScatterOp("vkindexScatterNDWithPolicy", context, data, indices, updates, reduction, policy, output,
+                      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                         const vkindex::Tensor& ups, vkindex::Reduction how,
+                         vkindex::IndexPolicy rule) { return vkindex::scatterND(ctx, in, ids, ups, how, rule); });
+}
+
+VkindexStatus vkindexScatterNDInPlaceWithPolicy(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                VkindexTensor updates, VkindexReduction reduction,
+                                                VkindexIndexPolicy policy) {
+  return runScatterOp("vkindexScatterNDInPlaceWithPolicy", context, data, indices, updates, reduction, policy, nullptr,
+                      [](vkindex::Context& ctx, vkindex::Tensor& in, const vkindex::Tensor& ids,
+                         const vkindex::Tensor& ups, vkindex::Reduction how, vkindex::IndexPolicy rule) {
+                        return vkindex::scatterNDInPlace(ctx, in, ids, ups, how, rule);
+                      });
 }
 
 }  // extern "C"

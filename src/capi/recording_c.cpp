@@ -58,6 +58,36 @@ VkindexStatus recordGatherFamily(const char* function, GatherRecorder record, Vk
                   });
 }
 
+// The C forms of recordScatterElements and recordScatterND, as `function`: the checks every recording
+// form makes, the reduction's and the policy's conversion, then the C++ form.
+VkindexStatus recordScatterElementsAs(const char* function, VkindexContext context, VkCommandBuffer command_buffer,
+                                      VkindexTensor data, VkindexTensor indices, VkindexTensor updates, int64_t axis,
+                                      VkindexReduction reduction, VkindexIndexPolicy policy, VkindexTensor output,
+                                      VkindexRecordedOp* op) {
+  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted,
+                                             vkindex::capi::toIndexPolicy(function, policy));
+                    return vkindex::recordScatterElements(ctx, command_buffer, data->tensor, indices->tensor,
+                                                          updates->tensor, axis, how, out, converted);
+                  });
+}
+
+VkindexStatus recordScatterNDAs(const char* function, VkindexContext context, VkCommandBuffer command_buffer,
+                                VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                                VkindexReduction reduction, VkindexIndexPolicy policy, VkindexTensor output,
+                                VkindexRecordedOp* op) {
+  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
+                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
+                    VKINDEX_ASSIGN_OR_RETURN(vkindex::IndexPolicy converted,
+                                             vkindex::capi::toIndexPolicy(function, policy));
+                    return vkindex::recordScatterND(ctx, command_buffer, data->tensor, indices->tensor, updates->tensor,
+                                                    how, out, converted);
+                  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -107,25 +137,32 @@ VkindexStatus vkindexRecordGatherNDWithPolicy(VkindexContext context, VkCommandB
 VkindexStatus vkindexRecordScatterElements(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                            VkindexTensor indices, VkindexTensor updates, int64_t axis,
                                            VkindexReduction reduction, VkindexTensor output, VkindexRecordedOp* op) {
-  const char* function = "vkindexRecordScatterElements";
-  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
-                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
-                    return vkindex::recordScatterElements(ctx, command_buffer, data->tensor, indices->tensor,
-                                                          updates->tensor, axis, how, out);
-                  });
+  return recordScatterElementsAs("vkindexRecordScatterElements", context, command_buffer, data, indices, updates, axis,
+                                 reduction, VKINDEX_INDEX_POLICY_ERROR, output, op);
 }
 
 VkindexStatus vkindexRecordScatterND(VkindexContext context, VkCommandBuffer command_buffer, VkindexTensor data,
                                      VkindexTensor indices, VkindexTensor updates, VkindexReduction reduction,
                                      VkindexTensor output, VkindexRecordedOp* op) {
-  const char* function = "vkindexRecordScatterND";
-  return recordOp(function, context, command_buffer, data, indices, updates, true, output, op,
-                  [&](vkindex::Context& ctx, vkindex::Tensor& out) -> vkindex::StatusOr<vkindex::RecordedOp> {
-                    VKINDEX_ASSIGN_OR_RETURN(vkindex::Reduction how, reductionFor(function, reduction));
-                    return vkindex::recordScatterND(ctx, command_buffer, data->tensor, indices->tensor, updates->tensor,
-                                                    how, out);
-                  });
+  return recordScatterNDAs("vkindexRecordScatterND", context, command_buffer, data, indices, updates, reduction,
+                           VKINDEX_INDEX_POLICY_ERROR, output, op);
+}
+
+VkindexStatus vkindexRecordScatterElementsWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                                     VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                                                     int64_t axis, VkindexReduction reduction,
+                                                     VkindexIndexPolicy policy, VkindexTensor output,
+                                                     VkindexRecordedOp* op) {
+  return recordScatterElementsAs("vkindexRecordScatterElementsWithPolicy", context, command_buffer, data, indices,
+                                 updates, axis, reduction, policy, output, op);
+}
+
+VkindexStatus vkindexRecordScatterNDWithPolicy(VkindexContext context, VkCommandBuffer command_buffer,
+                                               VkindexTensor data, VkindexTensor indices, VkindexTensor updates,
+                                               VkindexReduction reduction, VkindexIndexPolicy policy,
+                                               VkindexTensor output, VkindexRecordedOp* op) {
+  return recordScatterNDAs("vkindexRecordScatterNDWithPolicy", context, command_buffer, data, indices, updates,
+                           reduction, policy, output, op);
 }
 
 VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op) {

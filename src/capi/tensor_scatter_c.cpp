@@ -9,12 +9,14 @@ using vkindex::capi::wrap;
 
 namespace {
 
-// The C++ options; unknown enum values pass through for the operator to name in its error.
-vkindex::TensorScatterOptions optionsOf(int64_t axis, VkindexTensorScatterMode mode, VkindexIndexPolicy policy) {
+// The C++ options; an unknown mode passes through for the operator to name in its error, an unknown
+// policy is kInvalidArgument naming `function` (capi::toIndexPolicy).
+vkindex::StatusOr<vkindex::TensorScatterOptions> optionsOf(const char* function, int64_t axis,
+                                                           VkindexTensorScatterMode mode, VkindexIndexPolicy policy) {
   vkindex::TensorScatterOptions options;
   options.axis = axis;
   options.mode = static_cast<vkindex::TensorScatterMode>(mode);
-  options.index_policy = static_cast<vkindex::IndexPolicy>(policy);
+  VKINDEX_ASSIGN_OR_RETURN(options.index_policy, vkindex::capi::toIndexPolicy(function, policy));
   return options;
 }
 
@@ -39,9 +41,10 @@ VkindexStatus vkindexTensorScatter(VkindexContext context, VkindexTensor past_ca
   const char* function = "vkindexTensorScatter";
   if (VkindexStatus status = checkHandles(function, context, past_cache, update); status != VKINDEX_OK) return status;
   if (output == nullptr) return nullArgument(function, "output");
-  vkindex::StatusOr<vkindex::Tensor> result =
-      vkindex::tensorScatter(*context->context, past_cache->tensor, update->tensor, tensorOrNull(write_indices),
-                             optionsOf(axis, mode, policy));
+  vkindex::StatusOr<vkindex::TensorScatterOptions> options = optionsOf(function, axis, mode, policy);
+  if (!options.ok()) return fail(options.status());
+  vkindex::StatusOr<vkindex::Tensor> result = vkindex::tensorScatter(
+      *context->context, past_cache->tensor, update->tensor, tensorOrNull(write_indices), options.value());
   if (!result.ok()) return fail(result.status());
   *output = wrap(std::move(result).value());
   return VKINDEX_OK;
@@ -52,8 +55,10 @@ VkindexStatus vkindexTensorScatterInPlace(VkindexContext context, VkindexTensor 
                                           VkindexIndexPolicy policy) {
   const char* function = "vkindexTensorScatterInPlace";
   if (VkindexStatus status = checkHandles(function, context, cache, update); status != VKINDEX_OK) return status;
-  const vkindex::Status status = vkindex::tensorScatterInPlace(
-      *context->context, cache->tensor, update->tensor, tensorOrNull(write_indices), optionsOf(axis, mode, policy));
+  vkindex::StatusOr<vkindex::TensorScatterOptions> options = optionsOf(function, axis, mode, policy);
+  if (!options.ok()) return fail(options.status());
+  const vkindex::Status status = vkindex::tensorScatterInPlace(*context->context, cache->tensor, update->tensor,
+                                                               tensorOrNull(write_indices), options.value());
   return status.ok() ? VKINDEX_OK : fail(status);
 }
 
@@ -65,9 +70,11 @@ VkindexStatus vkindexRecordTensorScatter(VkindexContext context, VkCommandBuffer
   if (VkindexStatus status = checkHandles(function, context, past_cache, update); status != VKINDEX_OK) return status;
   if (output == nullptr) return nullArgument(function, "output");
   if (op == nullptr) return nullArgument(function, "op");
+  vkindex::StatusOr<vkindex::TensorScatterOptions> options = optionsOf(function, axis, mode, policy);
+  if (!options.ok()) return fail(options.status());
   vkindex::StatusOr<vkindex::RecordedOp> recorded =
       vkindex::recordTensorScatter(*context->context, command_buffer, past_cache->tensor, update->tensor,
-                                   tensorOrNull(write_indices), optionsOf(axis, mode, policy), output->tensor);
+                                   tensorOrNull(write_indices), options.value(), output->tensor);
   if (!recorded.ok()) return fail(recorded.status());
   *op = new VkindexRecordedOp_T{std::move(recorded).value()};
   return VKINDEX_OK;

@@ -47,19 +47,31 @@ StatusOr<plan::OpPlan> planChecked(Context& context, const ScatterFamilyOp& op, 
                            target == ScatterTarget::kInPlace, context.device(), tuningOf(context));
 }
 
-// Checks the call, infers its shape (once per call), and plans it.
-StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
-                               const Tensor& updates, int64_t attribute, Reduction reduction, const Tensor& output,
-                               ScatterTarget target) {
+// Checks the tensors' contexts and the policy, and infers the call's shape under `policy` (once per call).
+StatusOr<plan::ScatterShape> inferChecked(Context& context, const ScatterFamilyOp& op, const Tensor& data,
+                                          const Tensor& indices, const Tensor& updates, int64_t attribute,
+                                          Reduction reduction, const Tensor& output, IndexPolicy policy) {
+  VKINDEX_RETURN_IF_ERROR(checkIndexPolicy(op.name, policy));
   VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
   VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
+  shape.check.policy = policy;
+  return shape;
+}
+
+// Checks the call, infers its shape, and plans it.
+StatusOr<plan::OpPlan> prepare(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
+                               const Tensor& updates, int64_t attribute, Reduction reduction, const Tensor& output,
+                               ScatterTarget target, IndexPolicy policy) {
+  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape,
+                           inferChecked(context, op, data, indices, updates, attribute, reduction, output, policy));
   return planChecked(context, op, shape, data, indices, updates, output, target);
 }
 
 // Strings stay on the host: scatter ids (data's strings 0..D-1, updates' D..D+U-1), then pick. The
 // call is checked and its shape inferred already (a string element plans as its 4-byte id). String add
 // (concatenation) needs every update, not the last: the id scatter then only checks the indices on the
-// device, with the operator's own messages and nothing written on a bad one, and the host appends.
+// device, with the operator's own messages and nothing written on a bad one, and the host appends. Under
+// the skip policy a skipped update moves no id and appends nothing (shape.check.policy).
 Status runOnStrings(Context& context, const ScatterFamilyOp& op, const plan::ScatterShape& shape, const Tensor& data,
                     const Tensor& indices, const Tensor& updates, Tensor& output) {
   plan::ScatterShape ids_shape = shape;
@@ -90,9 +102,9 @@ Status runOnStrings(Context& context, const ScatterFamilyOp& op, const plan::Sca
 
 Status runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tensor& data, const Tensor& indices,
                         const Tensor& updates, int64_t attribute, Reduction reduction, Tensor& output,
-                        ScatterTarget target) {
-  VKINDEX_RETURN_IF_ERROR(checkContexts(context, op, data, indices, updates, output));
-  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape, op.infer(data, indices, updates, attribute, reduction));
+                        ScatterTarget target, IndexPolicy policy) {
+  VKINDEX_ASSIGN_OR_RETURN(plan::ScatterShape shape,
+                           inferChecked(context, op, data, indices, updates, attribute, reduction, output, policy));
   if (data.dtype() == DataType::kString) {
     VKINDEX_RETURN_IF_ERROR(validateOutput(op, output, data, indices, updates, target));
     return runOnStrings(context, op, shape, data, indices, updates, output);
@@ -103,22 +115,22 @@ Status runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tenso
 }
 
 StatusOr<Tensor> runScatterFamily(Context& context, const ScatterFamilyOp& op, const Tensor& data,
-                                  const Tensor& indices, const Tensor& updates, int64_t attribute,
-                                  Reduction reduction) {
+                                  const Tensor& indices, const Tensor& updates, int64_t attribute, Reduction reduction,
+                                  IndexPolicy policy) {
   Tensor output;
   if (data.dtype() == DataType::kString) {
     VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, data.shape(), data.strings()));
   } else {
     VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, op.name, data.dtype(), data.shape()));
   }
-  VKINDEX_RETURN_IF_ERROR(
-      runScatterFamily(context, op, data, indices, updates, attribute, reduction, output, ScatterTarget::kOutput));
+  VKINDEX_RETURN_IF_ERROR(runScatterFamily(context, op, data, indices, updates, attribute, reduction, output,
+                                           ScatterTarget::kOutput, policy));
   return output;
 }
 
 StatusOr<RecordedOp> recordScatterFamily(Context& context, const ScatterFamilyOp& op, VkCommandBuffer command_buffer,
                                          const Tensor& data, const Tensor& indices, const Tensor& updates,
-                                         int64_t attribute, Reduction reduction, Tensor& output) {
+                                         int64_t attribute, Reduction reduction, Tensor& output, IndexPolicy policy) {
   const std::string form = std::string("record") + op.name;
   if (data.dtype() == DataType::kString) {
     return unsupported(form + ": string tensors live on the host and cannot be recorded");
@@ -128,7 +140,7 @@ StatusOr<RecordedOp> recordScatterFamily(Context& context, const ScatterFamilyOp
                                              output.byteSize() == data.byteSize());
   const ScatterTarget target = in_place ? ScatterTarget::kInPlace : ScatterTarget::kOutput;
   VKINDEX_ASSIGN_OR_RETURN(plan::OpPlan plan,
-                           prepare(context, op, data, indices, updates, attribute, reduction, output, target));
+                           prepare(context, op, data, indices, updates, attribute, reduction, output, target, policy));
   const Tensor* read_data = in_place ? nullptr : &data;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state,
                            recordPlan(context, command_buffer, plan, {read_data, &indices, &updates, &output}));

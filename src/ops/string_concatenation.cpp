@@ -21,7 +21,9 @@ StatusOr<std::vector<std::string>> concatenateUpdates(const plan::ScatterShape& 
                                                          std::to_string(updates.size()) + " updates appended)"));
   const std::vector<uint64_t> destinations = plan::scatterDestinations(shape, index_bytes);
   std::vector<std::string> output = data;
-  for (size_t u = 0; u < destinations.size(); ++u) output[destinations[u]] += updates[u];
+  for (size_t u = 0; u < destinations.size(); ++u) {
+    if (destinations[u] != plan::kSkippedDestination) output[destinations[u]] += updates[u];
+  }
   return output;
 }
 

@@ -12,7 +12,8 @@
 namespace vkindex {
 
 // The output of a string add: `data`'s strings, each followed by the `updates` that land on it in
-// updates' row-major order. `shape` is the call's validated shape and `indices` its (checked) indices.
+// updates' row-major order; under shape.check.policy kSkip an update whose index is skipped lands
+// nowhere. `shape` is the call's validated shape and `indices` its (checked, under kError) indices.
 // The host memory the result needs is checked first: kResourceExhausted naming `purpose`.
 StatusOr<std::vector<std::string>> concatenateUpdates(const plan::ScatterShape& shape, const Tensor& indices,
                                                       const std::vector<std::string>& data,

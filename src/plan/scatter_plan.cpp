@@ -111,7 +111,10 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
     wait_for_checks = false;
     output_written = true;
   }
-  if (!scatters) return plan;
+  if (!scatters) {
+    applyIndexPolicy(plan, shape.check.policy);
+    return plan;
+  }
   switch (choice.strategy) {
     case ScatterStrategy::kPeeledWalk:
       appendPeeledWalkPasses(plan, shape, *peeled, updates, indices, output, device, tuning, wait_for_checks,
@@ -126,12 +129,15 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
       break;
     case ScatterStrategy::kWalk:
       appendWalkPasses(plan, layout, device, tuning, wait_for_checks, output_written);
-      // A few tuples in place (a KV-cache row update) in one dispatch.
-      if (plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
+      // A few tuples in place (a KV-cache row update) in one dispatch; under the skip policy there is
+      // no check to fuse.
+      if (checked && plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
         fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);
       }
       break;
   }
+  // The passes that read indices skip as the policy says (no check pass ran under kSkip).
+  applyIndexPolicy(plan, shape.check.policy);
   return plan;
 }
 

@@ -24,7 +24,10 @@ struct ScatterShape {
   uint64_t element_bytes = 0;
   Reduction reduction = Reduction::kNone;
   uint32_t element_kind = 0;  // scatter_apply.glsl's ELEMENT_KIND (0 without a reduction)
-  IndexCheck check;           // tuples (index elements for ScatterElements) and their extents
+  // Tuples (index elements for ScatterElements), their extents, and the index policy, which the fronts
+  // set (kError after inference): under kSkip no check pass is planned and every pass that reads
+  // indices skips an update whose index (any component of its tuple) lies outside [0, s-1].
+  IndexCheck check;
   IndexReport report;
   // ScatterElements: the coalesced dims, the axis among them, lines and updates per line.
   std::vector<ElementDim> dims;
@@ -44,7 +47,8 @@ StatusOr<ScatterShape> inferScatterNDShape(const Shape& data_shape, DataType dat
                                            DataType index_type, const Shape& updates_shape, DataType updates_type,
                                            Reduction reduction);
 
-// Plans the dispatches. `in_place`: the output is data itself (no copy step; `output` == `data`).
+// Plans the dispatches, under shape.check.policy. `in_place`: the output is data itself (no copy step; `output` ==
+// `data`).
 StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
                              const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
                              const Tuning& tuning);

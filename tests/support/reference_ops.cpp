@@ -223,7 +223,7 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
 }
 
 ReferenceResult referenceScatterElements(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
-                                         int64_t axis, Reduction reduction) {
+                                         int64_t axis, Reduction reduction, IndexPolicy policy) {
   const int64_t rank = static_cast<int64_t>(data.shape.size());
   assert(rank >= 1 && indices.shape.size() == data.shape.size() && axis >= -rank && axis < rank);
   assert(updates.shape == indices.shape && updates.dtype == data.dtype);
@@ -232,7 +232,7 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
   const int64_t s = data.shape[a];
 
   ReferenceResult result;
-  result.bad_index_position = firstIndexOutOfRange(indices, s);
+  if (policy == IndexPolicy::kError) result.bad_index_position = firstIndexOutOfRange(indices, s);
   if (result.bad_index_position) return result;
   const uint64_t count = indices.elementCount();
 
@@ -242,6 +242,7 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
   for (uint64_t p = 0; p < count; ++p) {
     std::vector<int64_t> coordinates = coordinatesOf(p, indices.shape);
     const int64_t index = indexAt(indices, p);
+    if (skipped(policy, index, s)) continue;  // takes no part
     coordinates[a] = index < 0 ? index + s : index;
     combineElement(updates, p, result.output, positionOf(coordinates, data.shape), reduction);
   }
@@ -249,7 +250,7 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
 }
 
 ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
-                                   Reduction reduction) {
+                                   Reduction reduction, IndexPolicy policy) {
   const size_t r = data.shape.size();
   const size_t q = indices.shape.size();
   assert(r >= 1 && q >= 1);
@@ -260,7 +261,7 @@ ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& ind
   // Component c of every tuple lies in [-s, s-1] for s = data.shape[c]; the first bad element of
   // indices in row-major order (not the first bad tuple) is reported.
   const uint64_t index_count = indices.elementCount();
-  for (uint64_t e = 0; e < index_count; ++e) {
+  for (uint64_t e = 0; e < index_count && policy == IndexPolicy::kError; ++e) {
     if (!inRange(indexAt(indices, e), data.shape[e % k])) {
       result.bad_index_position = e;
       return result;
@@ -283,10 +284,13 @@ ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& ind
   for (size_t d = 0; d + 1 < q; ++d) tuple_count *= static_cast<uint64_t>(indices.shape[d]);
   for (uint64_t t = 0; t < tuple_count; ++t) {
     std::vector<int64_t> data_coordinates(r, 0);
+    bool tuple_skipped = false;
     for (size_t c = 0; c < k; ++c) {
       const int64_t index = indexAt(indices, t * k + c);
+      tuple_skipped = tuple_skipped || skipped(policy, index, data.shape[c]);
       data_coordinates[c] = index < 0 ? index + data.shape[c] : index;
     }
+    if (tuple_skipped) continue;  // its slice takes no part
     const uint64_t slice_start = positionOf(data_coordinates, data.shape);
     for (uint64_t j = 0; j < slice_size; ++j) {
       combineElement(updates, t * slice_size + j, result.output, slice_start + j, reduction);

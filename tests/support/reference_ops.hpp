@@ -45,8 +45,10 @@ ReferenceResult referenceGatherND(const HostTensor& data, const HostTensor& indi
 //
 // Reductions: the agreed semantics, for every type and reduction they define (reduction_reference.hpp
 // spells them out); none replaces, for every type.
+// `policy` (both scatter references): kSkip makes an update whose index (ScatterND: any component of its
+// tuple) lies outside [0, s-1] take no part, negative ones included; nothing is then an error.
 ReferenceResult referenceScatterElements(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
-                                         int64_t axis, Reduction reduction);
+                                         int64_t axis, Reduction reduction, IndexPolicy policy = IndexPolicy::kError);
 
 // ONNX ScatterND (opsets 11, 13, 16, 18): output = data, then for every index tuple (indices' last dim k)
 // in row-major order, the data slice it addresses (component c indexes data dim c) is combined element
@@ -56,6 +58,6 @@ ReferenceResult referenceScatterElements(const HostTensor& data, const HostTenso
 // k in [0, r] (k = 0: every tuple is empty and addresses all of data), updates of the shape above and
 // data's type, a reduction the type allows.
 ReferenceResult referenceScatterND(const HostTensor& data, const HostTensor& indices, const HostTensor& updates,
-                                   Reduction reduction);
+                                   Reduction reduction, IndexPolicy policy = IndexPolicy::kError);
 
 }  // namespace vkindex::test

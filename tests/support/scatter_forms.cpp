@@ -52,46 +52,58 @@ StatusOr<DeviceInputs> upload(Context& context, const ScatterInputs& in) {
 
 }  // namespace
 
-ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction) {
+ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction, IndexPolicy policy) {
   ScatterOperator op;
   op.reference = [=](const HostTensor& data, const HostTensor& indices, const HostTensor& updates) {
-    return referenceScatterElements(data, indices, updates, axis, reduction);
+    return referenceScatterElements(data, indices, updates, axis, reduction, policy);
   };
-  op.run = [&context, axis, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates) {
-    return scatterElements(context, data, indices, updates, axis, reduction);
+  // kError goes through the ONNX signatures, so that both overloads of every form are exercised.
+  const bool onnx = policy == IndexPolicy::kError;
+  op.run = [&context, axis, reduction, policy, onnx](const Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return onnx ? scatterElements(context, data, indices, updates, axis, reduction)
+                : scatterElements(context, data, indices, updates, axis, reduction, policy);
   };
-  op.run_into = [&context, axis, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates,
-                                            Tensor& output) {
-    return scatterElements(context, data, indices, updates, axis, reduction, output);
+  op.run_into = [&context, axis, reduction, policy, onnx](const Tensor& data, const Tensor& indices,
+                                                          const Tensor& updates, Tensor& output) {
+    return onnx ? scatterElements(context, data, indices, updates, axis, reduction, output)
+                : scatterElements(context, data, indices, updates, axis, reduction, output, policy);
   };
-  op.run_in_place = [&context, axis, reduction](Tensor& data, const Tensor& indices, const Tensor& updates) {
-    return scatterElementsInPlace(context, data, indices, updates, axis, reduction);
+  op.run_in_place = [&context, axis, reduction, policy, onnx](Tensor& data, const Tensor& indices,
+                                                              const Tensor& updates) {
+    return onnx ? scatterElementsInPlace(context, data, indices, updates, axis, reduction)
+                : scatterElementsInPlace(context, data, indices, updates, axis, reduction, policy);
   };
-  op.record = [&context, axis, reduction](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
-                                          const Tensor& updates, Tensor& output) {
-    return recordScatterElements(context, cmd, data, indices, updates, axis, reduction, output);
+  op.record = [&context, axis, reduction, policy, onnx](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
+                                                        const Tensor& updates, Tensor& output) {
+    return onnx ? recordScatterElements(context, cmd, data, indices, updates, axis, reduction, output)
+                : recordScatterElements(context, cmd, data, indices, updates, axis, reduction, output, policy);
   };
   return op;
 }
 
-ScatterOperator scatterNDOperator(Context& context, Reduction reduction) {
+ScatterOperator scatterNDOperator(Context& context, Reduction reduction, IndexPolicy policy) {
   ScatterOperator op;
   op.reference = [=](const HostTensor& data, const HostTensor& indices, const HostTensor& updates) {
-    return referenceScatterND(data, indices, updates, reduction);
+    return referenceScatterND(data, indices, updates, reduction, policy);
   };
-  op.run = [&context, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates) {
-    return scatterND(context, data, indices, updates, reduction);
+  const bool onnx = policy == IndexPolicy::kError;
+  op.run = [&context, reduction, policy, onnx](const Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return onnx ? scatterND(context, data, indices, updates, reduction)
+                : scatterND(context, data, indices, updates, reduction, policy);
   };
-  op.run_into = [&context, reduction](const Tensor& data, const Tensor& indices, const Tensor& updates,
-                                      Tensor& output) {
-    return scatterND(context, data, indices, updates, reduction, output);
+  op.run_into = [&context, reduction, policy, onnx](const Tensor& data, const Tensor& indices, const Tensor& updates,
+                                                    Tensor& output) {
+    return onnx ? scatterND(context, data, indices, updates, reduction, output)
+                : scatterND(context, data, indices, updates, reduction, output, policy);
   };
-  op.run_in_place = [&context, reduction](Tensor& data, const Tensor& indices, const Tensor& updates) {
-    return scatterNDInPlace(context, data, indices, updates, reduction);
+  op.run_in_place = [&context, reduction, policy, onnx](Tensor& data, const Tensor& indices, const Tensor& updates) {
+    return onnx ? scatterNDInPlace(context, data, indices, updates, reduction)
+                : scatterNDInPlace(context, data, indices, updates, reduction, policy);
   };
-  op.record = [&context, reduction](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
-                                    const Tensor& updates, Tensor& output) {
-    return recordScatterND(context, cmd, data, indices, updates, reduction, output);
+  op.record = [&context, reduction, policy, onnx](VkCommandBuffer cmd, const Tensor& data, const Tensor& indices,
+                                                  const Tensor& updates, Tensor& output) {
+    return onnx ? recordScatterND(context, cmd, data, indices, updates, reduction, output)
+                : recordScatterND(context, cmd, data, indices, updates, reduction, output, policy);
   };
   return op;
 }

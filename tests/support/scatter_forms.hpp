@@ -52,9 +52,16 @@ struct ScatterOperator {
       record;
 };
 
-// ScatterElements bound to `axis` and `reduction`, and ScatterND bound to `reduction`, on `context`.
-ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction);
-ScatterOperator scatterNDOperator(Context& context, Reduction reduction);
+// ScatterElements bound to `axis` and `reduction`, and ScatterND bound to `reduction`, on `context`, each
+// with `policy` in its reference and every form (kError: the forms without a policy, ONNX's signatures).
+ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction, IndexPolicy policy);
+ScatterOperator scatterNDOperator(Context& context, Reduction reduction, IndexPolicy policy);
+inline ScatterOperator scatterElementsOperator(Context& context, int64_t axis, Reduction reduction) {
+  return scatterElementsOperator(context, axis, reduction, IndexPolicy::kError);
+}
+inline ScatterOperator scatterNDOperator(Context& context, Reduction reduction) {
+  return scatterNDOperator(context, reduction, IndexPolicy::kError);
+}
 
 // One call's host inputs.
 struct ScatterInputs {

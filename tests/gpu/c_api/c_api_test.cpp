@@ -262,6 +262,106 @@ TEST_F(CApiTest, ScatterNDFromC) {
   }
 }
 
+// The ...WithPolicy scatters: VKINDEX_INDEX_POLICY_SKIP leaves out the updates at -1 and 4 (a paged KV
+// cache's padding slot, one past the end) where the plain forms fail, in every submitting form; the
+// recorded forms and TensorScatter name themselves when refusing an unknown policy.
+TEST_F(CApiTest, ScattersWithPolicyFromC) {
+  VkindexContext ctx = nullptr;
+  ASSERT_EQ(vkindexContextCreate(device().c_str(), 1, &ctx), VKINDEX_OK) << vkindexLastErrorMessage();
+  const float pool[8] = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f};
+  const int64_t pool_shape[2] = {4, 2};
+  const int64_t slots[3] = {2, -1, 4};
+  const int64_t slots_shape[2] = {3, 1};
+  const float rows[6] = {20.f, 21.f, 90.f, 91.f, 95.f, 96.f};
+  const int64_t rows_shape[2] = {3, 2};
+  VkindexTensor data = nullptr, indices = nullptr, updates = nullptr, out = nullptr;
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, pool_shape, 2, pool, sizeof(pool), &data), VKINDEX_OK);
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_INT64, slots_shape, 2, slots, sizeof(slots), &indices), VKINDEX_OK);
+  ASSERT_EQ(vkindexTensorCreate(ctx, VKINDEX_FLOAT32, rows_shape, 2, rows, sizeof(rows), &updates), VKINDEX_OK);
+  const float expected[8] = {0.f, 1.f, 2.f, 3.f, 20.f, 21.f, 6.f, 7.f};
+  float values[8] = {};
+  ASSERT_EQ(
+      vkindexScatterNDWithPolicy(ctx, data, indices, updates, VKINDEX_REDUCTION_NONE, VKINDEX_INDEX_POLICY_SKIP, &out),
+      VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  ASSERT_EQ(vkindexTensorDownload(out, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, expected, sizeof(values)), 0);
+  vkindexTensorDestroy(out);
+  out = nullptr;
+  EXPECT_EQ(
+      vkindexScatterNDWithPolicy(ctx, data, indices, updates, VKINDEX_REDUCTION_NONE, VKINDEX_INDEX_POLICY_ERROR, &out),
+      VKINDEX_OUT_OF_RANGE);
+  EXPECT_EQ(out, nullptr);
+  ASSERT_EQ(
+      vkindexScatterNDInPlaceWithPolicy(ctx, data, indices, updates, VKINDEX_REDUCTION_ADD, VKINDEX_INDEX_POLICY_SKIP),
+      VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  const float added[8] = {0.f, 1.f, 2.f, 3.f, 24.f, 26.f, 6.f, 7.f};
+  ASSERT_EQ(vkindexTensorDownload(data, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, added, sizeof(values)), 0);
+  // ScatterElements along axis 0 of the [4, 2] pool: indices [3, 2] of 2, -1, 4 per column.
+  const int64_t element_ids[6] = {1, -1, 4, 0, 3, 9};
+  const int64_t element_shape[2] = {3, 2};
+  VkindexTensor element_indices = nullptr;
+  ASSERT_EQ(
+      vkindexTensorCreate(ctx, VKINDEX_INT64, element_shape, 2, element_ids, sizeof(element_ids), &element_indices),
+      VKINDEX_OK);
+  ASSERT_EQ(vkindexScatterElementsWithPolicy(ctx, data, element_indices, updates, 0, VKINDEX_REDUCTION_NONE,
+                                             VKINDEX_INDEX_POLICY_SKIP, &out),
+            VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  const float elements[8] = {0.f, 91.f, 20.f, 3.f, 24.f, 26.f, 95.f, 7.f};
+  ASSERT_EQ(vkindexTensorDownload(out, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, elements, sizeof(values)), 0);
+  vkindexTensorDestroy(out);
+  out = nullptr;
+  ASSERT_EQ(vkindexScatterElementsInPlaceWithPolicy(ctx, data, element_indices, updates, 0, VKINDEX_REDUCTION_NONE,
+                                                    VKINDEX_INDEX_POLICY_SKIP),
+            VKINDEX_OK)
+      << vkindexLastErrorMessage();
+  ASSERT_EQ(vkindexTensorDownload(data, values, sizeof(values)), VKINDEX_OK);
+  EXPECT_EQ(std::memcmp(values, elements, sizeof(values)), 0);
+  // Values a C caller can pass (C++ forbids the cast: outside the enum's range).
+  const int raw_policy = 5;
+  VkindexIndexPolicy unknown;
+  static_assert(sizeof(unknown) == sizeof(raw_policy));
+  std::memcpy(&unknown, &raw_policy, sizeof(unknown));
+  const std::string allowed =
+      ": unknown index policy 5 (allowed VKINDEX_INDEX_POLICY_ERROR, VKINDEX_INDEX_POLICY_SKIP)";
+  EXPECT_EQ(vkindexScatterNDWithPolicy(ctx, data, indices, updates, VKINDEX_REDUCTION_NONE, unknown, &out),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexLastErrorMessage(), "vkindexScatterNDWithPolicy" + allowed);
+  EXPECT_EQ(
+      vkindexScatterElementsInPlaceWithPolicy(ctx, data, element_indices, updates, 0, VKINDEX_REDUCTION_NONE, unknown),
+      VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexLastErrorMessage(), "vkindexScatterElementsInPlaceWithPolicy" + allowed);
+  // The recorded forms refuse before recording anything (the handle is never used).
+  const VkCommandBuffer unused = reinterpret_cast<VkCommandBuffer>(uintptr_t(1));
+  VkindexRecordedOp op = nullptr;
+  EXPECT_EQ(
+      vkindexRecordScatterNDWithPolicy(ctx, unused, data, indices, updates, VKINDEX_REDUCTION_NONE, unknown, data, &op),
+      VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexLastErrorMessage(), "vkindexRecordScatterNDWithPolicy" + allowed);
+  EXPECT_EQ(vkindexRecordScatterElementsWithPolicy(ctx, unused, data, element_indices, updates, 0,
+                                                   VKINDEX_REDUCTION_NONE, unknown, data, &op),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexLastErrorMessage(), "vkindexRecordScatterElementsWithPolicy" + allowed);
+  EXPECT_EQ(vkindexRecordScatterNDWithPolicy(ctx, VK_NULL_HANDLE, data, indices, updates, VKINDEX_REDUCTION_NONE,
+                                             VKINDEX_INDEX_POLICY_SKIP, data, &op),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(), "vkindexRecordScatterNDWithPolicy: 'command_buffer' is NULL");
+  EXPECT_EQ(op, nullptr);
+  // TensorScatter converts the policy as the others do (it used to pass it through to the operator).
+  EXPECT_EQ(vkindexTensorScatterInPlace(ctx, data, data, nullptr, -2, VKINDEX_TENSOR_SCATTER_LINEAR, unknown),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_EQ(vkindexLastErrorMessage(), "vkindexTensorScatterInPlace" + allowed);
+  vkindexTensorDestroy(element_indices);
+  vkindexTensorDestroy(updates);
+  vkindexTensorDestroy(indices);
+  vkindexTensorDestroy(data);
+  vkindexContextDestroy(ctx);
+}
+
 // An int4 cache of five elements 0..4 (bytes 0x10 0x32 0x04), the update A B written at each mode's
 // positions, nibble by nibble; a bad write index changes nothing in place.
 TEST_F(CApiTest, TensorScatterFromC) {
