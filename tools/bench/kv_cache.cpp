@@ -26,7 +26,7 @@ constexpr uint64_t kKvPoolSeed = 2;
 constexpr const char* kKvDecodeRow = "decode-step";
 constexpr const char* kKvPrefillRow = "prefill-512";
 constexpr const char* kKvCircularRow = "kv-circular";
-constexpr const char* kKvPagedRow = "paged-kv-valid-slots";
+constexpr const char* kKvPagedRow = "paged-kv";
 
 struct KvTimes {
   double median_us = 0.0;
@@ -61,6 +61,10 @@ std::vector<std::vector<VkBufferCopy>> kvCopyRegions(KvRow& row, const KvUpdateS
     const VkDeviceSize cache_base = row.caches->cache(i).offset();
     for (uint64_t h = 0; h < layout.heads; ++h) {
       for (uint64_t t = 0; t < tokens;) {
+        if (row.positions[t] < 0) {  // padding: nothing to copy
+          ++t;
+          continue;
+        }
         uint64_t run = 1;
         while (t + run < tokens && row.positions[t + run] == row.positions[t] + static_cast<int64_t>(run)) ++run;
         const auto position = static_cast<uint64_t>(row.positions[t]);

@@ -2,7 +2,7 @@
 // them, every layer's K and V cache written in place by one operator each, all into one command buffer,
 // beside vkCmdCopyBuffer of exactly the bytes written (the same regions, from other update bytes).
 // Rows: decode-step (one token), prefill-512 (a 512-token prompt), kv-circular (a circular write that
-// wraps) and paged-kv-valid-slots (ScatterND into a paged pool). docs/benchmarks.md explains the columns.
+// wraps) and paged-kv (ScatterND into a paged pool, padding slots -1 skipped). docs/benchmarks.md explains the columns.
 #pragma once
 
 #include <ostream>

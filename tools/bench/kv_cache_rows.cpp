@@ -35,13 +35,13 @@ class PagedRow : public KvRow {
  public:
   Status record(Context& context, VkCommandBuffer cmd, std::vector<RecordedOp>& ops) override {
     Tensor& pool = caches->cache(0);
-    VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded,
-                             recordScatterND(context, cmd, pool, slots_, updates_, Reduction::kNone, pool));
+    VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, recordScatterND(context, cmd, pool, slots_, updates_,
+                                                                  Reduction::kNone, pool, IndexPolicy::kSkip));
     ops.push_back(std::move(recorded));
     return Status::Ok();
   }
 
-  Tensor slots_;    // int64 [tokens, 1]
+  Tensor slots_;    // int64 [tokens, 1], -1 for the padding tokens
   Tensor updates_;  // float16 [tokens, heads, head_dim], slot 0 of the source
 };
 
@@ -92,15 +92,14 @@ StatusOr<std::unique_ptr<KvRow>> makePagedRow(Context& context, const std::strin
   row->name = name;
   row->op = "ScatterND";
   row->shapes = "float16" + dimsText(pool_shape) + " x int64[" + std::to_string(sizes.paged_tokens) + ",1] x float16" +
-                dimsText(update_shape) + ", reduction none, in place";
-  row->note =
-      "valid slots only: ScatterND's skip index policy (slot -1 = padding, no write) is not implemented "
-      "on this branch, and under ONNX's rule a -1 slot would write the pool's last slot";
+                dimsText(update_shape) + ", reduction none, skip policy (every 8th slot -1: padding), in place";
   row->caches = &pool;
   row->source = &source;
-  // Distinct slots, so that the result does not depend on which of two writes to one slot lands last.
+  // Distinct slots, so that the result does not depend on which of two writes to one slot lands last;
+  // every 8th token is padding (slot -1), which the skip policy leaves out.
   const std::vector<int64_t> order = randomPermutation(sizes.pool_slots, 41);
   row->positions.assign(order.begin(), order.begin() + sizes.paged_tokens);
+  for (size_t t = 7; t < row->positions.size(); t += 8) row->positions[t] = -1;
   VKINDEX_ASSIGN_OR_RETURN(row->slots_, Tensor::fromHost(context, DataType::kInt64, {sizes.paged_tokens, 1},
                                                          row->positions.data(), row->positions.size() * 8));
   VKINDEX_ASSIGN_OR_RETURN(row->updates_, source.view(context, 0, DataType::kFloat16, update_shape));

@@ -47,7 +47,8 @@ class KvRow {
   std::string note;  // printed under the row's description when not empty
   KvCacheSet* caches = nullptr;
   const KvUpdateSource* source = nullptr;
-  std::vector<int64_t> positions;  // token t of every update lands at positions[t] of its cache
+  // Token t of every update lands at positions[t] of its cache; -1: a padding token, written nowhere.
+  std::vector<int64_t> positions;
 };
 
 // TensorScatter in place (recordTensorScatter with output = the cache) of `tokens` tokens at write

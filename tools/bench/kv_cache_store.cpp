@@ -70,6 +70,7 @@ Status KvCacheSet::reset() {
 
 void KvCacheSet::wrote(const KvUpdateSource& source, const std::vector<int64_t>& positions) {
   for (size_t t = 0; t < positions.size(); ++t) {
+    if (positions[t] < 0) continue;  // a padding token writes nothing
     writers_[static_cast<size_t>(positions[t])] = Writer{&source, t, positions.size()};
   }
 }

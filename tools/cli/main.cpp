@@ -23,7 +23,7 @@ const char* const kBenchModesHelp =
     "vkCmdCopyBuffer and the compute copy of the same bytes), then the latency rows: a 1-row Gather and a\n"
     "1-row in-place ScatterND, each as host us to record it, device us, us of the synchronous call, and\n"
     "per-op us when 100 are recorded into one command buffer; then the kv-cache rows: 64 KV caches written\n"
-    "in place in one command buffer (decode-step, prefill-512, kv-circular, paged-kv-valid-slots) beside\n"
+    "in place in one command buffer (decode-step, prefill-512, kv-circular, paged-kv) beside\n"
     "vkCmdCopyBuffer of the same regions.\n"
     "--sweep: Gather GB/s for row sizes 1 B .. 64 KiB (powers of two, 16 MiB out per point, 1 MiB with\n"
     "--quick, N MiB with --sweep-mib N) beside both copy baselines; scripts/plot-sweep.sh draws it.\n"
