@@ -18,4 +18,8 @@ using JsonDocument = nlohmann::ordered_json;
 // with U+FFFD in place of each bad byte, so every line is valid UTF-8 JSON whatever the input.
 void writeJsonLine(std::ostream& out, const JsonDocument& document);
 
+// `value` rounded to `decimals` places, as the tools' JSON numbers are: nlohmann writes the shortest text
+// that reads back as the same double, and digits beyond what a timing carries only make lines longer.
+double jsonRounded(double value, int decimals);
+
 }  // namespace vkindex::tools

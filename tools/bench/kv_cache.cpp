@@ -190,8 +190,6 @@ StatusOr<KvResult> measureKvRow(Context& context, tools::CommandTimer& timer, Kv
   return result;
 }
 
-double kvRounded(double value) { return std::round(value * 100.0) / 100.0; }
-
 constexpr int kKvNameWidth = -21;
 constexpr int kKvWidths[] = {4, 10, 11, 10, 9, 9, 9, 10, 13, 8, 13, 5};
 const char* const kKvHeadings[] = {"ops",       "dispatches", "written KiB",   "device us", "(min us)",      "host us",
@@ -236,12 +234,12 @@ void printKvRow(std::ostream& out, const RunInfo& info, const KvRow& row, const 
                                 {"kernels", kernels},
                                 {"tokens_per_cache", row.positions.size()},
                                 {"written_bytes", result.written_bytes},
-                                {"device_us", kvRounded(result.device.median_us)},
-                                {"device_min_us", kvRounded(result.device.min_us)},
-                                {"host_us", kvRounded(result.host.median_us)},
-                                {"record_us", kvRounded(result.record.median_us)},
-                                {"device_us_per_token", kvRounded(result.device.median_us / tokens)},
-                                {"copy_buffer_us", kvRounded(result.copy.median_us)},
+                                {"device_us", tools::jsonRounded(result.device.median_us, 2)},
+                                {"device_min_us", tools::jsonRounded(result.device.min_us, 2)},
+                                {"host_us", tools::jsonRounded(result.host.median_us, 2)},
+                                {"record_us", tools::jsonRounded(result.record.median_us, 2)},
+                                {"device_us_per_token", tools::jsonRounded(result.device.median_us / tokens, 2)},
+                                {"copy_buffer_us", tools::jsonRounded(result.copy.median_us, 2)},
                                 {"copy_buffer_regions", result.regions},
                                 {"ratio_device_copy_buffer", std::round(ratio * 100.0) / 100.0},
                                 {"runs", result.runs},

@@ -20,13 +20,6 @@ double gigabytesPerSecond(const RowResult& row) {
   return row.op.median_ms > 0.0 ? 2.0 * static_cast<double>(row.output_bytes) / (row.op.median_ms * 1e6) : 0.0;
 }
 
-// `value` rounded to `decimals` places, so the JSON keeps the precision the table always had
-// (nlohmann writes the shortest text that reads back as the same double).
-double rounded(double value, int decimals) {
-  const double scale = std::pow(10.0, decimals);
-  return std::round(value * scale) / scale;
-}
-
 // What a row's JSON line and a failed row's share.
 tools::JsonDocument rowIdentity(const RunInfo& info, const Workload& workload) {
   return {{"device", info.device}, {"workload", workload.name}, {"op", workload.op}, {"shapes", workload.shapes}};
@@ -74,27 +67,28 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
   const double vs_compute = ratio(row.op.median_ms, row.compute_copy.median_ms);
   if (json) {
     tools::JsonDocument line = rowIdentity(info, workload);
-    line["output_mib"] = rounded(mib, 3);
-    line["gather_ms"] = rounded(row.op.median_ms, 4);
-    line["gather_min_ms"] = rounded(row.op.min_ms, 4);
-    line["copy_buffer_ms"] = rounded(row.copy_buffer.median_ms, 4);
-    line["copy_buffer_min_ms"] = rounded(row.copy_buffer.min_ms, 4);
-    line["compute_copy_ms"] = rounded(row.compute_copy.median_ms, 4);
-    line["compute_copy_min_ms"] = rounded(row.compute_copy.min_ms, 4);
-    line["gather_gb_per_s"] = rounded(gbps, 3);
-    line["ratio_gather_copy_buffer"] = rounded(vs_copy, 3);
-    line["ratio_gather_compute_copy"] = rounded(vs_compute, 3);
+    line["output_mib"] = tools::jsonRounded(mib, 3);
+    line["gather_ms"] = tools::jsonRounded(row.op.median_ms, 4);
+    line["gather_min_ms"] = tools::jsonRounded(row.op.min_ms, 4);
+    line["copy_buffer_ms"] = tools::jsonRounded(row.copy_buffer.median_ms, 4);
+    line["copy_buffer_min_ms"] = tools::jsonRounded(row.copy_buffer.min_ms, 4);
+    line["compute_copy_ms"] = tools::jsonRounded(row.compute_copy.median_ms, 4);
+    line["compute_copy_min_ms"] = tools::jsonRounded(row.compute_copy.min_ms, 4);
+    line["gather_gb_per_s"] = tools::jsonRounded(gbps, 3);
+    line["ratio_gather_copy_buffer"] = tools::jsonRounded(vs_copy, 3);
+    line["ratio_gather_compute_copy"] = tools::jsonRounded(vs_compute, 3);
     line["repeats"] = row.repeats;
     line["timing"] = info.timestamps ? "device_timestamps" : "host_wall_time";
     if (row.host_floor) {
       line["host_floor"] = {{"regions", row.host_floor->regions},
-                            {"regions_ms", rounded(row.host_floor->region_copies.median_ms, 4)},
-                            {"one_copy_ms", rounded(row.host_floor->one_copy.median_ms, 4)}};
+                            {"regions_ms", tools::jsonRounded(row.host_floor->region_copies.median_ms, 4)},
+                            {"one_copy_ms", tools::jsonRounded(row.host_floor->one_copy.median_ms, 4)}};
     }
     if (!row.steps.empty()) {
       tools::JsonDocument& steps = line["steps"] = tools::JsonDocument::array();
       for (const kernels::KernelTime& step : row.steps) {
-        steps.push_back({{"kernel", step.kernel}, {"dispatches", step.dispatches}, {"ms", rounded(step.device_ms, 4)}});
+        steps.push_back(
+            {{"kernel", step.kernel}, {"dispatches", step.dispatches}, {"ms", tools::jsonRounded(step.device_ms, 4)}});
       }
     }
     tools::writeJsonLine(out, line);

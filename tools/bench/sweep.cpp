@@ -75,13 +75,6 @@ double gigabytesPerSecond(uint64_t bytes, const Measurement& time) {
   return time.median_ms > 0.0 ? 2.0 * static_cast<double>(bytes) / (time.median_ms * 1e6) : 0.0;
 }
 
-// `value` to `decimals` places, as the main table's JSON rounds: more digits than a timing carries only
-// make the lines longer.
-double rounded(double value, int decimals) {
-  const double scale = std::pow(10.0, decimals);
-  return std::round(value * scale) / scale;
-}
-
 // One point's measurements: the Gather's row carries the copy baselines (the other operators move the
 // same bytes); `regions` is empty (median 0) beyond max_timed_regions rows.
 struct PointResults {
@@ -154,18 +147,19 @@ void printPoint(std::ostream& out, const RunInfo& info, const SweepPoint& point,
         {"element_type", dataTypeName(point.type)},
         {"rows", point.rows},
         {"output_bytes", row.output_bytes},
-        {"gather_gb_per_s", rounded(gather, 3)},
-        {"gathernd_gb_per_s", rounded(gather_nd, 3)},
-        {"scatternd_gb_per_s", rounded(scatter_nd, 3)},
-        {"regions_gb_per_s", has_regions ? tools::JsonDocument(rounded(regions, 3)) : tools::JsonDocument()},
-        {"copy_buffer_gb_per_s", rounded(copy, 3)},
-        {"compute_copy_gb_per_s", rounded(compute, 3)},
-        {"gather_ms", rounded(row.op.median_ms, 4)},
-        {"gathernd_ms", rounded(results.gather_nd.op.median_ms, 4)},
-        {"scatternd_ms", rounded(results.scatter_nd.op.median_ms, 4)},
-        {"regions_ms", has_regions ? tools::JsonDocument(rounded(regions_row.op.median_ms, 4)) : tools::JsonDocument()},
-        {"copy_buffer_ms", rounded(row.copy_buffer.median_ms, 4)},
-        {"compute_copy_ms", rounded(row.compute_copy.median_ms, 4)},
+        {"gather_gb_per_s", tools::jsonRounded(gather, 3)},
+        {"gathernd_gb_per_s", tools::jsonRounded(gather_nd, 3)},
+        {"scatternd_gb_per_s", tools::jsonRounded(scatter_nd, 3)},
+        {"regions_gb_per_s", has_regions ? tools::JsonDocument(tools::jsonRounded(regions, 3)) : tools::JsonDocument()},
+        {"copy_buffer_gb_per_s", tools::jsonRounded(copy, 3)},
+        {"compute_copy_gb_per_s", tools::jsonRounded(compute, 3)},
+        {"gather_ms", tools::jsonRounded(row.op.median_ms, 4)},
+        {"gathernd_ms", tools::jsonRounded(results.gather_nd.op.median_ms, 4)},
+        {"scatternd_ms", tools::jsonRounded(results.scatter_nd.op.median_ms, 4)},
+        {"regions_ms",
+         has_regions ? tools::JsonDocument(tools::jsonRounded(regions_row.op.median_ms, 4)) : tools::JsonDocument()},
+        {"copy_buffer_ms", tools::jsonRounded(row.copy_buffer.median_ms, 4)},
+        {"compute_copy_ms", tools::jsonRounded(row.compute_copy.median_ms, 4)},
         {"repeats", row.repeats},
         {"timing", info.timestamps ? "device_timestamps" : "host_wall_time"}};
     tools::writeJsonLine(out, line);
