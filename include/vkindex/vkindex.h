@@ -150,7 +150,13 @@ VKINDEX_API VkindexStatus vkindexTensorDownload(VkindexTensor tensor, void* data
  * (or a tuple component) outside [0, s-1], negative ones included, gives a zero slice or element
  * (gathers) or an update that takes no part (scatters), and is never an error (vkindex/ops.hpp, "Index
  * policy"). Another policy value is VKINDEX_INVALID_ARGUMENT naming the function. */
-typedef enum VkindexIndexPolicy { VKINDEX_INDEX_POLICY_ERROR = 0, VKINDEX_INDEX_POLICY_SKIP } VkindexIndexPolicy;
+typedef enum VkindexIndexPolicy {
+  VKINDEX_INDEX_POLICY_ERROR = 0,
+  VKINDEX_INDEX_POLICY_SKIP,
+  /* Not a policy: makes the enum 32 bits wide, so that any value a caller passes is one of its values
+   * (refused, not undefined behaviour, also where C++ code receives it). */
+  VKINDEX_INDEX_POLICY_MAX_ENUM = 0x7FFFFFFF
+} VkindexIndexPolicy;
 
 /* ONNX Gather (opsets 1, 11, 13) into a new tensor `output` (destroy it with vkindexTensorDestroy). */
 VKINDEX_API VkindexStatus vkindexGather(VkindexContext context, VkindexTensor data, VkindexTensor indices, int64_t axis,
@@ -309,7 +315,8 @@ VKINDEX_API VkindexStatus vkindexRecordScatterNDWithPolicy(VkindexContext contex
  * breaks that rule instead of failing. A bad write index is VKINDEX_OUT_OF_RANGE and nothing is written. */
 typedef enum VkindexTensorScatterMode {
   VKINDEX_TENSOR_SCATTER_LINEAR = 0,
-  VKINDEX_TENSOR_SCATTER_CIRCULAR
+  VKINDEX_TENSOR_SCATTER_CIRCULAR,
+  VKINDEX_TENSOR_SCATTER_MODE_MAX_ENUM = 0x7FFFFFFF /* not a mode: the enum is 32 bits wide, as above */
 } VkindexTensorScatterMode;
 /* Into a new tensor `output` (destroy it with vkindexTensorDestroy). */
 VKINDEX_API VkindexStatus vkindexTensorScatter(VkindexContext context, VkindexTensor past_cache, VkindexTensor update,

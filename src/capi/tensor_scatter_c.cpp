@@ -15,7 +15,12 @@ vkindex::StatusOr<vkindex::TensorScatterOptions> optionsOf(const char* function,
                                                            VkindexTensorScatterMode mode, VkindexIndexPolicy policy) {
   vkindex::TensorScatterOptions options;
   options.axis = axis;
-  options.mode = static_cast<vkindex::TensorScatterMode>(mode);
+  if (mode != VKINDEX_TENSOR_SCATTER_LINEAR && mode != VKINDEX_TENSOR_SCATTER_CIRCULAR) {
+    return vkindex::invalidArgument(std::string(function) + ": unknown mode " + std::to_string(mode) +
+                                    " (allowed VKINDEX_TENSOR_SCATTER_LINEAR, VKINDEX_TENSOR_SCATTER_CIRCULAR)");
+  }
+  options.mode = mode == VKINDEX_TENSOR_SCATTER_CIRCULAR ? vkindex::TensorScatterMode::kCircular
+                                                         : vkindex::TensorScatterMode::kLinear;
   VKINDEX_ASSIGN_OR_RETURN(options.index_policy, vkindex::capi::toIndexPolicy(function, policy));
   return options;
 }

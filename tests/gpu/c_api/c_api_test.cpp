@@ -355,6 +355,12 @@ TEST_F(CApiTest, ScattersWithPolicyFromC) {
   EXPECT_EQ(vkindexTensorScatterInPlace(ctx, data, data, nullptr, -2, VKINDEX_TENSOR_SCATTER_LINEAR, unknown),
             VKINDEX_INVALID_ARGUMENT);
   EXPECT_EQ(vkindexLastErrorMessage(), "vkindexTensorScatterInPlace" + allowed);
+  EXPECT_EQ(vkindexTensorScatterInPlace(ctx, data, data, nullptr, -2, static_cast<VkindexTensorScatterMode>(7),
+                                        VKINDEX_INDEX_POLICY_ERROR),
+            VKINDEX_INVALID_ARGUMENT);
+  EXPECT_STREQ(vkindexLastErrorMessage(),
+               "vkindexTensorScatterInPlace: unknown mode 7 (allowed VKINDEX_TENSOR_SCATTER_LINEAR, "
+               "VKINDEX_TENSOR_SCATTER_CIRCULAR)");
   vkindexTensorDestroy(element_indices);
   vkindexTensorDestroy(updates);
   vkindexTensorDestroy(indices);
