@@ -43,7 +43,7 @@ plan::Shape decodeShape(FuzzedDataProvider& input, size_t rank, const plan::Shap
 }
 
 DataType decodeType(FuzzedDataProvider& input) {
-  return kAllDataTypes[input.ConsumeIntegralInRange<size_t>(0, std::size(kAllDataTypes) - 1)];
+  return kClassicDataTypes[input.ConsumeIntegralInRange<size_t>(0, std::size(kClassicDataTypes) - 1)];
 }
 
 // Index types are int32 or int64 except, rarely, another type (which must be rejected).
