@@ -17,8 +17,8 @@ inline void checkDecodedTensor(const onnxio::HostTensor& tensor, const std::stri
     check(tensor.bytes.empty() && tensor.strings.size() == static_cast<uint64_t>(count),
           what + ": a string tensor whose strings do not match its dims");
   } else {
-    check(tensor.strings.empty() && tensor.bytes.size() == static_cast<uint64_t>(count) * elementSize(tensor.dtype),
-          what + ": a tensor whose bytes do not match its dims and element size");
+    check(tensor.strings.empty() && tensor.bytes.size() == packedByteSize(tensor.dtype, static_cast<uint64_t>(count)),
+          what + ": a tensor whose bytes do not match its dims and element size (4-bit types: packed pairs)");
   }
 }
 
