@@ -13,6 +13,7 @@
 #include "ops/host_index_gather.hpp"
 #include "support/gather_forms.hpp"
 #include "support/gpu_test.hpp"
+#include "support/scatter_forms.hpp"
 
 namespace vkindex::test {
 namespace {
@@ -201,6 +202,42 @@ TEST_F(GatherSkipTest, HostIndexFormsOnBothPaths) {
     VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor got, toHost(fresh));
     EXPECT_EQ(got.bytes, expected.output.bytes);
     EXPECT_EQ(got.strings, expected.output.strings);
+  }
+}
+
+// The recorded forms under kSkip: the three gathers recorded into one command buffer of the test's own,
+// hostile indices, each output against the reference.
+TEST_F(GatherSkipTest, RecordedFormsZeroSkippedSlices) {
+  for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+    SCOPED_TRACE(dataTypeName(index_type));
+    const HostTensor data = dataOf(DataType::kFloat16, {5, 6});
+    const std::vector<int64_t> hostile = hostileValues(index_type, 5);
+    const HostTensor rows = indexTensor(index_type, {static_cast<int64_t>(hostile.size())}, hostile);
+    std::vector<int64_t> element_values(hostile.begin(), hostile.end());
+    element_values.resize(6, 2);
+    const HostTensor elements = indexTensor(index_type, {1, 6}, element_values);
+    const HostTensor tuples = indexTensor(index_type, {static_cast<int64_t>(hostile.size()), 1}, hostile);
+    const ReferenceResult gathered = referenceGather(data, rows, 0, kSkip);
+    const ReferenceResult picked = referenceGatherElements(data, elements, 0, kSkip);
+    const ReferenceResult addressed = referenceGatherND(data, tuples, 0, kSkip);
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor d, toDevice(context(), data));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor r, toDevice(context(), rows));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor e, toDevice(context(), elements));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor t, toDevice(context(), tuples));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor out_rows, toDevice(context(), garbageLike(gathered.output)));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor out_elements, toDevice(context(), garbageLike(picked.output)));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor out_tuples, toDevice(context(), garbageLike(addressed.output)));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(
+        std::vector<Status> finished,
+        runRecorded(
+            context(),
+            {[&](VkCommandBuffer cmd) { return recordGather(context(), cmd, d, r, 0, out_rows, kSkip); },
+             [&](VkCommandBuffer cmd) { return recordGatherElements(context(), cmd, d, e, 0, out_elements, kSkip); },
+             [&](VkCommandBuffer cmd) { return recordGatherND(context(), cmd, d, t, 0, out_tuples, kSkip); }}));
+    for (const Status& status : finished) VKINDEX_ASSERT_OK(status);
+    EXPECT_TRUE(holds(out_rows, gathered.output)) << "recordGather";
+    EXPECT_TRUE(holds(out_elements, picked.output)) << "recordGatherElements";
+    EXPECT_TRUE(holds(out_tuples, addressed.output)) << "recordGatherND";
   }
 }
 
