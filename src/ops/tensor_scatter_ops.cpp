@@ -100,10 +100,9 @@ StatusOr<plan::OpPlan> planChecked(Context& context, const plan::TensorScatterSh
                                  in_place, context.device(), tuningOf(context));
 }
 
-Status run(Context& context, const Tensor& past, const Tensor& update, const Tensor* indices,
-           const TensorScatterOptions& options, Tensor& output, bool in_place) {
-  VKINDEX_RETURN_IF_ERROR(checkContexts(context, past, update, indices, output));
-  VKINDEX_ASSIGN_OR_RETURN(plan::TensorScatterShape shape, infer(past, update, indices, options));
+// Runs a call whose tensors' contexts are checked and whose shape is inferred.
+Status runInferred(Context& context, const plan::TensorScatterShape& shape, const Tensor& past, const Tensor& update,
+                   const Tensor* indices, Tensor& output, bool in_place) {
   if (past.dtype() == DataType::kString) {
     VKINDEX_RETURN_IF_ERROR(validateOutput(output, past, update, indices, in_place));
     if (!in_place) output.mutableStrings() = past.strings();
@@ -113,19 +112,31 @@ Status run(Context& context, const Tensor& past, const Tensor& update, const Ten
   return runPlan(context, plan, {in_place ? nullptr : &past, indices, &update, &output});
 }
 
+Status run(Context& context, const Tensor& past, const Tensor& update, const Tensor* indices,
+           const TensorScatterOptions& options, Tensor& output, bool in_place) {
+  VKINDEX_RETURN_IF_ERROR(checkContexts(context, past, update, indices, output));
+  VKINDEX_ASSIGN_OR_RETURN(plan::TensorScatterShape shape, infer(past, update, indices, options));
+  return runInferred(context, shape, past, update, indices, output, in_place);
+}
+
 }  // namespace
 
 StatusOr<Tensor> tensorScatter(Context& context, const Tensor& past_cache, const Tensor& update,
                                const Tensor* write_indices, const TensorScatterOptions& options) {
+  // The inputs are checked before the output is made, so that an error names them, not the output.
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, past_cache, kOp, "past_cache"));
+  VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, update, kOp, "update"));
+  if (write_indices != nullptr) {
+    VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, *write_indices, kOp, "write_indices"));
+  }
+  VKINDEX_ASSIGN_OR_RETURN(plan::TensorScatterShape shape, infer(past_cache, update, write_indices, options));
   Tensor output;
   if (past_cache.dtype() == DataType::kString) {
     VKINDEX_ASSIGN_OR_RETURN(output, Tensor::fromStrings(context, past_cache.shape(), past_cache.strings()));
   } else {
-    VKINDEX_RETURN_IF_ERROR(checkTensorContext(context, past_cache, kOp, "past_cache"));
-    VKINDEX_RETURN_IF_ERROR(infer(past_cache, update, write_indices, options).status());
     VKINDEX_ASSIGN_OR_RETURN(output, createOutput(context, kOp, past_cache.dtype(), past_cache.shape()));
   }
-  VKINDEX_RETURN_IF_ERROR(run(context, past_cache, update, write_indices, options, output, false));
+  VKINDEX_RETURN_IF_ERROR(runInferred(context, shape, past_cache, update, write_indices, output, false));
   return output;
 }
 

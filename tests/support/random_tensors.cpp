@@ -1,6 +1,7 @@
 #include "support/random_tensors.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace vkindex::test {
 
@@ -23,6 +24,21 @@ HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape) {
   const uint64_t mask = dtype == DataType::kBool ? 1 : 0xFF;
   for (uint8_t& byte : tensor.bytes) byte = static_cast<uint8_t>(rng() & mask);
   return tensor;
+}
+
+std::vector<int64_t> outOfRangeIndexValues(DataType index_type, int64_t s) {
+  std::vector<int64_t> values = {-1, s, -s, s + 7};
+  if (index_type == DataType::kInt32) {
+    values.push_back(std::numeric_limits<int32_t>::min());
+    values.push_back(std::numeric_limits<int32_t>::max());
+  } else {
+    values.push_back(std::numeric_limits<int64_t>::min());
+    values.push_back(std::numeric_limits<int64_t>::max());
+    values.push_back((int64_t(1) << 32) + 1);
+    values.push_back((int64_t(1) << 32) + s - 1);
+    values.push_back(-(int64_t(1) << 32));
+  }
+  return values;
 }
 
 Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements) {

@@ -17,6 +17,11 @@ HostTensor randomTensor(Rng& rng, DataType dtype, Shape shape);
 // element count at most `max_elements`.
 Shape randomShape(Rng& rng, size_t rank, uint64_t max_elements);
 
+// Index values outside [0, s-1] for an axis of size `s`, within `index_type`'s range: -1, s, -s, s + 7,
+// the type's extremes, and for int64 also 2^32 + 1, 2^32 + s - 1 and -2^32 (whose low words look valid).
+// What IndexPolicy::kSkip must skip and ONNX's rule wraps or refuses.
+std::vector<int64_t> outOfRangeIndexValues(DataType index_type, int64_t s);
+
 // Random index values in [-s, s-1] (both signs) for an axis of size s > 0.
 HostTensor randomIndices(Rng& rng, DataType index_type, Shape shape, int64_t axis_size);
 

@@ -37,26 +37,10 @@ class ScatterSkipTest : public GpuTest {
   std::unique_ptr<Context> never_walks_;
 };
 
-// Index values the skip policy must skip for an axis of size `s`, in the index type's range.
-std::vector<int64_t> hostileValues(DataType index_type, int64_t s) {
-  std::vector<int64_t> values = {-1, s, -s, s + 7};
-  if (index_type == DataType::kInt32) {
-    values.push_back(std::numeric_limits<int32_t>::min());
-    values.push_back(std::numeric_limits<int32_t>::max());
-  } else {
-    values.push_back(std::numeric_limits<int64_t>::min());
-    values.push_back(std::numeric_limits<int64_t>::max());
-    values.push_back((int64_t(1) << 32) + 1);
-    values.push_back((int64_t(1) << 32) + s - 1);
-    values.push_back(-(int64_t(1) << 32));
-  }
-  return values;
-}
-
 // `count` index values for an axis of size `s`: valid ones (duplicates among them) with every hostile
 // value mixed in, about one in `skip_every` skipped.
 std::vector<int64_t> mixedValues(Rng& rng, DataType index_type, int64_t s, size_t count, uint64_t skip_every) {
-  const std::vector<int64_t> hostile = hostileValues(index_type, s);
+  const std::vector<int64_t> hostile = outOfRangeIndexValues(index_type, s);
   std::vector<int64_t> values(count);
   for (size_t i = 0; i < count; ++i) {
     const bool skip = i < hostile.size() ? i % 2 == 1 : rng() % skip_every == 0;
@@ -180,7 +164,7 @@ TEST_F(ScatterSkipTest, HeavyRunsWithSomeSkipped) {
       for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
         SCOPED_TRACE(describe(pair, index_type));
         std::vector<int64_t> values = heavyAndLightTargets(rng, kMixedUpdates, kMixedTargets);
-        const std::vector<int64_t> hostile = hostileValues(index_type, kMixedTargets);
+        const std::vector<int64_t> hostile = outOfRangeIndexValues(index_type, kMixedTargets);
         for (int64_t& v : values)
           v = rng() % 4 == 0 ? hostile[rng() % hostile.size()] : (v < 0 ? v + kMixedTargets : v);
         const HostTensor data = randomTensor(rng, pair.dtype, {kMixedTargets});
