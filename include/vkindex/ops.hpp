@@ -24,7 +24,9 @@ namespace vkindex {
 // Synchronization contract for recorded operations: before the operation, make the inputs' writes
 // visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT; after it, the output was
 // written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT, so place a barrier from
-// there before reading it. vkindex's own barriers cover only its internal passes and status slot.
+// there before reading it. vkindex's own barriers cover only its internal passes and status slot (a
+// single-dispatch operation records none before its dispatch; inside a StatusBatch, none to the host
+// either: vkindex/status_batch.hpp).
 class VKINDEX_API RecordedOp {
  public:
   RecordedOp();

@@ -18,6 +18,7 @@ extern "C" {
 typedef struct VkindexContext_T* VkindexContext;
 typedef struct VkindexTensor_T* VkindexTensor;
 typedef struct VkindexRecordedOp_T* VkindexRecordedOp;
+typedef struct VkindexStatusBatch_T* VkindexStatusBatch;
 
 /* The same codes, in the same order, as vkindex::StatusCode. */
 typedef enum VkindexStatus {
@@ -336,6 +337,16 @@ VKINDEX_API VkindexStatus vkindexRecordTensorScatter(VkindexContext context, VkC
  * output was then not written). Later calls return the same. */
 VKINDEX_API VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op);
 VKINDEX_API void vkindexRecordedOpDestroy(VkindexRecordedOp op);
+
+/* Many recorded operations with one status barrier (vkindex/status_batch.hpp): between
+ * vkindexStatusBatchBegin and vkindexStatusBatchEnd, operations recorded into `command_buffer` record no
+ * barrier of their own to the host; End records one for all of them, after the last (call it before
+ * vkEndCommandBuffer). One open batch per command buffer. vkindexStatusBatchDestroy frees the handle; a batch
+ * destroyed without End leaves its operations' vkindexRecordedOpFinish failing with VKINDEX_INVALID_ARGUMENT. */
+VKINDEX_API VkindexStatus vkindexStatusBatchBegin(VkindexContext context, VkCommandBuffer command_buffer,
+                                                  VkindexStatusBatch* batch);
+VKINDEX_API VkindexStatus vkindexStatusBatchEnd(VkindexStatusBatch batch);
+VKINDEX_API void vkindexStatusBatchDestroy(VkindexStatusBatch batch);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "vkindex/index_policy.hpp"
 #include "vkindex/ops.hpp"
 #include "vkindex/status.hpp"
+#include "vkindex/status_batch.hpp"
 #include "vkindex/tensor.hpp"
 #include "vkindex/tensor_scatter.hpp"
 #include "vkindex/version.hpp"

@@ -3,7 +3,9 @@
 // component of the first `tuples` tuples (positions count components from the first tuple, which
 // must be the tensor's first; the planner keeps them few) and finds the smallest bad one, so all
 // agree without shared memory or a barrier, which cost SwiftShader more than the reads. Invocation 0
-// of the first group records it and its value in the status slot. Expects common/indices.glsl, a
+// of the first group records it and its value in the status slot, or VKINDEX_NO_ERROR when every
+// component is in range: the kernel writes its own status, so the slot needs no reset before it
+// (OpPlan::writes_own_status) and the dispatch waits for nothing. Expects common/indices.glsl, a
 // `status_words` binding, TUPLE_LENGTH and a push block `pc` with `status_slot`,
 // `indices_word_offset` and `extents`.
 #ifndef VKINDEX_SELF_CHECK_GLSL
@@ -23,6 +25,9 @@ bool checkAndReport(uint tuples) {
       }
       return true;
     }
+  }
+  if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) {
+    status_words[pc.status_slot * VKINDEX_STATUS_SLOT_WORDS] = VKINDEX_NO_ERROR;
   }
   return false;
 }

@@ -21,6 +21,10 @@ struct VkindexRecordedOp_T {
   vkindex::RecordedOp op;
 };
 
+struct VkindexStatusBatch_T {
+  vkindex::StatusBatch batch;
+};
+
 namespace vkindex::capi {
 
 // Stores `status`'s message as the calling thread's last error and returns its code.

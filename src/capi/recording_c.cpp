@@ -173,4 +173,24 @@ VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op) {
 
 void vkindexRecordedOpDestroy(VkindexRecordedOp op) { delete op; }
 
+VkindexStatus vkindexStatusBatchBegin(VkindexContext context, VkCommandBuffer command_buffer,
+                                      VkindexStatusBatch* batch) {
+  constexpr const char* kFunction = "vkindexStatusBatchBegin";
+  if (context == nullptr) return nullArgument(kFunction, "context");
+  if (command_buffer == VK_NULL_HANDLE) return nullArgument(kFunction, "command_buffer");
+  if (batch == nullptr) return nullArgument(kFunction, "batch");
+  vkindex::StatusOr<vkindex::StatusBatch> begun = vkindex::StatusBatch::begin(*context->context, command_buffer);
+  if (!begun.ok()) return fail(begun.status());
+  *batch = new VkindexStatusBatch_T{std::move(begun).value()};
+  return VKINDEX_OK;
+}
+
+VkindexStatus vkindexStatusBatchEnd(VkindexStatusBatch batch) {
+  if (batch == nullptr) return nullArgument("vkindexStatusBatchEnd", "batch");
+  vkindex::Status status = batch->batch.end();
+  return status.ok() ? VKINDEX_OK : fail(status);
+}
+
+void vkindexStatusBatchDestroy(VkindexStatusBatch batch) { delete batch; }
+
 }  // extern "C"

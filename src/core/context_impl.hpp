@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "kernels/pipeline_library.hpp"
+#include "kernels/status_batches.hpp"
 #include "kernels/status_board.hpp"
 #include "kernels/step_timestamps.hpp"
 #include "plan/tuning.hpp"
@@ -25,6 +26,8 @@ struct Context::Impl {
   std::unique_ptr<vk::PipelineCache> pipeline_cache;
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;
+  // The command buffers recording operations without their own status barrier (StatusBatch).
+  std::unique_ptr<kernels::StatusBatches> status_batches = std::make_unique<kernels::StatusBatches>();
   std::unique_ptr<vk::Submitter> submitter;
   std::unique_ptr<vk::ScratchCache> scratch;
   // Bytes one staging chunk holds (kStagingChunkBytes unless ContextOverrides::max_staging_bytes lowers it).

@@ -37,6 +37,8 @@ class StatusBoard {
   // The slot's 16 bytes: what a dispatch binds (the kernels' status_slot push constant is 0, the slot's
   // index in its binding), what the recording resets and what its barriers cover.
   BufferRange slotRange(uint32_t slot) const { return {buffer_.handle(), offsetOf(slot), kSlotBytes}; }
+  // Every slot: what a StatusBatch's one barrier to the host covers.
+  BufferRange boardRange() const { return {buffer_.handle(), 0, offsetOf(kSlotCount)}; }
 
  private:
   StatusBoard(vk::Buffer buffer, VkDeviceSize slot_stride) : buffer_(std::move(buffer)), slot_stride_(slot_stride) {}

@@ -116,7 +116,8 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
     }
     if (context.step_timestamps != nullptr) context.step_timestamps->stamp(recorder.commandBuffer(), step.kernel);
   }
-  if (state.slot) {
+  // In a StatusBatch, its end() makes every slot visible at once.
+  if (state.slot && state.batch == nullptr) {
     recorder.barrier(status, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   }
@@ -185,6 +186,7 @@ StatusOr<std::unique_ptr<RecordedOp::State>> recordPlan(Context& context, VkComm
                                                         const plan::OpPlan& plan, const OpTensors& tensors) {
   Context::Impl& impl = implOf(context);
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<RecordedOp::State> state, newState(impl, plan));
+  if (state->slot) state->batch = impl.status_batches->find(command_buffer);
   kernels::Recorder recorder(*impl.device, *impl.pipelines, state->descriptors, command_buffer);
   VKINDEX_RETURN_IF_ERROR(recordSteps(impl, recorder, plan, tensors, *state));
   return state;

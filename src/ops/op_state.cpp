@@ -56,6 +56,11 @@ RecordedOp::State::~State() {
 
 Status RecordedOp::State::result() const {
   if (!slot) return Status::Ok();  // nothing checked on the device (e.g. indices checked on the host)
+  if (batch && !batch->ended) {
+    return invalidArgument(
+        "RecordedOp::finish: the operation was recorded in a StatusBatch closed without end(), so its status was "
+        "never made visible to the host (call StatusBatch::end() after the batch's last operation)");
+  }
   const kernels::StatusBoard::Report found = context->status->read(*slot);
   if (found.position == VKINDEX_NO_ERROR) return Status::Ok();
   return indexOutOfRange(report, found.position, found.value);

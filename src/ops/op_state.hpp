@@ -9,6 +9,7 @@
 
 #include "core/context_impl.hpp"
 #include "kernels/recorder.hpp"
+#include "kernels/status_batches.hpp"
 #include "plan/op_plan.hpp"
 #include "vk/buffer.hpp"
 #include "vkindex/ops.hpp"
@@ -29,6 +30,8 @@ struct RecordedOp::State {
   plan::IndexReport report;
   // Host-index forms: the index values recorded into the command buffer for the kernel path.
   std::optional<Tensor> uploaded_indices;
+  // Set when recorded inside a StatusBatch: its end() records the status slot's barrier to the host.
+  std::shared_ptr<const StatusBatch::State> batch;
 
   ~State();
   // Ok, or the index error the device reported. Call only after the commands completed.

@@ -98,8 +98,10 @@ bool fuseSmallChecks(OpPlan& plan, const IndexCheck& check, Kernel self_checking
     return false;
   }
   plan.steps[2].kernel = self_checking;
-  // It keeps waiting for the status slot: its plain stores there must follow earlier operations' reads
-  // of the slot's binding in the same command buffer (a write-after-read hazard otherwise).
+  // It writes the slot whatever it finds, so nothing resets the slot first and the one dispatch waits
+  // for nothing (the slot is this operation's alone).
+  plan.steps[2].wait_for.clear();
+  plan.writes_own_status = true;
   plan.steps.erase(plan.steps.begin(), plan.steps.begin() + 2);
   return true;
 }

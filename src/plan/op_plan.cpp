@@ -107,4 +107,32 @@ bool OpPlan::dispatches() const {
   return std::any_of(steps.begin(), steps.end(), [](const Step& step) { return step.kind == StepKind::kDispatch; });
 }
 
+CommandCounts commandCounts(const OpPlan& plan) {
+  CommandCounts counts;
+  const bool slot = plan.dispatches();
+  if (slot && !plan.writes_own_status) {
+    counts.transfers += 1;
+    counts.barriers += 1;
+  }
+  for (const Step& step : plan.steps) {
+    switch (step.kind) {
+      case StepKind::kDispatch:
+        counts.dispatches += 1;
+        counts.barriers += static_cast<uint32_t>(step.wait_for.size()) + (step.indirect_scratch_offset ? 1 : 0);
+        break;
+      case StepKind::kCopyRegions:
+        if (step.regions.empty()) break;
+        counts.transfers += 1;
+        counts.barriers += 2;
+        break;
+      case StepKind::kUploadFromHost:
+        counts.transfers += 1;
+        counts.barriers += 1;
+        break;
+    }
+  }
+  if (slot) counts.host_barriers = 1;
+  return counts;
+}
+
 }  // namespace vkindex::plan

@@ -187,6 +187,19 @@ struct OpPlan {
   bool writes_own_status = false;
 };
 
+// What src/ops/op_runner.cpp records for a plan, counted (the plan tests hold small operations to one
+// dispatch and no barrier before it). The runner resets the status slot (a fill and its barrier) unless
+// the plan writes its own status, places a barrier per wait_for binding of a dispatch (and one before an
+// indirect dispatch's arguments), two before a copy step and one after an upload, and ends with the
+// status slot's barrier to the host wherever a dispatch uses the slot.
+struct CommandCounts {
+  uint32_t dispatches = 0;
+  uint32_t transfers = 0;  // fills, copies and updates, the status reset included
+  uint32_t barriers = 0;   // between the operation's own commands, the status reset's included
+  uint32_t host_barriers = 0;
+};
+CommandCounts commandCounts(const OpPlan& plan);
+
 // The bindings of `step` with role `role` (tests and simulators).
 const Window* windowOf(const Step& step, Role role);
 

@@ -28,8 +28,10 @@ static void release(RecordingInC* recording) {
 
 int recordGatherFromC(const VkindexExternalVulkan* external, VkCommandBuffer command_buffer, VkBuffer buffer,
                       VkDeviceSize buffer_size, const PlacedInC* data, const PlacedInC* indices,
-                      const PlacedInC* output, RecordingInC* recording, char* message, size_t message_size) {
+                      const PlacedInC* output, int batched, RecordingInC* recording, char* message,
+                      size_t message_size) {
   VkindexContextOptions options;
+  VkindexStatusBatch batch = NULL;
   VkindexStatus status;
   memset(&options, 0, sizeof(options));
   options.struct_size = sizeof(options);
@@ -44,10 +46,13 @@ int recordGatherFromC(const VkindexExternalVulkan* external, VkCommandBuffer com
   if (status == VKINDEX_OK) {
     status = viewOf(recording->context, VKINDEX_FLOAT32, buffer, buffer_size, output, &recording->output);
   }
+  if (status == VKINDEX_OK && batched) status = vkindexStatusBatchBegin(recording->context, command_buffer, &batch);
   if (status == VKINDEX_OK) {
     status = vkindexRecordGather(recording->context, command_buffer, recording->data, recording->indices, 0,
                                  recording->output, &recording->op);
   }
+  if (status == VKINDEX_OK && batched) status = vkindexStatusBatchEnd(batch);
+  vkindexStatusBatchDestroy(batch);
   if (status != VKINDEX_OK) {
     failWith(status, message, message_size);
     release(recording);

@@ -25,11 +25,13 @@ typedef struct RecordingInC {
 } RecordingInC;
 
 /* Adopts `external` (memory-only pipeline cache), views float32 `data`, int64 `indices` and float32
- * `output` in `buffer`, and records Gather along axis 0 into `command_buffer` (begun by the caller).
- * Returns the first failing status, with its message; on failure nothing is left to release. */
+ * `output` in `buffer`, and records Gather along axis 0 into `command_buffer` (begun by the caller); with
+ * `batched`, inside a status batch (vkindexStatusBatchBegin, End, Destroy around it). Returns the first
+ * failing status, with its message; on failure nothing is left to release. */
 int recordGatherFromC(const VkindexExternalVulkan* external, VkCommandBuffer command_buffer, VkBuffer buffer,
                       VkDeviceSize buffer_size, const PlacedInC* data, const PlacedInC* indices,
-                      const PlacedInC* output, RecordingInC* recording, char* message, size_t message_size);
+                      const PlacedInC* output, int batched, RecordingInC* recording, char* message,
+                      size_t message_size);
 
 /* After the command buffer has completed: vkindexRecordedOpFinish (twice: the second must agree), then
  * releases everything recordGatherFromC created. */

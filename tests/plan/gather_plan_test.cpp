@@ -62,7 +62,8 @@ TEST(PlanGatherTest, SmallCopyUnitPlansAreOneSelfCheckingPass) {
   ASSERT_EQ(plan->steps.size(), 1u);
   EXPECT_EQ(str(plan->steps[0]),
             "gather_rows_checked spec {64, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, "
-            "status, push 128, groups 1, waits status");
+            "status, push 128, groups 1, waits none");
+  EXPECT_TRUE(plan->writes_own_status) << "no status reset before it";
   const std::vector<RowsStep> passes = rowSteps(*plan);
   ASSERT_EQ(passes.size(), 1u);
   // 5: l = 3, m = floor(2^32 * 3 / 5) + 1, shift 2.

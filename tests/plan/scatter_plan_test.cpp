@@ -185,7 +185,8 @@ TEST(PlanScatterTest, LastWinsThroughAWinnerTable) {
                      fakeDevice(1024, 16));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(kernels(*plan), "scatter_nd_move_checked x1");
-  EXPECT_EQ(str(plan->steps[0].wait_for), "status") << "after earlier operations' reads of the status slot";
+  EXPECT_EQ(str(plan->steps[0].wait_for), "none") << "it writes its own status: nothing resets the slot first";
+  EXPECT_TRUE(plan->writes_own_status);
   // Out of place the copy must wait for the checks: three passes and the copy.
   plan = planScatter(*one, placed(0, 48), placed(64, 8), placed(128, 6), placed(192, 48), false, fakeDevice(1024, 16),
                      fakeDevice(1024, 16));

@@ -47,7 +47,8 @@ std::vector<CopyLayout> computeCopyLayouts(const plan::Tuning& tuning) {
 }
 
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
-                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout) {
+                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout,
+                                                    VkDeviceSize source_offset, VkDeviceSize target_offset) {
   const DeviceInfo& info = context.device->info();
   const uint32_t workgroup = context.tuning.values.workgroup_size;
   const VkDeviceSize total = (bytes + kQuadBytes - 1) / kQuadBytes * kQuadBytes;
@@ -62,9 +63,10 @@ StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCo
     VkDeviceSize size = std::min(chunk, total - offset);
     uint32_t quad_count = static_cast<uint32_t>(size / kQuadBytes);
     auto [groups_x, groups_y] = kernels::groupGrid((quad_count + quads_per_group - 1) / quads_per_group, info);
-    VKINDEX_RETURN_IF_ERROR(recorder.dispatch(
-        layout.int64_components ? kernels::ShaderId::kCopyInt64 : kernels::ShaderId::kCopy, spec,
-        {{source, offset, size}, {target, offset, size}}, &quad_count, sizeof(quad_count), groups_x, groups_y));
+    VKINDEX_RETURN_IF_ERROR(
+        recorder.dispatch(layout.int64_components ? kernels::ShaderId::kCopyInt64 : kernels::ShaderId::kCopy, spec,
+                          {{source, source_offset + offset, size}, {target, target_offset + offset, size}}, &quad_count,
+                          sizeof(quad_count), groups_x, groups_y));
   }
   return pool;
 }

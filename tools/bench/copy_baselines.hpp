@@ -34,9 +34,11 @@ std::vector<CopyLayout> computeCopyLayouts(const plan::Tuning& tuning);
 
 // ShaderId::kCopy (or kCopyInt64) in `layout` over the same bytes, rounded up to whole uvec4s (vkindex buffers are
 // allocated in 16-byte multiples, so the rounding stays inside both buffers). Splits the range into bindings the device
-// can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed.
+// can bind. Returns the descriptor pool the dispatches use: keep it until the commands completed. The offsets (from
+// the buffers' starts) must be multiples of the device's storage-buffer offset alignment.
 StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCommandBuffer cmd, VkBuffer source,
-                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout);
+                                                    VkBuffer target, VkDeviceSize bytes, CopyLayout layout,
+                                                    VkDeviceSize source_offset = 0, VkDeviceSize target_offset = 0);
 
 // Zeroes `bytes` (rounded up to a word) of `buffer` and orders that before later copies and shaders
 // writing it, so a verification run cannot pass on bytes left over from an earlier run.

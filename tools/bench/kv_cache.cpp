@@ -9,9 +9,11 @@
 
 #include "core/context_impl.hpp"
 #include "json_line.hpp"
+#include "kernel_split.hpp"
 #include "kv_cache_rows.hpp"
 #include "table_text.hpp"
 #include "timing_math.hpp"
+#include "vkindex/status_batch.hpp"
 
 namespace vkindex::bench {
 namespace {
@@ -88,7 +90,10 @@ StatusOr<tools::Sample> runKvOps(Context& context, tools::CommandTimer& timer, K
   StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
     if (stamps != nullptr) stamps->begin(cmd);
     const auto record_start = std::chrono::steady_clock::now();
+    // One status barrier for the command buffer's operations, as an engine records a decode step.
+    VKINDEX_ASSIGN_OR_RETURN(StatusBatch batch, StatusBatch::begin(context, cmd));
     Status recorded = row.record(context, cmd, ops);
+    if (recorded.ok()) recorded = batch.end();
     record_ms = tools::millisecondsSince(record_start);
     return recorded;
   });
@@ -119,15 +124,10 @@ StatusOr<tools::Sample> runKvCopy(Context& context, tools::CommandTimer& timer, 
 
 // The row's dispatches by kernel, from a run with a timestamp after every dispatch.
 StatusOr<std::vector<kernels::KernelTime>> kvKernelSplit(Context& context, tools::CommandTimer& timer, KvRow& row) {
-  Context::Impl& impl = implOf(context);
-  VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<kernels::StepTimestamps> stamps,
-                           kernels::StepTimestamps::create(*impl.device));
-  double record_ms = 0.0, host_ms = 0.0;
-  impl.step_timestamps = stamps.get();
-  Status ran = runKvOps(context, timer, row, record_ms, host_ms, stamps.get()).status();
-  impl.step_timestamps = nullptr;  // before `stamps` goes: the Context must not keep a dangling hook
-  VKINDEX_RETURN_IF_ERROR(ran);
-  return stamps->read();
+  return splitByKernel(context, [&](kernels::StepTimestamps& stamps) {
+    double record_ms = 0.0, host_ms = 0.0;
+    return runKvOps(context, timer, row, record_ms, host_ms, &stamps).status();
+  });
 }
 
 StatusOr<KvResult> measureKvRow(Context& context, tools::CommandTimer& timer, KvRow& row,
@@ -147,8 +147,7 @@ StatusOr<KvResult> measureKvRow(Context& context, tools::CommandTimer& timer, Kv
   double record_ms = 0.0, host_ms = 0.0;
   if (info.timestamps) {
     VKINDEX_ASSIGN_OR_RETURN(result.kernels, kvKernelSplit(context, timer, row));
-    result.dispatches = 0;
-    for (const kernels::KernelTime& kernel : result.kernels) result.dispatches += kernel.dispatches;
+    result.dispatches = dispatchCount(result.kernels);
   } else {
     VKINDEX_RETURN_IF_ERROR(runKvOps(context, timer, row, record_ms, host_ms).status());
   }

@@ -41,10 +41,10 @@ class CApiEmbeddingTest : public EmbeddingTest {
     return placed;
   }
 
-  // Records Gather (axis 0) of `indices` into one command buffer from C, submits it between the
-  // contract's barriers, and returns what finishing it from C says.
+  // Records Gather (axis 0) of `indices` into one command buffer from C (`batched`: in a status batch),
+  // submits it between the contract's barriers, and returns what finishing it from C says.
   int gatherRecordedFromC(const Placed& data, const Placed& indices, const Shape& output_shape,
-                          VkDeviceSize output_offset, char* message, size_t message_size) {
+                          VkDeviceSize output_offset, char* message, size_t message_size, bool batched = false) {
     const VkindexExternalVulkan external_c = externalForC();
     const PlacedInC data_c = inC(data.host.shape, data.offset);
     const PlacedInC indices_c = inC(indices.host.shape, indices.offset);
@@ -54,7 +54,7 @@ class CApiEmbeddingTest : public EmbeddingTest {
     barrierBeforeOps(cmd);
     RecordingInC recording{};
     const int recorded = recordGatherFromC(&external_c, cmd, buffer_, image_.size(), &data_c, &indices_c, &output_c,
-                                           &recording, message, message_size);
+                                           batched ? 1 : 0, &recording, message, message_size);
     barrierAfterOps(cmd);
     end(cmd);
     if (recorded != VKINDEX_OK) return recorded;
@@ -84,6 +84,22 @@ TEST_F(CApiEmbeddingTest, BadIndexRecordedFromCIsReportedAtFinishAndWritesNothin
   EXPECT_EQ(gatherRecordedFromC(data, indices, {3, 2}, output_offset, message, sizeof(message)), VKINDEX_OUT_OF_RANGE);
   EXPECT_STREQ(message, "Gather: indices[1] = 4 is out of range for axis 0 of size 4 (allowed [-4, 3])");
   EXPECT_TRUE(bufferMatchesImage()) << "the output must still hold the canary";
+}
+
+// The same two in a status batch: the batch's one barrier makes the status visible.
+TEST_F(CApiEmbeddingTest, GatherRecordedFromCInAStatusBatch) {
+  Rng rng(59);
+  const Placed data = place(randomTensor(rng, DataType::kFloat32, {6, 3}));
+  const Placed good = place(indexTensor(DataType::kInt64, {1}, {-2}));
+  const Placed bad = place(indexTensor(DataType::kInt64, {1}, {-7}));
+  const VkDeviceSize good_offset = reserve(3 * 4), bad_offset = reserve(3 * 4);
+  char message[256] = {};
+  ASSERT_EQ(gatherRecordedFromC(data, good, {1, 3}, good_offset, message, sizeof(message), true), VKINDEX_OK)
+      << message;
+  ASSERT_NO_FATAL_FAILURE(expectOutput(data, good, 0, good_offset));
+  EXPECT_EQ(gatherRecordedFromC(data, bad, {1, 3}, bad_offset, message, sizeof(message), true), VKINDEX_OUT_OF_RANGE);
+  EXPECT_STREQ(message, "Gather: indices[0] = -7 is out of range for axis 0 of size 6 (allowed [-6, 5])");
+  EXPECT_TRUE(bufferMatchesImage()) << "the bad gather's output must still hold the canary";
 }
 
 class CApiContextTest : public GpuTest {

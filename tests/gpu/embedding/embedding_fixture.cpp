@@ -11,7 +11,8 @@
 namespace vkindex::test {
 namespace {
 
-constexpr VkDeviceSize kBufferSize = 8192;
+// Room for a StatusBatch of 40 operations, each region in a 256-byte block of its own (reserve()).
+constexpr VkDeviceSize kBufferSize = 32768;
 
 // The canary byte at each position of the application's buffer (position-dependent, so a shifted or
 // misdirected write cannot reproduce it).

@@ -1,0 +1,115 @@
+// Small operations in one dispatch (issue 57): a decode step's embedding lookup, KV row update and
+// token write plan exactly one dispatch that checks its own indices and writes its own status, with no
+// status reset and no barrier before it, on every row of the tuning table. Larger calls keep their
+// check and report passes. No GPU needed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "plan/gather_nd_plan.hpp"
+#include "plan/scatter_plan.hpp"
+#include "plan/tensor_scatter_plan.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+constexpr int64_t kVocab = 4096, kHidden = 1024;
+
+// A device with a GPU's binding limits and the tuning table's row for `row`.
+FakeDevice tableDevice(DriverClass row) {
+  FakeDevice device = fakeDevice(uint64_t(1) << 30, 64, 256, 4);
+  device.max_workgroup_invocations = 1024;
+  device.max_workgroup_size_x = 1024;
+  static_cast<Tuning&>(device) = tableTuning(row, device);
+  return device;
+}
+
+const DriverClass kRows[] = {DriverClass::kSwiftShader, DriverClass::kLavapipe, DriverClass::kNvidia,
+                             DriverClass::kAmd,         DriverClass::kIntel,    DriverClass::kAdreno,
+                             DriverClass::kMali,        DriverClass::kOtherGpu};
+
+std::string describe(const OpPlan& plan, DriverClass row) {
+  return std::string(driverClassName(row)) + ": " + kernels(plan);
+}
+
+// One dispatch, nothing recorded before it, its own status, one barrier to the host after it.
+void expectOneDispatch(const StatusOr<OpPlan>& plan, DriverClass row) {
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  const CommandCounts counts = commandCounts(*plan);
+  EXPECT_EQ(counts.dispatches, 1u) << describe(*plan, row);
+  EXPECT_EQ(counts.transfers, 0u) << describe(*plan, row);
+  EXPECT_EQ(counts.barriers, 0u) << describe(*plan, row);
+  EXPECT_EQ(counts.host_barriers, 1u) << describe(*plan, row);
+  EXPECT_TRUE(plan->writes_own_status) << describe(*plan, row);
+}
+
+TEST(SmallOpPlanTest, EmbeddingRowsAreOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    for (DataType index_type : {DataType::kInt32, DataType::kInt64}) {
+      for (int64_t rows : {1, 8}) {
+        SCOPED_TRACE(std::to_string(rows) + " rows");
+        expectOneDispatch(planFor({kVocab, kHidden}, DataType::kFloat32, {rows}, index_type, 0, device), row);
+      }
+      // A rank-0 index (the axis goes) and a 16-bit table.
+      expectOneDispatch(planFor({kVocab, kHidden}, DataType::kFloat16, {}, index_type, 0, device), row);
+    }
+  }
+}
+
+TEST(SmallOpPlanTest, GatherNDRowIsOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    StatusOr<GatherNDShape> shape =
+        inferGatherNDShape({kVocab, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64, 0);
+    ASSERT_TRUE(shape.ok());
+    expectOneDispatch(planGatherND(*shape, DataType::kInt64, placed(0, kVocab * kHidden * 4), placed(0, 8),
+                                   placed(0, kHidden * 4), device, device),
+                      row);
+  }
+}
+
+TEST(SmallOpPlanTest, KvRowUpdateInPlaceIsOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    StatusOr<ScatterShape> shape = inferScatterNDShape({64, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64,
+                                                       {1, kHidden}, DataType::kFloat32, Reduction::kNone);
+    ASSERT_TRUE(shape.ok());
+    const Placement cache = placed(0, 64 * kHidden * 4);
+    expectOneDispatch(
+        planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device), row);
+  }
+}
+
+TEST(SmallOpPlanTest, KvTokenWriteInPlaceIsOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    StatusOr<TensorScatterShape> shape =
+        inferTensorScatterShape({1, 8, 64, 128}, DataType::kFloat16, {1, 8, 1, 128}, DataType::kFloat16,
+                                WriteIndicesInput{{1}, DataType::kInt64}, TensorScatterOptions{});
+    ASSERT_TRUE(shape.ok());
+    const Placement cache = placed(0, 8 * 64 * 128 * 2);
+    expectOneDispatch(
+        planTensorScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, 8 * 128 * 2), cache, true, device, device),
+        row);
+  }
+}
+
+// The bound is the planner's: past it the check and report passes come back, each pass waiting for
+// the one before, and the status slot is reset first.
+TEST(SmallOpPlanTest, LargerCallsKeepTheirCheckPasses) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    const StatusOr<OpPlan> plan = planFor({kVocab, kHidden}, DataType::kFloat32, {5000}, DataType::kInt64, 0, device);
+    ASSERT_TRUE(plan.ok());
+    const CommandCounts counts = commandCounts(*plan);
+    EXPECT_GE(counts.dispatches, 3u) << describe(*plan, row);
+    EXPECT_GE(counts.barriers, 2u) << describe(*plan, row);
+    EXPECT_EQ(counts.transfers, 1u) << describe(*plan, row);
+    EXPECT_FALSE(plan->writes_own_status) << describe(*plan, row);
+  }
+}
+
+}  // namespace
+}  // namespace vkindex::plan::test
