@@ -6,9 +6,10 @@
 // three widths made SwiftShader slower even with two of them dead), a segment (ROW_LANES x
 // ITEMS units of one row, or whole short rows) per group of ROW_LANES invocations. Other rows:
 // gather_row_bytes.comp.
-// With VKINDEX_SELF_CHECK (the gather_rows_checked modules) every invocation also does the index check
-// and report passes' work first, for operations with few indices, where three dispatches cost more
-// than the data (the planner uses it for a single pass holding every tuple).
+// With VKINDEX_SELF_CHECK (the *_checked modules, one per copy path as for the plain ones) every
+// invocation also does the index check and report passes' work first, for operations with few indices,
+// where three dispatches cost more than the data (the planner uses them for a single pass holding
+// every tuple).
 #include "common/spec_ids.h"
 #include "common/gather_rows_params.h"
 
@@ -18,20 +19,14 @@
 #ifndef VKINDEX_SELF_CHECK
 #define VKINDEX_SELF_CHECK 0
 #endif
-// The copy paths this module holds (plan::RowPath), one each in the plain modules and all three in the
-// self-checking ones. SwiftShader runs a path slower in a module that holds the others, reachable or
-// not, and a branch on a specialization constant in place of the preprocessor saved nothing
-// (docs/gather-kernels.md).
-#define VKINDEX_ROW_PATH_ALL 0
+// The copy path this module holds (plan::RowPath), one per module, self-checking or not. SwiftShader
+// runs a path slower in a module that holds the others, reachable or not, and a branch on a
+// specialization constant in place of the preprocessor saved nothing (docs/gather-kernels.md).
 #define VKINDEX_ROW_PATH_SEGMENTS 1
 #define VKINDEX_ROW_PATH_SHORT_ROWS 2
 #define VKINDEX_ROW_PATH_COLUMNS 3
 #ifndef VKINDEX_ROW_PATH
-#if VKINDEX_SELF_CHECK
-#define VKINDEX_ROW_PATH VKINDEX_ROW_PATH_ALL
-#else
 #define VKINDEX_ROW_PATH VKINDEX_ROW_PATH_SEGMENTS
-#endif
 #endif
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -173,14 +168,8 @@ void copySegment(uint segment, uint rows_per_segment, uint lane) {
     uint end_row = first_row + min(rows_per_segment, pc.pass_rows - first_row);
 #if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_SHORT_ROWS
     copyShortRows(first_row, end_row);
-#elif VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_SEGMENTS
-    copyRows(first_row, end_row, 0u, pc.row_units, lane);
 #else
-    if (ROW_LANES == 1u && pc.row_units < kSegmentUnits) {
-      copyShortRows(first_row, end_row);
-    } else {
-      copyRows(first_row, end_row, 0u, pc.row_units, lane);
-    }
+    copyRows(first_row, end_row, 0u, pc.row_units, lane);
 #endif
     return;
   }
@@ -197,15 +186,9 @@ void copySegment(uint segment, uint rows_per_segment, uint lane) {
 // consecutive slices (about a segment's units: ITEMS_PER_INVOCATION / row_units slices) and reads its
 // tuple once for them all; consecutive invocations take consecutive columns. Only with one lane per
 // segment (CPU drivers, and GPUs for one-unit rows), since an invocation copies whole rows: a GPU's
-// lanes share longer rows so that their stores coalesce. src/plan/row_gather_plan.cpp sizes the grid
-// by the same test (columnBlockSlices there).
+// lanes share longer rows so that their stores coalesce. src/plan/row_gather_plan.cpp takes this path
+// (copiesColumns) and sizes the grid by the same test (columnBlockSlices there).
 uint columnBlockSlices() { return max(1u, ITEMS_PER_INVOCATION / max(pc.row_units, 1u)); }
-
-bool slicesShareRows() {
-  return ROW_LANES == 1u && pc.row_units <= VKINDEX_SHORT_ROW_UNITS && pc.index_outer_stride == 0u &&
-         pc.first_index == 0u && pc.index_count != 0u && pc.pass_rows % pc.index_count == 0u &&
-         pc.pass_rows / pc.index_count >= columnBlockSlices();
-}
 
 void copyColumns() {
   uint slices = fastDivide(pc.pass_rows, pc.index_count, pc.index_count_multiplier, pc.index_count_shift);
@@ -242,12 +225,6 @@ void main() {
 #if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_COLUMNS
   copyColumns();
 #else
-#if VKINDEX_ROW_PATH == VKINDEX_ROW_PATH_ALL
-  if (slicesShareRows()) {
-    copyColumns();
-    return;
-  }
-#endif
   uint rows_per_segment = rowsPerSegment();
   uint total = pc.segments_per_row == 1u ? divideRoundingUp(pc.pass_rows, rows_per_segment)
                                          : pc.pass_rows * pc.segments_per_row;

@@ -24,10 +24,17 @@ VKINDEX_KERNEL(kGatherRows, gather_rows, gather_rows.comp, "", abi::GatherRowsPa
 VKINDEX_KERNEL(kGatherRows8, gather_rows_8, gather_rows.comp, "VKINDEX_UNIT_BYTES=8", abi::GatherRowsParams)
 VKINDEX_KERNEL(kGatherRows4, gather_rows_4, gather_rows.comp, "VKINDEX_UNIT_BYTES=4", abi::GatherRowsParams)
 VKINDEX_KERNEL(kGatherRowBytes, gather_row_bytes, gather_row_bytes.comp, "", abi::GatherRowsParams)
-// gather_rows.comp doing its own index check and report in its one workgroup (small operations).
+// gather_rows.comp doing its own index check and report first (small operations: one dispatch), one
+// module per copy path as below, in 16-, 8- and 4-byte units: rows in segments, short rows, columns.
 VKINDEX_KERNEL(kGatherRowsChecked, gather_rows_checked, gather_rows.comp, "VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
 VKINDEX_KERNEL(kGatherRowsChecked8, gather_rows_checked_8, gather_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
 VKINDEX_KERNEL(kGatherRowsChecked4, gather_rows_checked_4, gather_rows.comp, "VKINDEX_UNIT_BYTES=4,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherShortRowsChecked, gather_short_rows_checked, gather_rows.comp, "VKINDEX_ROW_PATH=2,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherShortRowsChecked8, gather_short_rows_checked_8, gather_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_ROW_PATH=2,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherShortRowsChecked4, gather_short_rows_checked_4, gather_rows.comp, "VKINDEX_UNIT_BYTES=4,VKINDEX_ROW_PATH=2,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherColumnsChecked, gather_columns_checked, gather_rows.comp, "VKINDEX_ROW_PATH=3,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherColumnsChecked8, gather_columns_checked_8, gather_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_ROW_PATH=3,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
+VKINDEX_KERNEL(kGatherColumnsChecked4, gather_columns_checked_4, gather_rows.comp, "VKINDEX_UNIT_BYTES=4,VKINDEX_ROW_PATH=3,VKINDEX_SELF_CHECK=1", abi::GatherRowsParams)
 // gather_rows.comp moving 16- and 8-byte units as 64-bit components (Tuning::int64_units).
 VKINDEX_KERNEL(kGatherRowsInt64, gather_rows_int64, gather_rows.comp, "VKINDEX_INT64_UNITS=1", abi::GatherRowsParams)
 VKINDEX_KERNEL(kGatherRowsInt64_8, gather_rows_int64_8, gather_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_INT64_UNITS=1", abi::GatherRowsParams)

@@ -15,15 +15,22 @@ constexpr Kernel kRowGatherModules[3][5] = {
     {Kernel::kGatherColumns, Kernel::kGatherColumns8, Kernel::kGatherColumns4, Kernel::kGatherColumnsInt64,
      Kernel::kGatherColumnsInt64_8},
 };
+// The self-checking ones by path, then by unit (16, 8, 4).
+constexpr Kernel kCheckedRowGatherModules[3][3] = {
+    {Kernel::kGatherRowsChecked, Kernel::kGatherRowsChecked8, Kernel::kGatherRowsChecked4},
+    {Kernel::kGatherShortRowsChecked, Kernel::kGatherShortRowsChecked8, Kernel::kGatherShortRowsChecked4},
+    {Kernel::kGatherColumnsChecked, Kernel::kGatherColumnsChecked8, Kernel::kGatherColumnsChecked4},
+};
 
 }  // namespace
 
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check, bool int64_units, RowPath path) {
   const Kernel(&modules)[5] = kRowGatherModules[static_cast<uint32_t>(path)];
+  const Kernel(&checked)[3] = kCheckedRowGatherModules[static_cast<uint32_t>(path)];
   switch (unit_bytes) {
-    case 16: return self_check ? Kernel::kGatherRowsChecked : int64_units ? modules[3] : modules[0];
-    case 8: return self_check ? Kernel::kGatherRowsChecked8 : int64_units ? modules[4] : modules[1];
-    case 4: return self_check ? Kernel::kGatherRowsChecked4 : modules[2];
+    case 16: return self_check ? checked[0] : int64_units ? modules[3] : modules[0];
+    case 8: return self_check ? checked[1] : int64_units ? modules[4] : modules[1];
+    case 4: return self_check ? checked[2] : modules[2];
     default: return Kernel::kGatherRowBytes;
   }
 }
@@ -33,14 +40,22 @@ std::optional<RowPath> rowGatherPath(Kernel kernel) {
     for (Kernel module : kRowGatherModules[path]) {
       if (module == kernel) return static_cast<RowPath>(path);
     }
+    for (Kernel module : kCheckedRowGatherModules[path]) {
+      if (module == kernel) return static_cast<RowPath>(path);
+    }
   }
   return std::nullopt;
 }
 
-bool isRowGatherKernel(Kernel kernel) {
-  return rowGatherPath(kernel).has_value() || kernel == Kernel::kGatherRowBytes ||
-         kernel == Kernel::kGatherRowsChecked || kernel == Kernel::kGatherRowsChecked8 ||
-         kernel == Kernel::kGatherRowsChecked4;
+bool isRowGatherKernel(Kernel kernel) { return rowGatherPath(kernel).has_value() || kernel == Kernel::kGatherRowBytes; }
+
+bool isSelfCheckingRowGatherKernel(Kernel kernel) {
+  for (const auto& modules : kCheckedRowGatherModules) {
+    for (Kernel module : modules) {
+      if (module == kernel) return true;
+    }
+  }
+  return false;
 }
 
 bool isCheckKernel(Kernel kernel) {

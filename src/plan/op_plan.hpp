@@ -27,8 +27,8 @@ enum class Kernel : uint32_t {
   kCount,
 };
 
-// gather_rows.comp's copy paths, one module each (its self-checking modules hold all three): a module
-// holding the others too ran SwiftShader's path slower, reachable or not (docs/gather-kernels.md).
+// gather_rows.comp's copy paths, one module each (the self-checking modules too): a module holding the
+// others too ran SwiftShader's path slower, reachable or not (docs/gather-kernels.md).
 enum class RowPath : uint32_t {
   kSegments,   // copyRows: rows in segments of lanes x items units (every pass that takes no other path)
   kShortRows,  // copyShortRows: whole rows shorter than a segment, a segment per lane (CPU drivers)
@@ -36,16 +36,17 @@ enum class RowPath : uint32_t {
 };
 
 // The row-gather kernel that moves rows in `unit_bytes` units (16, 8, 4; 2 and 1: kGatherRowBytes) on
-// `path`, or its self-checking variant (copy units only, every path). `int64_units`
-// (Tuning::int64_units) picks the 64-bit-component modules for 16- and 8-byte units; the
-// self-checking ones have none.
+// `path`, or its self-checking variant (copy units only). `int64_units` (Tuning::int64_units) picks
+// the 64-bit-component modules for 16- and 8-byte units; the self-checking ones have none.
 Kernel rowGatherKernel(uint32_t unit_bytes, bool self_check = false, bool int64_units = false,
                        RowPath path = RowPath::kSegments);
-// The copy path a row-gather kernel of copy units holds alone, or nullopt for the self-checking and
-// sub-word ones (every path).
+// The copy path a row-gather kernel of copy units (self-checking or not) holds alone, or nullopt for
+// the sub-word one (every path).
 std::optional<RowPath> rowGatherPath(Kernel kernel);
-// True for the nine row-gather kernels.
+// True for the row-gather kernels (gather_rows.comp's modules and gather_row_bytes).
 bool isRowGatherKernel(Kernel kernel);
+// True for gather_rows.comp's self-checking modules.
+bool isSelfCheckingRowGatherKernel(Kernel kernel);
 // True for the two index-check kernels.
 bool isCheckKernel(Kernel kernel);
 // The ScatterND row-write kernel for `unit_bytes` units (16, 8 or 4), with `int64_units` as above.

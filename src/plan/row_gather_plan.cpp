@@ -162,7 +162,9 @@ void fuseSmallPlan(OpPlan& plan, const RowGather& gather, uint32_t unit_bytes) {
   const abi::GatherRowsParams p = pushOf<abi::GatherRowsParams>(plan.steps[2]);
   const bool whole = p.first_outer == 0 && p.first_index == 0 && p.index_window_begin == 0 &&
                      uint64_t(p.pass_rows) == gather.outer * gather.index_count;
-  if (whole) fuseSmallChecks(plan, gather.check, rowGatherKernel(unit_bytes, true));
+  // The self-checking module of the pass's own copy path.
+  const std::optional<RowPath> path = rowGatherPath(plan.steps[2].kernel);
+  if (whole && path) fuseSmallChecks(plan, gather.check, rowGatherKernel(unit_bytes, true, false, *path));
 }
 
 StatusOr<OpPlan> planRowGatherPasses(const RowGather& gather, const Placement& data, const Placement& indices,

@@ -64,6 +64,22 @@ std::vector<OpPlan> samplePlans() {
     EXPECT_TRUE(small.ok());
     addPlan(plan::planGather(*small, DataType::kInt64, placed(0, 6 * 3 * e), placed(0, 2 * 8), placed(0, 2 * 3 * e),
                              roomy, roomy));
+    // The same on each copy path's self-checking module, with one lane per segment of 8 units: rows of 3
+    // elements are short rows, rows of 42 (16-, 8- and 4-byte units by type) take segments, one-element rows along a
+    // middle axis go by columns.
+    FakeDevice roomy_lanes = roomy;
+    roomy_lanes.row_lanes = 1;
+    roomy_lanes.row_items = 8;
+    addPlan(plan::planGather(*small, DataType::kInt64, placed(0, 6 * 3 * e), placed(0, 2 * 8), placed(0, 2 * 3 * e),
+                             roomy_lanes, roomy_lanes));
+    StatusOr<plan::GatherShape> small_long = plan::inferGatherShape({6, 42}, type, {2}, DataType::kInt64, 0);
+    EXPECT_TRUE(small_long.ok());
+    addPlan(plan::planGather(*small_long, DataType::kInt64, placed(0, 6 * 42 * e), placed(0, 2 * 8),
+                             placed(0, 2 * 42 * e), roomy_lanes, roomy_lanes));
+    StatusOr<plan::GatherShape> small_columns = plan::inferGatherShape({8, 20, 1}, type, {2}, DataType::kInt64, 1);
+    EXPECT_TRUE(small_columns.ok());
+    addPlan(plan::planGather(*small_columns, DataType::kInt64, placed(0, 8 * 20 * e), placed(0, 2 * 8),
+                             placed(0, 8 * 2 * e), roomy_lanes, roomy_lanes));
 
     StatusOr<plan::GatherNDShape> nd = plan::inferGatherNDShape({4, 30, 20, 3}, type, {4, 50, 2}, DataType::kInt32, 1);
     EXPECT_TRUE(nd.ok());
@@ -245,6 +261,12 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kGatherRowsChecked,
                         Kernel::kGatherRowsChecked8,
                         Kernel::kGatherRowsChecked4,
+                        Kernel::kGatherShortRowsChecked,
+                        Kernel::kGatherShortRowsChecked8,
+                        Kernel::kGatherShortRowsChecked4,
+                        Kernel::kGatherColumnsChecked,
+                        Kernel::kGatherColumnsChecked8,
+                        Kernel::kGatherColumnsChecked4,
                         Kernel::kGatherRowsInt64,
                         Kernel::kGatherRowsInt64_8,
                         Kernel::kGatherShortRows,

@@ -54,13 +54,14 @@ class RowGatherMachine {
         case Kernel::kGatherColumnsInt64:
         case Kernel::kGatherColumnsInt64_8:
         case Kernel::kGatherRowBytes: gatherRows(step); break;
-        case Kernel::kGatherRowsChecked:
-        case Kernel::kGatherRowsChecked8:
-        case Kernel::kGatherRowsChecked4:
-          selfCheck(step, i);
-          gatherRows(step);
-          break;
-        default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
+        default:
+          if (isSelfCheckingRowGatherKernel(step.kernel)) {
+            selfCheck(step, i);
+            gatherRows(step);
+            break;
+          }
+          ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel);
+          ok_ = false;
       }
     }
     return ok_;

@@ -17,9 +17,7 @@ void expectSkipPlan(const OpPlan& plan) {
   for (const Step& step : plan.steps) {
     EXPECT_FALSE(isCheckKernel(step.kernel)) << kernels(plan);
     EXPECT_NE(step.kernel, Kernel::kReportIndex) << kernels(plan);
-    EXPECT_NE(step.kernel, Kernel::kGatherRowsChecked) << kernels(plan);
-    EXPECT_NE(step.kernel, Kernel::kGatherRowsChecked4) << kernels(plan);
-    EXPECT_NE(step.kernel, Kernel::kGatherRowsChecked8) << kernels(plan);
+    EXPECT_FALSE(isSelfCheckingRowGatherKernel(step.kernel)) << kernels(plan);
     EXPECT_EQ(step.spec[kSpecIndexPolicy], uint32_t(VKINDEX_POLICY_SKIP));
     EXPECT_TRUE(step.wait_for.empty() || step.wait_for[0].role != Role::kStatus) << "waits for no check";
   }

@@ -189,7 +189,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   uint32_t largest = 16;
   while (largest > 1 && (R % largest != 0 || data.offset % largest != 0 || output.offset % largest != 0)) largest /= 2;
   const std::vector<RowsStep> passes = rowSteps(plan);
-  const bool fused = passes.size() == 1 && largest >= 4 && passes[0].step.kernel == rowGatherKernel(largest, true);
+  const bool fused = passes.size() == 1 && largest >= 4 && isSelfCheckingRowGatherKernel(passes[0].step.kernel);
   // Each pass's module holds the copy path it takes (RowPath; the simulator checks which).
   std::vector<Kernel> writers;
   for (RowPath path : {RowPath::kSegments, RowPath::kShortRows, RowPath::kColumns}) {

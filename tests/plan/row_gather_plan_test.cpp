@@ -109,7 +109,7 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
   ASSERT_EQ(rowSteps(*planned).size(), 1u);
   EXPECT_EQ(str(rowSteps(*planned)[0].window(Role::kIndices)), "{0, 48}");
   EXPECT_EQ(rowSteps(*planned)[0].params.index_outer_stride, 0u);
-  EXPECT_EQ(kernels(*planned), "gather_rows_checked_8 x1");  // 12 components: one self-checking pass
+  EXPECT_EQ(kernels(*planned), "gather_short_rows_checked_8 x1");  // 12 components: one self-checking pass
 }
 
 TEST(PlanRowGatherTest, IndexChecksAppendAfterExistingSteps) {
