@@ -128,6 +128,11 @@ VKINDEX_KERNEL(kScatterNDRows4, scatter_nd_rows_4, scatter_nd_rows.comp, "VKINDE
 // The same moving 16- and 8-byte units as 64-bit components (Tuning::int64_units).
 VKINDEX_KERNEL(kScatterNDRowsInt64, scatter_nd_rows_int64, scatter_nd_rows.comp, "VKINDEX_INT64_UNITS=1", abi::ScatterNDParams)
 VKINDEX_KERNEL(kScatterNDRowsInt64_8, scatter_nd_rows_int64_8, scatter_nd_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_INT64_UNITS=1", abi::ScatterNDParams)
+// scatter_nd_rows.comp in 16-, 8- and 4-byte units doing its own index check and report, with no
+// winner table (a few tuples in place, reduction none: one dispatch).
+VKINDEX_KERNEL(kScatterNDRowsChecked, scatter_nd_rows_checked, scatter_nd_rows.comp, "VKINDEX_SELF_CHECK=1", abi::ScatterNDParams)
+VKINDEX_KERNEL(kScatterNDRowsChecked8, scatter_nd_rows_checked_8, scatter_nd_rows.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_SELF_CHECK=1", abi::ScatterNDParams)
+VKINDEX_KERNEL(kScatterNDRowsChecked4, scatter_nd_rows_checked_4, scatter_nd_rows.comp, "VKINDEX_UNIT_BYTES=4,VKINDEX_SELF_CHECK=1", abi::ScatterNDParams)
 // A reduction where the walk would leave the device idle (few lines, narrow ScatterND slices): the
 // fold by owner (shaders/common/scatter_buckets_params.h). Each update records its target and
 // counts itself there, light targets get buckets, positions fill them, one owner per target sorts

@@ -7,11 +7,18 @@
 // ROW_LANES x ITEMS units per group of ROW_LANES invocations, reading the tuple and its claim once per
 // segment: gather_rows.comp's layout, the other way round. The planner picks the widest unit that
 // divides the slice and both offsets.
+// With VKINDEX_SELF_CHECK (scatter_nd_rows_checked*: a few tuples in place, reduction none, the KV row
+// update) the module is the operation's one dispatch: every invocation does the index check and
+// report passes' work first (common/self_check.glsl), and with no winner table a tuple's slice is
+// written unless a later tuple of the few addresses the same row (the last one wins).
 #include "common/spec_ids.h"
 #include "common/scatter_nd_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 16
+#endif
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
 #endif
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -27,19 +34,40 @@ layout(constant_id = VKINDEX_SPEC_TUPLE_LENGTH) const uint TUPLE_LENGTH = 1;
 layout(binding = 0, std430) readonly buffer Updates { UNIT updates_units[]; };
 layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
 layout(binding = 2, std430) writeonly buffer Out { UNIT out_units[]; };
+#if VKINDEX_SELF_CHECK
+layout(binding = 3, std430) buffer Status { uint status_words[]; };
+#else
 layout(binding = 3, std430) readonly buffer Winners { uint winners[]; };
 layout(binding = 4, std430) buffer Status { uint status_words[]; };
+#endif
 
 #include "common/indices.glsl"
 #include "common/index_tuples.glsl"
 #include "common/status_gate.glsl"
 #include "common/batched_copy.glsl"
+#if VKINDEX_SELF_CHECK
+#include "common/self_check.glsl"
+
+// Whether tuple n's slice is the last written to `row`: no later tuple of the pass addresses it.
+bool writesLast(uint row, uint n) {
+  for (uint later = n + 1u; later < pc.end_tuple; ++later) {
+    if (tupleRow(later) == row) return false;
+  }
+  return true;
+}
+#else
+bool writesLast(uint row, uint n) { return winners[row] == n + 1u; }
+#endif
 
 const uint kWordsPerUnit = VKINDEX_UNIT_BYTES / 4u;
 const uint kSegmentUnits = ROW_LANES * ITEMS_PER_INVOCATION;
 
 void main() {
+#if VKINDEX_SELF_CHECK
+  if (checkAndReport(pc.end_tuple)) return;
+#else
   if (badIndexFound()) return;
+#endif
   // Slices are below 2^32 bytes: they lie inside one binding.
   uint slice_units = pc.slice_elements * ELEMENT_BYTES / VKINDEX_UNIT_BYTES;
   uint segments_per_slice = divideRoundingUp(slice_units, kSegmentUnits);
@@ -52,7 +80,7 @@ void main() {
     if (row == kSkippedIndex) continue;  // the skip policy: this tuple writes nothing
     uint first_target = row * pc.slice_elements;  // windows hold whole slices
     if (first_target < pc.target_begin || first_target >= pc.target_end) continue;
-    if (winners[row] != n + 1u) continue;  // a later tuple writes this row
+    if (!writesLast(row, n)) continue;  // a later tuple writes this row
     uint segment_begin = (segment - tuple_step * segments_per_slice) * kSegmentUnits;
     uint begin = segment_begin + lane;
     // Word offsets may be below zero modulo 2^32 (a later window): divide only the in-window sums.

@@ -86,15 +86,14 @@ void applyIndexPolicy(OpPlan& plan, IndexPolicy policy) {
 void waitForChecks(Step& step) { step.wait_for.push_back({Role::kStatus, {}}); }
 
 bool fuseSmallChecks(OpPlan& plan, const IndexCheck& check, Kernel self_checking) {
-  // The redundant reads stay small: each invocation reads every component.
-  constexpr uint64_t kMaxComponents = 16, kMaxWork = 256;
   if (plan.steps.size() != 3 || !isCheckKernel(plan.steps[0].kernel) || plan.steps[1].kernel != Kernel::kReportIndex) {
     return false;
   }
   const abi::CheckParams p = pushOf<abi::CheckParams>(plan.steps[0]);
+  // The redundant reads stay small: each invocation reads every component.
   const uint64_t components = check.tuple_count * check.extents.size();
-  if (p.position_base != 0 || p.index_count != components || components > kMaxComponents ||
-      components * plan.steps[2].groups > kMaxWork) {
+  if (p.position_base != 0 || p.index_count != components || components > kMaxSelfCheckedComponents ||
+      components * plan.steps[2].groups > kMaxSelfCheckedWork) {
     return false;
   }
   plan.steps[2].kernel = self_checking;

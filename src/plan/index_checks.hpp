@@ -54,5 +54,8 @@ void waitForChecks(Step& step);
 // it fused. It cuts a small operation's latency on both CPU drivers (`vkindex bench`'s latency rows;
 // docs/gather-kernels.md).
 bool fuseSmallChecks(OpPlan& plan, const IndexCheck& check, Kernel self_checking);
+// fuseSmallChecks' bounds: index components, and components x workgroups of the fused dispatch.
+constexpr uint64_t kMaxSelfCheckedComponents = 16;
+constexpr uint64_t kMaxSelfCheckedWork = 256;
 
 }  // namespace vkindex::plan

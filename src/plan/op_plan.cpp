@@ -77,8 +77,24 @@ uint32_t scatterNDRowsUnitBytes(Kernel kernel) {
     case Kernel::kScatterNDRows8:
     case Kernel::kScatterNDRowsInt64_8: return 8;
     case Kernel::kScatterNDRows4: return 4;
+    case Kernel::kScatterNDRowsChecked: return 16;
+    case Kernel::kScatterNDRowsChecked8: return 8;
+    case Kernel::kScatterNDRowsChecked4: return 4;
     default: return 0;
   }
+}
+
+Kernel scatterNDRowsCheckedKernel(uint32_t unit_bytes) {
+  switch (unit_bytes) {
+    case 16: return Kernel::kScatterNDRowsChecked;
+    case 8: return Kernel::kScatterNDRowsChecked8;
+    default: return Kernel::kScatterNDRowsChecked4;
+  }
+}
+
+bool isSelfCheckingScatterNDRowsKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterNDRowsChecked || kernel == Kernel::kScatterNDRowsChecked8 ||
+         kernel == Kernel::kScatterNDRowsChecked4;
 }
 
 Kernel bulkCopyKernel(bool int64_units) { return int64_units ? Kernel::kCopyWordsInt64 : Kernel::kCopyWords16; }

@@ -53,6 +53,9 @@ bool isCheckKernel(Kernel kernel);
 Kernel scatterNDRowsKernel(uint32_t unit_bytes, bool int64_units);
 // The unit a ScatterND row-write kernel moves (16, 8 or 4 bytes), or 0 for any other kernel.
 uint32_t scatterNDRowsUnitBytes(Kernel kernel);
+// The self-checking ScatterND row-write kernel for `unit_bytes` units (16, 8 or 4): no winner table.
+Kernel scatterNDRowsCheckedKernel(uint32_t unit_bytes);
+bool isSelfCheckingScatterNDRowsKernel(Kernel kernel);
 // The out-of-place scatters' copy of the 16-byte-aligned bulk of data, with `int64_units` as above
 // (the tail is kCopyWords).
 Kernel bulkCopyKernel(bool int64_units);

@@ -62,6 +62,29 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
   }
 }
 
+// A few tuples in place (a KV-cache row update) in one self-checking dispatch: scatter_nd_move_checked
+// (fuseSmallChecks), then, for slices of whole words, scatter_nd_rows_checked* moving them in the widest
+// unit dividing the slice and both offsets, in the device's row segments, as the winner table's row
+// writes do. Duplicates need no table: a tuple writes its row only if no later tuple addresses it.
+void fuseSmallMove(OpPlan& plan, const ScatterShape& shape, const Placement& updates, const Placement& output,
+                   const Tuning& tuning) {
+  if (!fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked)) return;
+  const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
+  const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
+  if (unit < 4) return;
+  Step& step = plan.steps[0];
+  const uint32_t workgroup = step.spec[kSpecWorkgroupSize];
+  const uint64_t slice_units = slice_bytes / unit;
+  const SegmentLayout segments = segmentLayout(tuning, workgroup, slice_units);
+  const uint64_t groups = segments.groupsFor(shape.check.tuple_count * segments.segmentsOf(slice_units), workgroup);
+  // fuseSmallChecks' bound on the redundant reads: every invocation reads every component.
+  if (shape.check.tuple_count * shape.check.extents.size() * groups > kMaxSelfCheckedWork) return;
+  step.kernel = scatterNDRowsCheckedKernel(unit);
+  step.spec[kSpecItems] = segments.items;
+  step.spec[kSpecRowLanes] = segments.lanes;
+  step.groups = groups;
+}
+
 }  // namespace
 
 StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
@@ -132,7 +155,7 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
       // A few tuples in place (a KV-cache row update) in one dispatch; under the skip policy there is
       // no check to fuse.
       if (checked && plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
-        fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked);
+        fuseSmallMove(plan, shape, updates, output, tuning);
       }
       break;
   }

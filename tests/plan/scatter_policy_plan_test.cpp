@@ -21,6 +21,7 @@ struct PolicyCase {
   bool in_place = false;
   FakeDevice device;
   std::string strategy_kernel;  // a kernel of the strategy the case is for, in both plans
+  std::string fused_kernel;     // where kError fuses the plan into another kernel: that one instead
 };
 
 StatusOr<OpPlan> planUnder(const PolicyCase& c, IndexPolicy policy) {
@@ -47,7 +48,8 @@ void expectPolicyPlans(const PolicyCase& c) {
   const StatusOr<OpPlan> checked = planUnder(c, IndexPolicy::kError);
   ASSERT_TRUE(checked.ok()) << checked.status().toString();
   const std::string checked_kernels = kernels(*checked);
-  EXPECT_NE(checked_kernels.find(c.strategy_kernel), std::string::npos) << checked_kernels;
+  EXPECT_NE(checked_kernels.find(c.fused_kernel.empty() ? c.strategy_kernel : c.fused_kernel), std::string::npos)
+      << checked_kernels;
   EXPECT_TRUE(checked_kernels.find("check_indices") != std::string::npos ||
               checked_kernels.find("_checked") != std::string::npos)
       << checked_kernels;
@@ -79,11 +81,11 @@ TEST(ScatterPolicyPlanTest, EveryStrategyPlansNoCheckAndSkipsUnderSkip) {
   // Nine dims, none coalescing with its neighbour (indices are smaller than data in each).
   const Shape nine_data(9, 3), nine_indices(9, 2);
   std::vector<PolicyCase> cases;
-  // A KV-cache row update in place: kError fuses it into scatter_nd_move_checked.
+  // A KV-cache row update in place: kError fuses it into scatter_nd_rows_checked (whole 16-byte units).
   cases.push_back({"ScatterND rows in place (walk)",
                    inferScatterNDShape({16, 8}, DataType::kFloat32, {1, 1}, DataType::kInt64, {1, 8},
                                        DataType::kFloat32, Reduction::kNone),
-                   512, 8, 32, true, plain, "scatter_nd_move"});
+                   512, 8, 32, true, plain, "scatter_nd_move", "scatter_nd_rows_checked"});
   cases.push_back({"ScatterND none (winner table)",
                    inferScatterNDShape({64, 4}, DataType::kFloat32, {40, 1}, DataType::kInt32, {40, 4},
                                        DataType::kFloat32, Reduction::kNone),

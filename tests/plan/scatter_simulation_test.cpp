@@ -94,6 +94,45 @@ TEST(ScatterSimulationTest, ElementsAcrossWindows) { simulateRandomCases(false, 
 
 TEST(ScatterSimulationTest, TuplesAcrossWindows) { simulateRandomCases(true, 12); }
 
+// A KV row update (one tuple in place, reduction none) is one self-checking dispatch: whole-word slices
+// move in 16-, 8- or 4-byte units (scatter_nd_rows_checked*, no winner table), others element by
+// element (scatter_nd_move_checked). Every type, slices of 1 to 8 elements, offsets 0 to 16.
+TEST(ScatterSimulationTest, KvRowUpdateIsOneDispatch) {
+  int rows_kernels = 0;
+  for (DataType type : kTypes) {
+    for (int64_t inner : {1, 2, 3, 5, 8}) {
+      for (uint64_t offset : {0, 4, 8, 16}) {
+        ScatterCase c;
+        c.nd = true;
+        c.data_type = type;
+        c.data_shape = {6, inner};
+        c.indices_shape = {1, 1};
+        c.index_type = DataType::kInt64;
+        c.in_place = true;
+        c.data_offset = c.output_offset = offset;
+        c.updates_offset = 256 + offset;
+        c.device = fakeDevice(uint64_t(1) << 20, 16);
+        SCOPED_TRACE(describe(c));
+        const Status simulated = simulateScatter(c, static_cast<uint32_t>(inner + offset));
+        ASSERT_TRUE(simulated.ok()) << simulated.toString();
+        StatusOr<ScatterShape> shape =
+            inferScatterNDShape(c.data_shape, type, c.indices_shape, DataType::kInt64, {1, inner}, type, c.reduction);
+        ASSERT_TRUE(shape.ok());
+        const uint64_t bytes = 6 * inner * elementSize(type);
+        const StatusOr<OpPlan> plan =
+            planScatter(*shape, placed(offset, bytes), placed(0, 8), placed(256 + offset, bytes / 6),
+                        placed(offset, bytes), true, c.device, c.device);
+        ASSERT_TRUE(plan.ok());
+        ASSERT_EQ(plan->steps.size(), 1u) << kernels(*plan);
+        const bool whole_words = inner * elementSize(type) % 4 == 0 && offset % 4 == 0;
+        EXPECT_EQ(isSelfCheckingScatterNDRowsKernel(plan->steps[0].kernel), whole_words) << kernels(*plan);
+        rows_kernels += whole_words ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(rows_kernels, 30);
+}
+
 TEST(ScatterSimulationTest, LinesLongerThanAWindow) {
   // A 1-D axis of 3000 int64 updates (24 KiB) on 256-byte windows: runs of single axis positions
   // split the inner lines, and targets span 113 output windows.

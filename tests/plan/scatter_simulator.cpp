@@ -441,7 +441,15 @@ void ScatterMachine::writeWinnerRows(const Step& step) {
   for (uint32_t n = p.first_tuple; n < p.end_tuple && ok_; ++n) {
     const uint32_t row = tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], n);
     const uint32_t first_target = row * p.slice_elements;
-    if (first_target < p.target_begin || first_target >= p.target_end || tableEntry(step, row, "row") != n + 1) {
+    if (first_target < p.target_begin || first_target >= p.target_end) continue;
+    if (isSelfCheckingScatterNDRowsKernel(step.kernel)) {
+      // No table: the slice is written unless a later tuple of the pass addresses the same row.
+      bool later = false;
+      for (uint32_t m = n + 1; m < p.end_tuple && !later; ++m) {
+        later = tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], m) == row;
+      }
+      if (later) continue;
+    } else if (tableEntry(step, row, "row") != n + 1) {
       continue;
     }
     const uint32_t source = (p.updates_word_offset + n * slice_units * words_per_unit) / words_per_unit;

@@ -77,8 +77,28 @@ TEST(SmallOpPlanTest, KvRowUpdateInPlaceIsOneDispatch) {
                                                        {1, kHidden}, DataType::kFloat32, Reduction::kNone);
     ASSERT_TRUE(shape.ok());
     const Placement cache = placed(0, 64 * kHidden * 4);
-    expectOneDispatch(
-        planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device), row);
+    const StatusOr<OpPlan> plan =
+        planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device);
+    expectOneDispatch(plan, row);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(kernels(*plan), "scatter_nd_rows_checked x1") << "16-byte units";
+  }
+}
+
+// A few tuples in place fuse too where the winner table would pass its 64 MiB (more than 2^24 rows): a
+// tuple then writes its row unless a later one addresses it (scatter_nd_rows_checked*, no table).
+TEST(SmallOpPlanTest, FewTuplesPastTheWinnerTableAreOneDispatch) {
+  const int64_t rows = (int64_t(1) << 24) + 1;
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    StatusOr<ScatterShape> shape = inferScatterNDShape({rows, 1}, DataType::kFloat32, {8, 1}, DataType::kInt32, {8, 1},
+                                                       DataType::kFloat32, Reduction::kNone);
+    ASSERT_TRUE(shape.ok());
+    const Placement cache = placed(0, uint64_t(rows) * 4);
+    const StatusOr<OpPlan> plan = planScatter(*shape, cache, placed(0, 32), placed(0, 32), cache, true, device, device);
+    expectOneDispatch(plan, row);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(kernels(*plan), "scatter_nd_rows_checked_4 x1");
   }
 }
 

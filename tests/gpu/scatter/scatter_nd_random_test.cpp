@@ -487,6 +487,33 @@ TEST_F(ScatterNDTest, LongSlicesMoveInRowSegments) {
   }
 }
 
+// A KV row update (one tuple in place) is one self-checking dispatch: scatter_nd_rows_checked* for
+// whole-word slices of 1024, 1100, 1102, 1101, 2 and 1 floats (16-, 8- and 4-byte units, one or several
+// row segments, one word), scatter_nd_move_checked for 3 halves. A few tuples in place fuse too where
+// the winner table would exceed its 64 MiB (more than 2^24 rows): then the last of duplicate tuples wins
+// by scanning the later tuples, as 8 tuples into a float32 [2^24 + 1, 1] show (in place and recorded in
+// place; the other forms copy data first and check in passes). On the CPU drivers invocations run in
+// order, so a broken scan could still land the last writer there: this case checks the addressing and
+// the check of that path, and a GPU (scripts/device-check.sh) its ordering.
+TEST_F(ScatterNDTest, FewTuplesInPlaceKeepLastWins) {
+  Rng rng(12);
+  for (int64_t inner : {1024, 1100, 1102, 1101, 2, 1}) {
+    SCOPED_TRACE("slices of " + std::to_string(inner) + " floats");
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), makeCase(rng, randomTensor(rng, DataType::kFloat32, {64, inner}),
+                            indexTensor(DataType::kInt64, {1, 1}, {37}), Reduction::kNone)));
+  }
+  ASSERT_NO_FATAL_FAILURE(
+      expectAllFormsMatchReference(context(), makeCase(rng, randomTensor(rng, DataType::kFloat16, {6, 3}),
+                                                       indexTensor(DataType::kInt64, {1, 1}, {-5}), Reduction::kNone)));
+  const int64_t rows = (int64_t(1) << 24) + 1;
+  ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+      context(),
+      makeCase(rng, randomTensor(rng, DataType::kFloat32, {rows, 1}),
+               indexTensor(DataType::kInt32, {8, 1}, {2, rows - 1, 5, 2, -1, 7, -rows + 5, 2}), Reduction::kNone),
+      Forms::kWithRecording));
+}
+
 TEST_F(ScatterNDTest, ManyElements) {
   // Many tuples and long slices; uniform targets and then duplicate-heavy ones. 70000 tuples: more than
   // 2^16 updates per target element to walk in order (a kernel that walks the tuples in one invocation
