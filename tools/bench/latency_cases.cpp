@@ -40,20 +40,26 @@ int64_t int64At(const std::vector<uint8_t>& bytes, size_t i) {
   return value;
 }
 
-// Embedding rows: Gather axis 0 of a float32 [vocab, 1024] table with `rows` int64 indices, in an
-// indices tensor or (`host_indices`) in host memory, as a CPU sampler leaves them (HostIndices).
-class GatherRows : public LatencyCase {
+// How a lookup names its rows: Gather's indices tensor, GatherND's (one-component tuples), or Gather's
+// host indices, as a CPU sampler leaves them (HostIndices).
+enum class Lookup { kGather, kGatherND, kHostIndices };
+
+// Embedding rows: `rows` int64 indices into a float32 [vocab, 1024] table, axis 0, as `lookup` says.
+class EmbeddingRows : public LatencyCase {
  public:
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, const std::string& name, int64_t vocab,
-                                                       int64_t rows, bool host_indices) {
-    auto row = std::make_unique<GatherRows>();
+                                                       int64_t rows, Lookup lookup) {
+    auto row = std::make_unique<EmbeddingRows>();
     row->name = name;
-    row->op = "Gather";
+    row->op = lookup == Lookup::kGatherND ? "GatherND" : "Gather";
+    const std::string count = std::to_string(rows);
     row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x " +
-                  (host_indices ? "host " : "") + "int64[" + std::to_string(rows) + "], axis 0";
+                  (lookup == Lookup::kHostIndices ? "host int64[" + count + "], axis 0"
+                   : lookup == Lookup::kGatherND  ? "int64[" + count + ",1]"
+                                                  : "int64[" + count + "], axis 0");
     row->written_bytes = uint64_t(rows) * kRowBytes;
     row->rows_ = rows;
-    row->host_indices_ = host_indices;
+    row->lookup_ = lookup;
     const Shape table_shape = {vocab, kHidden};
     const std::vector<uint8_t> table = randomBytes(uint64_t(vocab * kHidden) * 4, 21);
     const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, uint64_t(kBatchOps * rows), vocab, 22);
@@ -63,8 +69,9 @@ class GatherRows : public LatencyCase {
     VKINDEX_ASSIGN_OR_RETURN(
         row->indices_, Tensor::fromHost(context, DataType::kInt64, {kBatchOps * rows}, indices.data(), indices.size()));
     VKINDEX_ASSIGN_OR_RETURN(row->outputs_, Tensor::create(context, DataType::kFloat32, {kBatchOps * rows, kHidden}));
+    const Shape index_shape = lookup == Lookup::kGatherND ? Shape{rows, 1} : Shape{rows};
     VKINDEX_ASSIGN_OR_RETURN(row->index_views_,
-                             viewsOf(context, row->indices_, DataType::kInt64, {rows}, 8 * rows, kBatchOps));
+                             viewsOf(context, row->indices_, DataType::kInt64, index_shape, 8 * rows, kBatchOps));
     VKINDEX_ASSIGN_OR_RETURN(row->output_views_, viewsOf(context, row->outputs_, DataType::kFloat32, {rows, kHidden},
                                                          row->written_bytes, kBatchOps));
     row->index_values_ = indices;
@@ -72,12 +79,18 @@ class GatherRows : public LatencyCase {
   }
 
   StatusOr<RecordedOp> record(Context& context, VkCommandBuffer cmd, int i) override {
-    if (host_indices_) return recordGather(context, cmd, table_, hostIndices(i), 0, output_views_[i]);
-    return recordGather(context, cmd, table_, index_views_[i], 0, output_views_[i]);
+    switch (lookup_) {
+      case Lookup::kGatherND: return recordGatherND(context, cmd, table_, index_views_[i], 0, output_views_[i]);
+      case Lookup::kHostIndices: return recordGather(context, cmd, table_, hostIndices(i), 0, output_views_[i]);
+      default: return recordGather(context, cmd, table_, index_views_[i], 0, output_views_[i]);
+    }
   }
   Status call(Context& context) override {
-    if (host_indices_) return gather(context, table_, hostIndices(0), 0, output_views_[0]);
-    return gather(context, table_, index_views_[0], 0, output_views_[0]);
+    switch (lookup_) {
+      case Lookup::kGatherND: return gatherND(context, table_, index_views_[0], 0, output_views_[0]);
+      case Lookup::kHostIndices: return gather(context, table_, hostIndices(0), 0, output_views_[0]);
+      default: return gather(context, table_, index_views_[0], 0, output_views_[0]);
+    }
   }
   Status check() const override {
     VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, outputs_.toHost());
@@ -89,50 +102,10 @@ class GatherRows : public LatencyCase {
   HostIndices hostIndices(int i) const { return {DataType::kInt64, {rows_}, index_values_.data() + 8 * rows_ * i}; }
 
   int64_t rows_ = 1;
-  bool host_indices_ = false;
+  Lookup lookup_ = Lookup::kGather;
   Tensor table_, indices_, outputs_;
   std::vector<Tensor> index_views_, output_views_;
   std::vector<uint8_t> index_values_;
-  std::vector<uint8_t> expected_;
-};
-
-// The same lookup as GatherND: float32 [vocab, 1024] x int64 [1, 1] -> [1, 1024].
-class GatherNDRow : public LatencyCase {
- public:
-  static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
-    auto row = std::make_unique<GatherNDRow>();
-    row->name = "gathernd-1row";
-    row->op = "GatherND";
-    row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x int64[1,1]";
-    row->written_bytes = kRowBytes;
-    const Shape table_shape = {vocab, kHidden};
-    const std::vector<uint8_t> table = randomBytes(uint64_t(vocab * kHidden) * 4, 41);
-    const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kBatchOps, vocab, 42);
-    row->expected_ = cpuGatherND(table, table_shape, 4, indices, {kBatchOps, 1}, DataType::kInt64, 0);
-    VKINDEX_ASSIGN_OR_RETURN(row->table_,
-                             Tensor::fromHost(context, DataType::kFloat32, table_shape, table.data(), table.size()));
-    VKINDEX_ASSIGN_OR_RETURN(
-        row->indices_, Tensor::fromHost(context, DataType::kInt64, {kBatchOps, 1}, indices.data(), indices.size()));
-    VKINDEX_ASSIGN_OR_RETURN(row->outputs_, Tensor::create(context, DataType::kFloat32, {kBatchOps, kHidden}));
-    VKINDEX_ASSIGN_OR_RETURN(row->index_views_,
-                             viewsOf(context, row->indices_, DataType::kInt64, {1, 1}, 8, kBatchOps));
-    VKINDEX_ASSIGN_OR_RETURN(row->output_views_,
-                             viewsOf(context, row->outputs_, DataType::kFloat32, {1, kHidden}, kRowBytes, kBatchOps));
-    return std::unique_ptr<LatencyCase>(std::move(row));
-  }
-
-  StatusOr<RecordedOp> record(Context& context, VkCommandBuffer cmd, int i) override {
-    return recordGatherND(context, cmd, table_, index_views_[i], 0, output_views_[i]);
-  }
-  Status call(Context& context) override { return gatherND(context, table_, index_views_[0], 0, output_views_[0]); }
-  Status check() const override {
-    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, outputs_.toHost());
-    return expectEqual(actual, expected_, name + " output");
-  }
-
- private:
-  Tensor table_, indices_, outputs_;
-  std::vector<Tensor> index_views_, output_views_;
   std::vector<uint8_t> expected_;
 };
 
@@ -264,10 +237,10 @@ std::vector<std::unique_ptr<LatencyCase>> createLatencyCases(Context& context, b
   const int64_t cache_rows = quick ? 16 : 64;
   const int64_t max_seq = quick ? 16 : 64;
   std::pair<const char*, StatusOr<std::unique_ptr<LatencyCase>>> created[] = {
-      {"gather-1row", GatherRows::create(context, "gather-1row", vocab, 1, false)},
-      {"gather-8rows", GatherRows::create(context, "gather-8rows", vocab, 8, false)},
-      {"gather-1row-host", GatherRows::create(context, "gather-1row-host", vocab, 1, true)},
-      {"gathernd-1row", GatherNDRow::create(context, vocab)},
+      {"gather-1row", EmbeddingRows::create(context, "gather-1row", vocab, 1, Lookup::kGather)},
+      {"gather-8rows", EmbeddingRows::create(context, "gather-8rows", vocab, 8, Lookup::kGather)},
+      {"gather-1row-host", EmbeddingRows::create(context, "gather-1row-host", vocab, 1, Lookup::kHostIndices)},
+      {"gathernd-1row", EmbeddingRows::create(context, "gathernd-1row", vocab, 1, Lookup::kGatherND)},
       {"scatternd-1row", ScatterRow::create(context, cache_rows)},
       {"tensorscatter-1token", TensorScatterToken::create(context, max_seq)}};
   std::vector<std::unique_ptr<LatencyCase>> rows;
