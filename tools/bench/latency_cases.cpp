@@ -109,9 +109,24 @@ class EmbeddingRows : public LatencyCase {
   std::vector<uint8_t> expected_;
 };
 
+// An update of caches in place: kBatchOps caches (one per layer), each a view of one storage tensor,
+// each written at its own int64 position from its own view of the updates.
+class CacheUpdate : public LatencyCase {
+ public:
+  Status check() const override {
+    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, caches_.toHost());
+    return expectEqual(actual, expected_, name + " caches");
+  }
+
+ protected:
+  Tensor caches_, positions_, updates_;
+  std::vector<Tensor> cache_views_, position_views_, update_views_;
+  std::vector<uint8_t> expected_;  // every cache after the updates
+};
+
 // A KV-cache row update: ScatterND in place of one [1, 1024] row into a float32 [rows, 1024] cache at one
 // int64 position. The batch updates kBatchOps caches (one per layer), each a view of one storage tensor.
-class ScatterRow : public LatencyCase {
+class ScatterRow : public CacheUpdate {
  public:
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t rows) {
     auto row = std::make_unique<ScatterRow>();
@@ -152,20 +167,11 @@ class ScatterRow : public LatencyCase {
   Status call(Context& context) override {
     return scatterNDInPlace(context, cache_views_[0], position_views_[0], update_views_[0], Reduction::kNone);
   }
-  Status check() const override {
-    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, caches_.toHost());
-    return expectEqual(actual, expected_, name + " caches");
-  }
-
- private:
-  Tensor caches_, positions_, updates_;
-  std::vector<Tensor> cache_views_, position_views_, update_views_;
-  std::vector<uint8_t> expected_;
 };
 
 // One decode token into one layer's KV cache: TensorScatter in place, float16 cache [1, heads, max_seq,
 // head_dim], update [1, heads, 1, head_dim] at an int64 write index (one per cache).
-class TensorScatterToken : public LatencyCase {
+class TensorScatterToken : public CacheUpdate {
  public:
   static constexpr int64_t kHeads = 8, kHeadDim = 128;
 
@@ -217,15 +223,6 @@ class TensorScatterToken : public LatencyCase {
   Status call(Context& context) override {
     return tensorScatterInPlace(context, cache_views_[0], update_views_[0], &position_views_[0]);
   }
-  Status check() const override {
-    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, caches_.toHost());
-    return expectEqual(actual, expected_, name + " caches");
-  }
-
- private:
-  Tensor caches_, positions_, updates_;
-  std::vector<Tensor> cache_views_, position_views_, update_views_;
-  std::vector<uint8_t> expected_;
 };
 
 }  // namespace
