@@ -9,7 +9,9 @@
 #include "plan/gather_elements_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
+#include "plan/index_checks.hpp"
 #include "plan/scatter_plan.hpp"
+#include "plan/segments.hpp"
 #include "plan_checks.hpp"
 #include "plan_test_support.hpp"
 #include "scatter_simulator.hpp"
@@ -188,14 +190,24 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
   }
   plan::test::checkScatterWindows(op_plan, {data, indices, updates, output}, device);
   // A few tuples of ScatterND none in place (at most 16 components, and 256 components x workgroups)
-  // walk in one self-checking dispatch, and nothing else does.
+  // walk in one self-checking dispatch, and nothing else does: whole-word slices in units
+  // (scatter_nd_rows_checked*) where their groups keep that bound, others element by element
+  // (scatter_nd_move_checked). It writes its own status: nothing before it, no wait.
   const uint64_t components = shape.check.tuple_count * shape.check.extents.size();
-  const bool small_walk =
-      in_place && shape.kind == plan::ScatterKind::kND && shape.reduction == Reduction::kNone && components <= 16;
-  const auto fits = [&](const Step& walk) { return components * walk.groups <= 256; };
-  if (op_plan.steps.size() == 1 && op_plan.steps[0].kernel == plan::Kernel::kScatterNDMoveChecked) {
+  const bool small_walk = in_place && shape.kind == plan::ScatterKind::kND && shape.reduction == Reduction::kNone &&
+                          components <= plan::kMaxSelfCheckedComponents;
+  const auto fits = [&](const Step& walk) { return components * walk.groups <= plan::kMaxSelfCheckedWork; };
+  const bool rows = op_plan.steps.size() == 1 && plan::isSelfCheckingScatterNDRowsKernel(op_plan.steps[0].kernel);
+  if (rows || (op_plan.steps.size() == 1 && op_plan.steps[0].kernel == plan::Kernel::kScatterNDMoveChecked)) {
     EXPECT_TRUE(small_walk && fits(op_plan.steps[0])) << plan::test::kernels(op_plan);
-    EXPECT_EQ(plan::test::str(op_plan.steps[0].wait_for), "status");
+    EXPECT_EQ(plan::test::str(op_plan.steps[0].wait_for), "none");
+    EXPECT_TRUE(op_plan.writes_own_status);
+    if (rows) {
+      const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
+      EXPECT_EQ(plan::scatterNDRowsUnitBytes(op_plan.steps[0].kernel),
+                plan::largestUnit(slice_bytes | updates.offset | output.offset))
+          << plan::test::kernels(op_plan);
+    }
     return;
   }
   plan::test::checkIndexSteps(op_plan, shape.check, indices, device);
