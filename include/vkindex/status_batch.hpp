@@ -15,6 +15,7 @@
 
 namespace vkindex {
 
+// Like a RecordedOp, a StatusBatch must not outlive the Context it was begun on.
 class VKINDEX_API StatusBatch {
  public:
   // Opens a batch on `command_buffer` (in the recording state). At most one batch is open per command
@@ -29,12 +30,15 @@ class VKINDEX_API StatusBatch {
   // Records the one barrier (compute-shader writes to host reads) that makes the status of every
   // operation recorded in the batch visible to the host, and closes the batch. Call after the batch's
   // last operation and before vkEndCommandBuffer. RecordedOp::finish() of an operation of a batch that
-  // was closed without end() returns kFailedPrecondition, since its status was never made visible.
+  // was closed without end() returns kInvalidArgument, since its status was never made visible.
   Status end();
 
   struct State;
 
  private:
+  // Takes the batch off its command buffer, if it is open (end() without the barrier).
+  void close();
+
   std::shared_ptr<State> state_;
 };
 

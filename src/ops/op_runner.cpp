@@ -80,7 +80,7 @@ Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const pl
   // Only dispatches check indices on the device and so use a status slot.
   const BufferRange status = state.slot ? context.status->slotRange(*state.slot) : BufferRange{};
   const Bindings bindings(tensors, status, state.scratch.get());
-  if (state.slot && !plan.writes_own_status) recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
+  if (state.slot && plan::resetsStatusSlot(plan)) recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
   std::vector<BufferRange> ranges;
   for (const plan::Step& step : plan.steps) {
     if (step.kind != plan::StepKind::kDispatch) {

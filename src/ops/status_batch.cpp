@@ -24,31 +24,33 @@ StatusOr<StatusBatch> StatusBatch::begin(Context& context, VkCommandBuffer comma
 
 StatusBatch::StatusBatch() = default;
 
-StatusBatch::~StatusBatch() {
-  if (state_) state_->context->status_batches->close(state_.get());
-}
+StatusBatch::~StatusBatch() { close(); }
 
 StatusBatch::StatusBatch(StatusBatch&& other) noexcept = default;
 
 StatusBatch& StatusBatch::operator=(StatusBatch&& other) noexcept {
   if (this != &other) {
-    if (state_) state_->context->status_batches->close(state_.get());
+    close();
     state_ = std::move(other.state_);
   }
   return *this;
 }
 
+void StatusBatch::close() {
+  if (state_) state_->context->status_batches->close(state_.get());
+  state_.reset();
+}
+
 Status StatusBatch::end() {
   if (!state_) return invalidArgument("StatusBatch::end: the batch is not open (never begun, or already ended)");
   Context::Impl& context = *state_->context;
-  context.status_batches->close(state_.get());
   // Every slot lies in the status board's one buffer: one barrier over all of it.
   const kernels::BufferRange board = context.status->boardRange();
   vk::recordBufferBarrier(context.device->fn(), state_->command_buffer, board.buffer, board.offset, board.size,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                           VK_ACCESS_HOST_READ_BIT);
   state_->ended = true;
-  state_.reset();
+  close();
   return Status::Ok();
 }
 

@@ -138,10 +138,11 @@ bool OpPlan::dispatches() const {
   return std::any_of(steps.begin(), steps.end(), [](const Step& step) { return step.kind == StepKind::kDispatch; });
 }
 
+bool resetsStatusSlot(const OpPlan& plan) { return plan.dispatches() && !plan.writes_own_status; }
+
 CommandCounts commandCounts(const OpPlan& plan) {
   CommandCounts counts;
-  const bool slot = plan.dispatches();
-  if (slot && !plan.writes_own_status) {
+  if (resetsStatusSlot(plan)) {
     counts.transfers += 1;
     counts.barriers += 1;
   }
@@ -162,7 +163,7 @@ CommandCounts commandCounts(const OpPlan& plan) {
         break;
     }
   }
-  if (slot) counts.host_barriers = 1;
+  if (plan.dispatches()) counts.host_barriers = 1;
   return counts;
 }
 

@@ -191,6 +191,10 @@ struct OpPlan {
   bool writes_own_status = false;
 };
 
+// Whether the runner resets the plan's status slot before its steps (a fill and its barrier): a plan
+// that dispatches uses a slot, and resets it unless it writes its own status.
+bool resetsStatusSlot(const OpPlan& plan);
+
 // What src/ops/op_runner.cpp records for a plan, counted (the plan tests hold small operations to one
 // dispatch and no barrier before it). The runner resets the status slot (a fill and its barrier) unless
 // the plan writes its own status, places a barrier per wait_for binding of a dispatch (and one before an
