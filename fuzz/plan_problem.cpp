@@ -9,12 +9,16 @@ namespace {
 
 constexpr uint64_t kMaxTensorEnd = uint64_t(1) << 48;
 
+}  // namespace
+
 // Mostly ranks 0-4; sometimes up to 14, past the 12 components a tuple may have and the 8 coalesced
 // dims an element kernel takes, so the planners' own limits get checked too.
 size_t decodeRank(FuzzedDataProvider& input) {
   if (input.ConsumeIntegralInRange<int>(0, 7) == 0) return input.ConsumeIntegralInRange<size_t>(5, 14);
   return input.ConsumeIntegralInRange<size_t>(0, 4);
 }
+namespace {
+
 // One dim: mostly small, sometimes equal to `like` (a dim of another tensor, so shapes agree), rarely
 // zero, large or negative.
 int64_t decodeDim(FuzzedDataProvider& input, std::optional<int64_t> like) {
@@ -32,6 +36,8 @@ int64_t decodeDim(FuzzedDataProvider& input, std::optional<int64_t> like) {
     default: return input.ConsumeIntegralInRange<int64_t>(1, 8);
   }
 }
+
+}  // namespace
 
 // A shape of the given rank whose dims often copy `like`'s.
 plan::Shape decodeShape(FuzzedDataProvider& input, size_t rank, const plan::Shape& like) {
@@ -94,6 +100,8 @@ FakeDevice decodeDevice(FuzzedDataProvider& input) {
   device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
   return device;
 }
+
+namespace {
 
 // ScatterND's updates shape: indices.shape[:-1] + data.shape[k:], when k is a valid tuple length.
 plan::Shape scatterNDUpdates(const plan::Shape& data, const plan::Shape& indices) {

@@ -39,6 +39,17 @@ struct PlanProblem {
   uint32_t seed = 0;  // for the simulators' random tensors
 };
 
+// The pieces a problem is decoded from (the GatherBlockQuantized planner's fuzzer reads them too): a
+// rank (mostly 0-4, sometimes up to 14), a shape whose dims often copy `like`'s (mostly small, rarely
+// zero, huge or negative), a classic data type, an index type (rarely not int32/int64), a tensor's
+// offset (a multiple of 4) and a device's limits and tuning.
+size_t decodeRank(FuzzedDataProvider& input);
+plan::Shape decodeShape(FuzzedDataProvider& input, size_t rank, const plan::Shape& like);
+DataType decodeType(FuzzedDataProvider& input);
+DataType decodeIndexType(FuzzedDataProvider& input);
+uint64_t decodeOffset(FuzzedDataProvider& input);
+FakeDevice decodeDevice(FuzzedDataProvider& input);
+
 // Reads one problem; missing bytes read as zeros (FuzzedDataProvider), so every input is a problem.
 PlanProblem decodeProblem(FuzzedDataProvider& input);
 

@@ -18,7 +18,8 @@ scripts/build.sh
 tests=(gather_test gather_errors_test gather_windows_test gather_family_windows_test gather_elements_test
        gather_elements_errors_test gather_nd_test gather_nd_errors_test scatter_elements_test scatter_nd_test
        scatter_errors_test host_index_gather_test gather_elements_nd_recording_test embedding_test
-       chunked_transfer_test threading_test c_api_test context_test)
+       chunked_transfer_test threading_test c_api_test context_test tensor_scatter_test tensor_scatter_errors_test
+       gather_block_quantized_test gather_block_quantized_errors_test)
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

@@ -2,13 +2,13 @@
 # Builds the libFuzzer targets (fuzz/) with clang, AddressSanitizer and UndefinedBehaviorSanitizer into
 # build-fuzz/, then runs each for a bounded time on a copy of its seed corpus (fuzz/corpus/<target>/).
 # Usage: scripts/run-fuzzers.sh [seconds_per_target] (default 15; the targets run one per core, so the
-# five take about 45 s on 2 cores).
+# six take about 45 s on 2 cores).
 # The differential target runs the operators on lavapipe (VK_DRIVER_FILES, unless already set).
 # Fails when any target crashes, hangs or runs out of memory, and says where the input was saved.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}
-targets=(tensor_decode model_decode node_test_reader planners differential)
+targets=(tensor_decode model_decode node_test_reader planners gbq_planner differential)
 build=build-fuzz
 
 launcher=()

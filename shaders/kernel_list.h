@@ -186,3 +186,11 @@ VKINDEX_KERNEL(kCopy, copy, copy.comp, "", uint32_t)
 VKINDEX_KERNEL(kCopyInt64, copy_int64, copy.comp, "VKINDEX_INT64_UNITS=1", uint32_t)
 // tensor_scatter.comp: TensorScatter's check, copy and write passes (the push block's `pass`)
 VKINDEX_KERNEL(kTensorScatter, tensor_scatter, tensor_scatter.comp, "", abi::TensorScatterParams)
+// gather_block_quantized.comp: GatherBlockQuantized's dequantizing gather, four output words per invocation
+VKINDEX_KERNEL(kGatherBlockQuantized, gather_block_quantized, gather_block_quantized.comp, "", abi::GatherBlockQuantizedParams)
+// The same for tables whose codes along quantize_axis (the last axis) fill whole data words: a segment of
+// a row's data words per invocation, each word's codes sharing a scale and zero point
+VKINDEX_KERNEL(kGatherBlockQuantizedWords, gather_block_quantized_words, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1", abi::GatherBlockQuantizedParams)
+// The word path multiplying with the device's float32 multiply where the result is sure to be the soft
+// float's (devices that round to nearest even on request, like the native float32 add modules)
+VKINDEX_KERNEL(kGatherBlockQuantizedWordsNative, gather_block_quantized_words_native, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1", abi::GatherBlockQuantizedParams)

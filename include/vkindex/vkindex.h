@@ -333,6 +333,40 @@ VKINDEX_API VkindexStatus vkindexRecordTensorScatter(VkindexContext context, VkC
                                                      VkindexTensor write_indices, int64_t axis,
                                                      VkindexTensorScatterMode mode, VkindexIndexPolicy policy,
                                                      VkindexTensor output, VkindexRecordedOp* op);
+/* com.microsoft GatherBlockQuantized, the quantized embedding lookup; mirrors
+ * vkindex/gather_block_quantized.hpp (its comments give the types, shapes and arithmetic): Gather along
+ * `gather_axis` of int4, uint4, uint8 (codes of `bits` bits), float8 or float4e2m1 `data`, dequantized
+ * with `scales` (float32, float16 or bfloat16: the output's type) and optional `zero_points` (NULL:
+ * absent). With VKINDEX_INDEX_POLICY_SKIP (the operator's rule) an index outside [-s, s-1] gives a zero
+ * slice; with VKINDEX_INDEX_POLICY_ERROR it is VKINDEX_OUT_OF_RANGE and nothing is written. */
+typedef struct VkindexGatherBlockQuantizedOptions {
+  int64_t gather_axis;
+  int64_t quantize_axis;
+  int64_t block_size;
+  int64_t bits;
+  VkindexIndexPolicy policy;
+} VkindexGatherBlockQuantizedOptions;
+/* ONNX Runtime's defaults: gather_axis 0, quantize_axis 1, block_size 128, bits 4, and
+ * VKINDEX_INDEX_POLICY_SKIP. `options` NULL in the functions below means these. */
+VKINDEX_API VkindexGatherBlockQuantizedOptions vkindexGatherBlockQuantizedDefaults(void);
+/* Into a new tensor `output` (destroy it with vkindexTensorDestroy). */
+VKINDEX_API VkindexStatus vkindexGatherBlockQuantized(VkindexContext context, VkindexTensor data, VkindexTensor indices,
+                                                      VkindexTensor scales, VkindexTensor zero_points,
+                                                      const VkindexGatherBlockQuantizedOptions* options,
+                                                      VkindexTensor* output);
+/* With host indices (token ids from a CPU sampler), checked on the host. */
+VKINDEX_API VkindexStatus vkindexGatherBlockQuantizedHostIndices(VkindexContext context, VkindexTensor data,
+                                                                 const VkindexHostIndices* indices,
+                                                                 VkindexTensor scales, VkindexTensor zero_points,
+                                                                 const VkindexGatherBlockQuantizedOptions* options,
+                                                                 VkindexTensor* output);
+/* Recorded as the other operators, into `output` (the inferred shape, the scales' type). */
+VKINDEX_API VkindexStatus vkindexRecordGatherBlockQuantized(VkindexContext context, VkCommandBuffer command_buffer,
+                                                            VkindexTensor data, VkindexTensor indices,
+                                                            VkindexTensor scales, VkindexTensor zero_points,
+                                                            const VkindexGatherBlockQuantizedOptions* options,
+                                                            VkindexTensor output, VkindexRecordedOp* op);
+
 /* After the command buffer completed: VKINDEX_OK, or VKINDEX_OUT_OF_RANGE with the first bad index (the
  * output was then not written). Later calls return the same. */
 VKINDEX_API VkindexStatus vkindexRecordedOpFinish(VkindexRecordedOp op);

@@ -4,6 +4,7 @@
 #include "vkindex/context.hpp"
 #include "vkindex/data_type.hpp"
 #include "vkindex/device_info.hpp"
+#include "vkindex/gather_block_quantized.hpp"
 #include "vkindex/index_policy.hpp"
 #include "vkindex/ops.hpp"
 #include "vkindex/status.hpp"

@@ -40,6 +40,12 @@
 // VKINDEX_SPEC_ROW_LANES: its row segments).
 #define VKINDEX_SPEC_ELEMENT_BITS 2  // 4, 8, 16 or 32: the width the kernel moves elements in
 
+// GatherBlockQuantized (gather_block_quantized.comp; common/gather_block_quantized_params.h has the codes).
+#define VKINDEX_SPEC_CODE_KIND 2      // VKINDEX_CODE_*: what a code of data is
+#define VKINDEX_SPEC_CODE_BITS 3      // 8, 4 or 2: bits per code of data (and of zero points)
+#define VKINDEX_SPEC_SCALE_KIND 4     // VKINDEX_SCALE_*: the scales' and the output's type
+#define VKINDEX_SPEC_SEGMENT_WORDS 5  // the word path: data words per invocation's segment of a row
+
 // VKINDEX_SPEC_INDEX_POLICY's codes (the order of vkindex::IndexPolicy).
 #define VKINDEX_POLICY_ERROR 0  // ONNX: [-s, s-1], negative counting from the back; a check pass ran first
 #define VKINDEX_POLICY_SKIP 1   // only [0, s-1] addresses anything; other values address nothing

@@ -48,4 +48,18 @@ StatusOr<IndexPolicy> toIndexPolicy(const char* function, VkindexIndexPolicy pol
                          " (allowed VKINDEX_INDEX_POLICY_ERROR, VKINDEX_INDEX_POLICY_SKIP)");
 }
 
+StatusOr<HostIndices> toHostIndices(const char* function, const VkindexHostIndices& indices) {
+  std::optional<vkindex::DataType> type = toDataType(indices.type);
+  if (!type) {
+    return invalidArgument(std::string(function) + ": unknown index type " + std::to_string(indices.type));
+  }
+  if (indices.rank > 0 && indices.shape == nullptr) {
+    return invalidArgument(std::string(function) + ": 'indices->shape' is NULL for rank " +
+                           std::to_string(indices.rank));
+  }
+  Shape shape;
+  if (indices.rank > 0) shape.assign(indices.shape, indices.shape + indices.rank);
+  return HostIndices{*type, std::move(shape), indices.values};
+}
+
 }  // namespace vkindex::capi

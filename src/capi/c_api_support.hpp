@@ -42,5 +42,7 @@ std::optional<DataType> toDataType(VkindexDataType type);
 std::optional<Reduction> toReduction(VkindexReduction reduction);
 // VkindexIndexPolicy as vkindex::IndexPolicy, or kInvalidArgument naming `function` for another value.
 StatusOr<IndexPolicy> toIndexPolicy(const char* function, VkindexIndexPolicy policy);
+// `indices` as vkindex::HostIndices, or kInvalidArgument naming `function`.
+StatusOr<HostIndices> toHostIndices(const char* function, const VkindexHostIndices& indices);
 
 }  // namespace vkindex::capi

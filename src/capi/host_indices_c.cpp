@@ -12,21 +12,6 @@ using vkindex::capi::nullArgument;
 
 namespace {
 
-// `indices` as vkindex::HostIndices, or the error naming `function`.
-vkindex::StatusOr<vkindex::HostIndices> toHostIndices(const char* function, const VkindexHostIndices& indices) {
-  std::optional<vkindex::DataType> type = vkindex::capi::toDataType(indices.type);
-  if (!type) {
-    return vkindex::invalidArgument(std::string(function) + ": unknown index type " + std::to_string(indices.type));
-  }
-  if (indices.rank > 0 && indices.shape == nullptr) {
-    return vkindex::invalidArgument(std::string(function) + ": 'indices->shape' is NULL for rank " +
-                                    std::to_string(indices.rank));
-  }
-  vkindex::Shape shape;
-  if (indices.rank > 0) shape.assign(indices.shape, indices.shape + indices.rank);
-  return vkindex::HostIndices{*type, std::move(shape), indices.values};
-}
-
 // Checks the handles and runs `run(context, data, host_indices)`, which returns a Tensor (wrapped in
 // `*tensor_out`) or a RecordedOp (wrapped in `*op_out`).
 template <typename Out, typename Run>
@@ -36,7 +21,7 @@ VkindexStatus runHostIndexForm(const char* function, VkindexContext context, Vki
   if (data == nullptr) return nullArgument(function, "data");
   if (indices == nullptr) return nullArgument(function, "indices");
   if (out == nullptr) return nullArgument(function, std::is_same_v<Out, VkindexRecordedOp> ? "op" : "output");
-  vkindex::StatusOr<vkindex::HostIndices> host = toHostIndices(function, *indices);
+  vkindex::StatusOr<vkindex::HostIndices> host = vkindex::capi::toHostIndices(function, *indices);
   if (!host.ok()) return fail(host.status());
   auto result = run(*context->context, data->tensor, *host);
   if (!result.ok()) return fail(result.status());

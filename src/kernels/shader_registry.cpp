@@ -5,6 +5,7 @@
 #include "common/check_params.h"
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
+#include "common/gather_block_quantized_params.h"
 #include "common/gather_elements_params.h"
 #include "common/gather_rows_params.h"
 #include "common/scatter_buckets_params.h"

@@ -29,6 +29,8 @@ const Tensor* tensorFor(const OpTensors& tensors, Role role) {
     case Role::kIndices: return tensors.indices;
     case Role::kUpdates: return tensors.updates;
     case Role::kOutput: return tensors.output;
+    case Role::kScales: return tensors.scales;
+    case Role::kZeroPoints: return tensors.zero_points;
     default: return nullptr;
   }
 }
@@ -196,10 +198,10 @@ Status runRecorded(Context& context, const OpTensors& tensors, const RecordFunct
   Context::Impl& impl = implOf(context);
   VKINDEX_ASSIGN_OR_RETURN(VkCommandBuffer cmd, impl.submitter->begin());
   // Prologue: earlier transfers and kernels on these tensors complete before this op reads or writes.
-  const std::pair<const Tensor*, VkAccessFlags> accesses[] = {{tensors.data, VK_ACCESS_SHADER_READ_BIT},
-                                                              {tensors.indices, VK_ACCESS_SHADER_READ_BIT},
-                                                              {tensors.updates, VK_ACCESS_SHADER_READ_BIT},
-                                                              {tensors.output, kReadWrite}};
+  const std::pair<const Tensor*, VkAccessFlags> accesses[] = {
+      {tensors.data, VK_ACCESS_SHADER_READ_BIT},        {tensors.indices, VK_ACCESS_SHADER_READ_BIT},
+      {tensors.updates, VK_ACCESS_SHADER_READ_BIT},     {tensors.scales, VK_ACCESS_SHADER_READ_BIT},
+      {tensors.zero_points, VK_ACCESS_SHADER_READ_BIT}, {tensors.output, kReadWrite}};
   for (const auto& [tensor, access] : accesses) {
     if (tensor != nullptr && tensor->byteSize() > 0) {
       const BufferRange range = tensorRange(*tensor);

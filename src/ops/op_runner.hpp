@@ -16,6 +16,8 @@ struct OpTensors {
   const Tensor* indices = nullptr;
   const Tensor* updates = nullptr;
   Tensor* output = nullptr;
+  const Tensor* scales = nullptr;       // GatherBlockQuantized
+  const Tensor* zero_points = nullptr;  // GatherBlockQuantized, when given
 };
 
 // Tensors larger than the binding range (the device's maxStorageBufferRange, or a lower

@@ -89,13 +89,18 @@ enum SpecConstant : uint32_t {
   kSpecStagedRuns = VKINDEX_SPEC_STAGED_RUNS,
   // TensorScatter.
   kSpecElementBits = VKINDEX_SPEC_ELEMENT_BITS,
+  // GatherBlockQuantized.
+  kSpecCodeKind = VKINDEX_SPEC_CODE_KIND,
+  kSpecCodeBits = VKINDEX_SPEC_CODE_BITS,
+  kSpecScaleKind = VKINDEX_SPEC_SCALE_KIND,
+  kSpecSegmentWords = VKINDEX_SPEC_SEGMENT_WORDS,
   kSpecCount = 7,
 };
 using SpecValues = std::array<uint32_t, kSpecCount>;
 
 // What a binding refers to; the runner maps each role to the call's tensor (or its own status slot
-// and scratch buffer).
-enum class Role : uint32_t { kData, kIndices, kUpdates, kOutput, kStatus, kScratch };
+// and scratch buffer). kScales and kZeroPoints: GatherBlockQuantized's quantization parameters.
+enum class Role : uint32_t { kData, kIndices, kUpdates, kOutput, kStatus, kScratch, kScales, kZeroPoints };
 
 struct Binding {
   Role role = Role::kData;

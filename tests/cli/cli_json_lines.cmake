@@ -13,6 +13,9 @@ function(vkindex_cli_json_lines out_var)
   if(errors MATCHES "validation")
     message(FATAL_ERROR "validation messages:\n${errors}")
   endif()
+  # A ';' (in valid JSON only inside a string, such as a message) would split its line into two list
+  # elements; JSON's own escape for it keeps the line one element and its text the same.
+  string(REPLACE ";" "\\u003b" output "${output}")
   string(REPLACE "\n" ";" lines "${output}")
   list(FILTER lines EXCLUDE REGEX "^$")
   foreach(line ${lines})

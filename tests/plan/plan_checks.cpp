@@ -46,7 +46,9 @@ bool checkScatterWindows(const OpPlan& plan, const ScatterTensors& tensors, cons
       case Role::kUpdates: return tensors.updates;
       case Role::kOutput: return tensors.output;
       case Role::kScratch: return scratch;
-      case Role::kStatus: break;
+      case Role::kStatus:
+      case Role::kScales:
+      case Role::kZeroPoints: break;
     }
     return Placement{};
   };

@@ -8,6 +8,7 @@
 
 #include "common/clear_words_params.h"
 #include "common/copy_words_params.h"
+#include "common/gather_block_quantized_params.h"
 #include "common/scatter_buckets_params.h"
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
@@ -195,6 +196,8 @@ const char* roleName(Role role) {
     case Role::kOutput: return "output";
     case Role::kStatus: return "status";
     case Role::kScratch: return "scratch";
+    case Role::kScales: return "scales";
+    case Role::kZeroPoints: return "zero_points";
   }
   return "(no role)";
 }

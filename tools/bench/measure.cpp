@@ -169,6 +169,7 @@ StatusOr<RowResult> measureWorkload(Context& context, tools::CommandTimer& timer
     VKINDEX_ASSIGN_OR_RETURN(row.steps, splitByKernel(context, timer, prepared, repeats));
   }
   row.output_bytes = bytes;
+  row.traffic_bytes = prepared.traffic_bytes != 0 ? prepared.traffic_bytes : 2 * bytes;
   row.repeats = repeats;
   row.host_floor = host_floor;
   row.op = summarize(op_ms);

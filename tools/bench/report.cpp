@@ -15,9 +15,10 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // no infinity).
 double ratio(double numerator, double denominator) { return denominator > 0.0 ? numerator / denominator : 0.0; }
 
-// 2 x output bytes per median second: every output byte is read once and written once.
+// The operator's bytes per median second: 2 x the output's (each read once and written once), or
+// what a row says it moves (GatherBlockQuantized: quantized bytes read plus output bytes written).
 double gigabytesPerSecond(const RowResult& row) {
-  return row.op.median_ms > 0.0 ? 2.0 * static_cast<double>(row.output_bytes) / (row.op.median_ms * 1e6) : 0.0;
+  return row.op.median_ms > 0.0 ? static_cast<double>(row.traffic_bytes) / (row.op.median_ms * 1e6) : 0.0;
 }
 
 // What a row's JSON line and a failed row's share.
@@ -49,7 +50,8 @@ void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workl
   out << "note:    medians of N runs (" << runs << "), measured in one process on this device, the operator and"
       << " both baselines interleaved run by run\n"
       << "bytes:   baselines copy exactly the operator's output bytes (in-place rows: only the bytes it writes);"
-      << " GB/s = 2 x those bytes (one read + one write) / median time, 1 GB = 1e9 B; ratios = operator time /"
+      << " GB/s = 2 x those bytes (one read + one write) / median time (gbq rows: quantized bytes read + output"
+      << " bytes written), 1 GB = 1e9 B; ratios = operator time /"
       << " baseline time (> 1: slower)\n"
       << "workloads:\n";
   for (const Workload& workload : workloads) {
@@ -75,6 +77,7 @@ void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, 
     line["compute_copy_ms"] = tools::jsonRounded(row.compute_copy.median_ms, 4);
     line["compute_copy_min_ms"] = tools::jsonRounded(row.compute_copy.min_ms, 4);
     line["gather_gb_per_s"] = tools::jsonRounded(gbps, 3);
+    line["traffic_bytes"] = row.traffic_bytes;
     line["ratio_gather_copy_buffer"] = tools::jsonRounded(vs_copy, 3);
     line["ratio_gather_compute_copy"] = tools::jsonRounded(vs_compute, 3);
     line["repeats"] = row.repeats;

@@ -26,7 +26,8 @@ struct HostFloor {
 };
 
 struct RowResult {
-  uint64_t output_bytes = 0;  // the bytes the baselines copy: the output's, or an in-place row's updates
+  uint64_t output_bytes = 0;   // the bytes the baselines copy: the output's, or an in-place row's updates
+  uint64_t traffic_bytes = 0;  // the operator's bytes read and written (PreparedCase::traffic_bytes)
   int repeats = 0;
   Measurement op;  // the row's operator
   Measurement copy_buffer;

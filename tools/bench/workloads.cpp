@@ -260,6 +260,7 @@ std::vector<Workload> workloads(bool quick) {
       workload("middle-axis-host", kGather, {DT::kFloat32, middle_shape, DT::kInt64, middle_picks, 1}, 2, planner));
   rows.push_back(workload("gathernd-rows-host", kGatherND,
                           {DT::kFloat32, {8, nd_rows, nd_width}, DT::kInt64, {8, nd_rows / 2, 1}, 1}, 6, planner));
+  for (Workload& row : gbqWorkloads(quick)) rows.push_back(std::move(row));
   for (Workload& row : scatterWorkloads(quick)) rows.push_back(std::move(row));
   return rows;
 }

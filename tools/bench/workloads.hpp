@@ -20,6 +20,9 @@ struct PreparedCase {
   // How many bytes (from the output's start) the copy baselines move: 0 for the whole output. In-place
   // rows write only part of their output, and the baselines copy that many bytes.
   uint64_t baseline_bytes = 0;
+  // The bytes the operator reads and writes, where that is not 2 x the output's (one read and one write
+  // of each output byte): GatherBlockQuantized reads quantized bytes. 0: 2 x the output's.
+  uint64_t traffic_bytes = 0;
   // Gather and GatherND rows, with indices in host memory or in a tensor: the copy regions their rows
   // make (what the host-index planner builds from the same indices, given the data tensor) and the
   // data's bytes, for the host's own memcpy of the same regions (host_floor.hpp). Computed only when
@@ -59,6 +62,9 @@ Workload hostIndexGatherWorkload(std::string name, DataType data_type, Shape dat
 
 // "float32[32000,1024]": a tensor's type and shape as the rows describe it.
 std::string shapeText(DataType type, const Shape& shape);
+
+// The GatherBlockQuantized rows, each beside a float16 Gather of as many rows (gbq_workloads.cpp).
+std::vector<Workload> gbqWorkloads(bool quick);
 
 // The scatter rows (scatter_workloads.cpp).
 std::vector<Workload> scatterWorkloads(bool quick);

@@ -1,6 +1,7 @@
 // Binds the single node of an ONNX node test to a vkindex operator: checks its inputs and attributes
 // and runs it (submitting, or recorded into a command buffer for timing): Gather, GatherElements,
-// GatherND, Scatter, ScatterElements, ScatterND and TensorScatter at the opsets that define them. Other operators,
+// GatherND, Scatter, ScatterElements, ScatterND and TensorScatter at the opsets that define them, and
+// ONNX Runtime's GatherBlockQuantized (domain com.microsoft, version 1). Other operators and domains,
 // and attributes or reductions the imported opset does not define, give an error that says so.
 #pragma once
 
@@ -15,7 +16,8 @@ namespace vkindex::tools {
 // (named "").
 using DeviceInputs = std::vector<const Tensor*>;
 
-// Checks op type, domain, input count and attributes. Errors read "<Op>: ...".
+// Checks op type, domain, input count and attributes. Errors read "<Op>: ..." (an unknown operator's:
+// "operator '<op>' ...").
 Status checkNode(const onnxio::NodeModel& node);
 
 // Runs the node once and returns its outputs in node-output order.

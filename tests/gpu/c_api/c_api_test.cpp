@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "c_api/gather_block_quantized_from_c.h"
 #include "c_api/gather_from_c.h"
 #include "c_api/huge_tensor_from_c.h"
 #include "c_api/tensor_scatter_from_c.h"
@@ -366,6 +367,35 @@ TEST_F(CApiTest, ScattersWithPolicyFromC) {
   vkindexTensorDestroy(indices);
   vkindexTensorDestroy(data);
   vkindexContextDestroy(ctx);
+}
+
+// The quantized lookup from C (gather_block_quantized_from_c.h): row 1 twice (codes 1, 2 alternating;
+// block 0: zero point 3, scale 0.5; block 1: zero point 4, scale -1), then a zero row for index 5 under
+// the default policy; the error policy's message for it, with either form of indices.
+TEST_F(CApiTest, GatherBlockQuantizedFromC) {
+  std::array<float, 32> row{};
+  for (size_t c = 0; c < 32; ++c) {
+    const float code = c % 2 == 0 ? 1.0f : 2.0f;
+    row[c] = c < 16 ? (code - 3.0f) * 0.5f : (code - 4.0f) * -1.0f;
+  }
+  for (int host : {0, 1}) {
+    SCOPED_TRACE(host ? "host indices" : "indices tensor");
+    std::array<float, 96> out{};
+    char message[512] = {};
+    ASSERT_EQ(gatherBlockQuantizedFromC(device().c_str(), host, VKINDEX_INDEX_POLICY_SKIP, out.data(), message,
+                                        sizeof(message)),
+              VKINDEX_OK)
+        << message;
+    std::array<float, 96> expected{};
+    std::copy(row.begin(), row.end(), expected.begin());
+    std::copy(row.begin(), row.end(), expected.begin() + 32);
+    EXPECT_EQ(std::memcmp(out.data(), expected.data(), sizeof(out)), 0);
+    EXPECT_EQ(gatherBlockQuantizedFromC(device().c_str(), host, VKINDEX_INDEX_POLICY_ERROR, out.data(), message,
+                                        sizeof(message)),
+              VKINDEX_OUT_OF_RANGE);
+    EXPECT_STREQ(message,
+                 "GatherBlockQuantized: indices[2] = 5 is out of range for axis 0 of size 2 (allowed [-2, 1])");
+  }
 }
 
 // An int4 cache of five elements 0..4 (bytes 0x10 0x32 0x04), the update A B written at each mode's

@@ -1,0 +1,338 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// GatherBlockQuantized (com.microsoft): gathers rows of a block-quantized table and dequantizes them.
+// Codes are unpacked from 32-bit words (no 8-bit storage); float16/bfloat16 outputs are assembled into
+// words one invocation owns (no 16-bit storage; the output's last word, half of it beyond the tensor,
+// by atomics). Each code's value is ONNX Runtime's CPU arithmetic: (code - zero point) or the
+// float8/float4 value, exact in float32; times the scale widened to float32, rounded to nearest even
+// with subnormals kept; rounded again to the output type, with soft_float.glsl's bits on every device
+// (drivers may flush subnormals in native arithmetic). Two layouts (modules): the word path, an
+// invocation per segment of a row's data words (below), and the general path, an invocation per four
+// output words, stepping its element's position. An index outside [-s, s-1] gives +0.0 (the schema's
+// zero slice) in the pass flagged VKINDEX_GBQ_WRITES_ZEROS; under the error policy a check pass ran
+// first and this one writes nothing if it found a bad index.
+#include "common/spec_ids.h"
+#include "common/gather_block_quantized_params.h"
+
+#ifndef VKINDEX_GBQ_WORD_PATH
+#define VKINDEX_GBQ_WORD_PATH 0
+#endif
+// 1: the device's float32 multiply, rounding to nearest even on request (shaderRoundingModeRTEFloat32),
+// gives the products where operands and product are normal numbers (as common/native_float32_add.glsl
+// does for adds).
+#ifndef VKINDEX_GBQ_NATIVE_MULTIPLY
+#define VKINDEX_GBQ_NATIVE_MULTIPLY 0
+#endif
+
+layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
+#include "common/grid.glsl"
+layout(constant_id = VKINDEX_SPEC_CODE_KIND) const uint CODE_KIND = VKINDEX_CODE_UINT;
+layout(constant_id = VKINDEX_SPEC_CODE_BITS) const uint CODE_BITS = 4;
+layout(constant_id = VKINDEX_SPEC_SCALE_KIND) const uint SCALE_KIND = VKINDEX_SCALE_FLOAT32;
+
+layout(binding = 0, std430) buffer Status { uint status_words[]; };
+layout(binding = 1, std430) readonly buffer Indices { uint indices_words[]; };
+layout(binding = 2, std430) readonly buffer Data { uint data_words[]; };
+layout(binding = 3, std430) readonly buffer Scales { uint scale_words[]; };
+layout(binding = 4, std430) readonly buffer ZeroPoints { uint zero_point_words[]; };
+layout(binding = 5, std430) buffer Out { uint out_words[]; };
+
+#include "common/fast_division.glsl"
+#include "common/indices.glsl"
+#include "common/soft_float.glsl"
+#if VKINDEX_GBQ_NATIVE_MULTIPLY
+#extension GL_EXT_spirv_intrinsics : require
+// OpExecutionMode RoundingModeRTE 32 (SPV_KHR_float_controls: execution mode 4462, capability 4467).
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 32);
+#endif
+#include "common/status_gate.glsl"
+
+const uint kCodesPerWord = 32u / CODE_BITS;
+const uint kCodeMask = (1u << CODE_BITS) - 1u;
+const uint kElementsPerWord = SCALE_KIND == VKINDEX_SCALE_FLOAT32 ? 1u : 2u;
+
+// Code `position` of a binding of packed codes (the first code in the low bits of each word).
+uint dataCode(uint position) {
+  return (data_words[position / kCodesPerWord] >> ((position % kCodesPerWord) * CODE_BITS)) & kCodeMask;
+}
+
+uint zeroPointCode(uint position) {
+  return (zero_point_words[position / kCodesPerWord] >> ((position % kCodesPerWord) * CODE_BITS)) & kCodeMask;
+}
+
+// A small float format's code, exactly as float32 bits: `man_bits` fraction bits, exponent bias
+// `bias`; subnormals become normal float32 numbers. Special codes are the caller's.
+uint smallFloatBits(uint code, uint exp_bits, uint man_bits, int bias) {
+  uint sign = ((code >> (exp_bits + man_bits)) & 1u) << 31u;
+  uint exponent = (code >> man_bits) & ((1u << exp_bits) - 1u);
+  uint fraction = code & ((1u << man_bits) - 1u);
+  if (exponent == 0u) {
+    if (fraction == 0u) return sign;
+    int msb = findMSB(fraction);  // fraction x 2^(1 - bias - man_bits), its leading one made hidden
+    return sign | (uint(msb + 1 - int(man_bits) - bias + 127) << 23u) | ((fraction << uint(23 - msb)) & 0x7FFFFFu);
+  }
+  return sign | (uint(int(exponent) - bias + 127) << 23u) | (fraction << (23u - man_bits));
+}
+
+uint quietNaN(uint code, uint sign_bit) { return ((code >> sign_bit) & 1u) << 31u | 0x7FC00000u; }
+
+// The float8/float4 code's value as float32 bits. The fnuz kinds' one NaN (0x80) reads as -NaN, as in
+// ONNX Runtime (its Float8E4M3FNUZ and Float8E5M2FNUZ ToFloat).
+uint floatCodeBits(uint code) {
+  if (CODE_KIND == VKINDEX_CODE_E4M3FN) {
+    return (code & 0x7Fu) == 0x7Fu ? quietNaN(code, 7u) : smallFloatBits(code, 4u, 3u, 7);
+  }
+  if (CODE_KIND == VKINDEX_CODE_E4M3FNUZ) return code == 0x80u ? kF32DefaultNaN : smallFloatBits(code, 4u, 3u, 8);
+  if (CODE_KIND == VKINDEX_CODE_E5M2) {
+    if ((code & 0x7Cu) == 0x7Cu) return (code & 3u) == 0u ? ((code & 0x80u) << 24u) | kF32Infinity : quietNaN(code, 7u);
+    return smallFloatBits(code, 5u, 2u, 15);
+  }
+  if (CODE_KIND == VKINDEX_CODE_E5M2FNUZ) return code == 0x80u ? kF32DefaultNaN : smallFloatBits(code, 5u, 2u, 16);
+  return smallFloatBits(code, 2u, 1u, 1);  // E2M1: no infinities or NaNs
+}
+
+// An integer code, signed for int4.
+int integerCode(uint code) { return CODE_KIND == VKINDEX_CODE_INT4 ? (int(code << 28u) >> 28) : int(code); }
+
+uint scaleBits(uint index) {
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return scale_words[index];
+  uint half_bits = (scale_words[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu;
+  return SCALE_KIND == VKINDEX_SCALE_FLOAT16 ? f16ToF32(half_bits) : bf16ToF32(half_bits);
+}
+
+bool hasFlag(uint flag) { return (pc.flags & flag) != 0u; }
+
+// value x s in float32 (both float32 bits; value an exact small integer or float8/float4 value),
+// rounded to nearest even with subnormals kept: soft_float.glsl's f32Mul, computed cheaply where the
+// operands and the product are normal numbers, which is nearly always.
+// The rare cases' soft float runs in loops of at most one turn rather than under `if`: SwiftShader
+// runs a loop's body only while some invocation needs it, but an `if`'s body under a mask whether or
+// not any does, which made every element pay for f32Mul and f32ToF16.
+uint scaled(uint value, uint s) {
+  uint result;
+  bool slow;
+#if VKINDEX_GBQ_NATIVE_MULTIPLY
+  precise float product = uintBitsToFloat(value) * uintBitsToFloat(s);  // rounded once, to nearest even
+  result = floatBitsToUint(product);
+  slow = !f32IsNormal(s) || !f32IsNormal(result);
+#else
+  // |value| = magnitude x 2^k with magnitude < 2^8 (integer codes: the difference itself), so
+  // magnitude x the scale's 24-bit significand is one exact 32-bit product, rounded here to 24 bits.
+  uint low = uint(findLSB(value | 0x800000u));  // value is normal: its significand ends at bit `low`
+  uint magnitude = ((value & 0x7FFFFFu) | 0x800000u) >> low;
+  int k = int((value >> 23u) & 0xFFu) - 150 + int(low);
+  uint product = magnitude * f32Significand(s);
+  // The product's leading bit, from its float conversion (which may round up to the next power of two).
+  int msb = int((floatBitsToUint(float(product)) >> 23u) & 0xFFu) - 127;
+  if ((product >> uint(msb)) == 0u) msb -= 1;
+  uint shift = uint(msb - 23);  // the product is at least the significand: msb >= 23
+  uint significand = product >> shift;
+  uint rest = product & ((1u << shift) - 1u);
+  uint halfway = (1u << shift) >> 1u;
+  if (shift != 0u && (rest > halfway || (rest == halfway && (significand & 1u) != 0u))) significand += 1u;
+  int exponent = int((s >> 23u) & 0xFFu) + int(shift) + k;
+  // A significand rounded up to 2^24 carries into the exponent by the addition, as in roundPackSmall.
+  uint magnitude_bits = min((uint(max(exponent, 1) - 1) << 23u) + significand, kF32Infinity);
+  result = ((value ^ s) & kSoftSignBit) | magnitude_bits;
+  slow = !f32IsNormal(value) || !f32IsNormal(s) || exponent < 1;  // f32Mul rounds a subnormal product
+#endif
+  // Frequent: code == zero point, a signed zero.
+  if ((value & kSoftMagnitude) == 0u && f32IsNormal(s)) return (value ^ s) & kSoftSignBit;
+  for (bool again = slow; again; again = false) result = f32Mul(value, s);
+  return result;
+}
+
+// Float32 bits to the output type, rounded to nearest even: the integer formulas where the result is
+// a normal float16 (or any bfloat16 but NaN), soft_float.glsl's conversions elsewhere.
+uint outputBits(uint f) {
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return f;
+  if (SCALE_KIND == VKINDEX_SCALE_BFLOAT16) return f32IsNaN(f) ? f32ToBf16(f) : (f + 0x7FFFu + ((f >> 16u) & 1u)) >> 16u;
+  uint exponent = (f >> 23u) & 0xFFu;
+  if ((f & kSoftMagnitude) == 0u) return (f >> 16u) & 0x8000u;  // a signed zero (frequent)
+  uint magnitude = (f & kSoftMagnitude) - (112u << 23u);        // rebias 127 -> 15
+  uint half_bits = ((f >> 16u) & 0x8000u) | ((magnitude + 0xFFFu + ((magnitude >> 13u) & 1u)) >> 13u);
+  // float16 subnormals, infinities and NaNs: the soft conversion (in a loop, as in scaled()).
+  for (bool again = exponent < 113u || exponent > 142u; again; again = false) half_bits = f32ToF16(f);
+  return half_bits;
+}
+
+// Where an invocation is in the output: its element, the element's row of indices and position
+// around quantize_axis, found by division once and then stepped element by element.
+struct Cursor {
+  uint e;      // code within the output row
+  uint n;      // index position
+  uint m;      // outer slice
+  bool owned;  // this pass writes the row (its index is in the pass's rows, or a zero slice here)
+  bool zero;   // the row is a zero slice
+  uint p;      // the code's position from the pass's first row
+  uint x, y, z;
+};
+
+void locateRow(inout Cursor c) {
+  uvec2 index = loadIndex(pc.indices_word_offset, c.n);
+  c.zero = !indexInRange(index, pc.axis_dim);
+  uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
+  c.owned = c.zero ? hasFlag(VKINDEX_GBQ_WRITES_ZEROS) : (row >= pc.row_first && row < pc.row_end);
+  if (c.zero || !c.owned) return;
+  c.p = (c.m * pc.axis_dim + row - pc.row_first) * pc.row_codes + c.e;
+  c.x = fastDivide(c.p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
+  uint rest = c.p - c.x * pc.quantize_span;
+  c.y = fastDivide(rest, pc.quantize_inner, pc.inner_multiplier, pc.inner_shift);
+  c.z = rest - c.y * pc.quantize_inner;
+}
+
+Cursor cursorAt(uint o) {
+  Cursor c;
+  uint r = fastDivide(o, pc.row_codes, pc.row_multiplier, pc.row_shift);
+  c.e = o - r * pc.row_codes;
+  c.m = fastDivide(r, pc.index_count, pc.index_multiplier, pc.index_shift);
+  c.n = r - c.m * pc.index_count;
+  locateRow(c);
+  return c;
+}
+
+void advance(inout Cursor c) {
+  c.e += 1u;
+  if (c.e == pc.row_codes) {
+    c.e = 0u;
+    c.n += 1u;
+    if (c.n == pc.index_count) {
+      c.n = 0u;
+      c.m += 1u;
+    }
+    locateRow(c);
+    return;
+  }
+  c.p += 1u;
+  c.z += 1u;
+  if (c.z == pc.quantize_inner) {
+    c.z = 0u;
+    c.y += 1u;
+    if (c.y * pc.quantize_inner == pc.quantize_span) {
+      c.y = 0u;
+      c.x += 1u;
+    }
+  }
+}
+
+// The zero point of block `block` of scales row `x` (scale index `scale_index`): uint8 of 4 or 2 bits
+// keeps them per packed row (quantize_axis is the last axis, so x is the scales' row), the other
+// types lie like the scales; absent, the type's default.
+int zeroPoint(uint x, uint block, uint scale_index) {
+  if (CODE_KIND >= VKINDEX_CODE_E4M3FN || !hasFlag(VKINDEX_GBQ_ZERO_POINTS)) return int(pc.default_zero_point);
+  uint position = pc.zero_point_row_bytes != 0u ? x * pc.zero_point_row_bytes * (8u / CODE_BITS) + block : scale_index;
+  return integerCode(zeroPointCode(position + pc.zero_point_lead));
+}
+
+// A code's output bits: (code - zero point) or the float code's value, times the scale (float32 bits).
+uint dequantized(uint code, int zero_point, uint scale) {
+  if (CODE_KIND >= VKINDEX_CODE_E4M3FN) {
+    uint value = floatCodeBits(code);
+    // NaN and infinite codes take f32Mul inside scaled() too: they are not normal numbers.
+    return outputBits(scaled(value, scale));
+  }
+  // An integer difference of at most 255 in magnitude: exact in float32.
+  return outputBits(scaled(floatBitsToUint(float(integerCode(code) - zero_point)), scale));
+}
+
+// The element's output bits (the row must be owned).
+uint elementBits(Cursor c) {
+  if (c.zero) return 0u;
+  uint block = c.y >> pc.block_shift;
+  uint scale_x = hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : c.x;
+  uint scale_z = hasFlag(VKINDEX_GBQ_SHARED_INNER) ? 0u : c.z;
+  uint scale_index = scale_x * pc.scale_outer_stride + block * pc.scale_inner + scale_z;
+  uint scale = scaleBits(scale_index + pc.scale_lead);
+  return dequantized(dataCode(c.p + pc.data_code_lead), zeroPoint(c.x, block, scale_index), scale);
+}
+
+#if VKINDEX_GBQ_WORD_PATH
+// The word path: quantize_axis is the last axis, gather_axis the first, and the codes along
+// quantize_axis fill whole data words, so the codes of one data word share a row, a scale and a zero
+// point. An invocation takes a segment of SEGMENT_WORDS data words of one output row (the device's
+// row_items: a long run streamed by one invocation on CPU drivers, a few words on GPUs, where adjacent
+// invocations take adjacent segments): its index is read once, and each word's codes are
+// dequantized with one scale and zero point. row_multiplier and row_shift divide by the segments per
+// row here.
+layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
+const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
+
+// One data word's codes, dequantized into output words from `out_word`.
+void dequantizeWord(uint p, uint out_word) {
+  uint x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
+  uint block = (p - x * pc.quantize_span) >> pc.block_shift;
+  uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
+  uint scale = scaleBits(scale_index + pc.scale_lead);
+  int zero_point = zeroPoint(x, block, scale_index);
+  uint codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
+  for (uint w = 0u; w < kOutWordsPerWord; ++w) {
+    uint bits = 0u;
+    for (uint i = 0u; i < kElementsPerWord; ++i) {
+      uint code = (codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
+      bits |= dequantized(code, zero_point, scale) << (16u * i);
+    }
+    out_words[out_word + w] = bits;
+  }
+}
+
+void main() {
+  if (hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound()) return;
+  uint words_per_row = pc.row_codes / kCodesPerWord;
+  uint segments_per_row = divideRoundingUp(words_per_row, SEGMENT_WORDS);
+  uint items = pc.index_count * segments_per_row;
+  for (uint item = firstInvocationItem(); item < items; item += invocationStride()) {
+    uint n = fastDivide(item, segments_per_row, pc.row_multiplier, pc.row_shift);
+    uint first_word = (item - n * segments_per_row) * SEGMENT_WORDS;
+    uint end_word = min(first_word + SEGMENT_WORDS, words_per_row);
+    uint out_word = pc.out_word_offset + (n * pc.row_codes + first_word * kCodesPerWord) / kElementsPerWord;
+    uvec2 index = loadIndex(pc.indices_word_offset, n);
+    if (!indexInRange(index, pc.axis_dim)) {
+      if (hasFlag(VKINDEX_GBQ_WRITES_ZEROS)) {
+        for (uint w = 0u; w < (end_word - first_word) * kOutWordsPerWord; ++w) out_words[out_word + w] = 0u;
+      }
+      continue;
+    }
+    uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
+    if (row < pc.row_first || row >= pc.row_end) continue;
+    uint p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
+    for (uint word = first_word; word < end_word; ++word) {
+      dequantizeWord(p, out_word);
+      p += kCodesPerWord;
+      out_word += kOutWordsPerWord;
+    }
+  }
+}
+#else
+const uint kWordsPerInvocation = VKINDEX_GBQ_WORDS_PER_INVOCATION;
+
+void main() {
+  if (hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound()) return;
+  uint runs = divideRoundingUp(pc.output_words, kWordsPerInvocation);
+  for (uint run = firstInvocationItem(); run < runs; run += invocationStride()) {
+    uint first_word = run * kWordsPerInvocation;
+    uint end_word = min(first_word + kWordsPerInvocation, pc.output_words);
+    Cursor c = cursorAt(first_word * kElementsPerWord);
+    for (uint w = first_word; w < end_word; ++w) {
+      // The host keeps both elements of a word in one pass: the first one's owner stores it.
+      bool owned = c.owned;
+      uint bits = owned ? elementBits(c) : 0u;
+      bool whole_word = true;
+      if (kElementsPerWord == 2u) {
+        uint second = w * 2u + 1u;
+        whole_word = second < pc.output_elements;
+        if (whole_word) {
+          advance(c);
+          if (owned) bits |= elementBits(c) << 16u;
+        }
+      }
+      if (owned && whole_word) out_words[pc.out_word_offset + w] = bits;
+      if (owned && !whole_word) {
+        // The output's last word, half of it beyond the tensor: only its low half is the operation's.
+        atomicAnd(out_words[pc.out_word_offset + w], 0xFFFF0000u);
+        atomicOr(out_words[pc.out_word_offset + w], bits);
+      }
+      if (w + 1u < end_word) advance(c);
+    }
+  }
+}
+#endif

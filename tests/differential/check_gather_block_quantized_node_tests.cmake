@@ -1,0 +1,46 @@
+# Writes ONNX Runtime's GatherBlockQuantized cases with tests/differential/gather_block_quantized_node_tests.py
+# into SCRATCH, runs `vkindex onnx-test --json --repeat 2` on all of them (the submitting and the recorded
+# path), and requires one passing line per case, exit code 0 and no validation message. A case with an
+# expect_error marker passes only on an error; the marker's text is a fragment its message must contain,
+# so an error of the wrong kind (a file the reader refuses, say) fails. Inputs: PYTHON (an interpreter
+# with onnx and numpy, or empty: the test is skipped), GENERATOR, CLI, SCRATCH.
+if(NOT PYTHON)
+  message("SKIPPED: no python3 with the onnx and numpy modules was found when configuring; install them "
+          "(apt-get install python3-onnx python3-numpy) and configure again")
+  return()
+endif()
+file(REMOVE_RECURSE ${SCRATCH})
+execute_process(COMMAND ${PYTHON} ${GENERATOR} ${SCRATCH} RESULT_VARIABLE generated OUTPUT_VARIABLE requested
+                ERROR_VARIABLE generator_errors OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT generated EQUAL 0)
+  message(FATAL_ERROR "the generator failed (${generated}):\n${generator_errors}")
+endif()
+file(GLOB cases LIST_DIRECTORIES true ${SCRATCH}/*)
+list(LENGTH cases written)
+if(NOT written EQUAL requested)
+  message(FATAL_ERROR "the generator wrote ${written} cases but reports ${requested}")
+endif()
+include(${CMAKE_CURRENT_LIST_DIR}/../cli/cli_json_lines.cmake)
+vkindex_cli_json_lines(lines onnx-test --json --repeat 2 ${cases})
+set(errors 0)
+foreach(line ${lines})
+  string(JSON test GET "${line}" test)
+  string(JSON status GET "${line}" status)
+  string(JSON text GET "${line}" message)
+  if(NOT status STREQUAL "pass")
+    message(FATAL_ERROR "${test}: ${status}: ${text}")
+  endif()
+  if(EXISTS ${test}/expect_error)
+    file(STRINGS ${test}/expect_error fragment LIMIT_COUNT 1)
+    string(FIND "${text}" "${fragment}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${test}: the error does not contain \"${fragment}\": ${text}")
+    endif()
+    math(EXPR errors "${errors} + 1")
+  endif()
+endforeach()
+list(LENGTH lines passes)
+if(NOT passes EQUAL written)
+  message(FATAL_ERROR "${passes} passing lines for ${written} cases")
+endif()
+message(STATUS "${written} GatherBlockQuantized node tests (ONNX Runtime's cases, ${errors} expected errors): all pass")

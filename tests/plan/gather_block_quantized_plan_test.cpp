@@ -1,0 +1,145 @@
+// GatherBlockQuantized's plan, without a device: which module runs (the word path for the embedding
+// layout), the error policy's check pass and status gate, passes over windows of rows for a table
+// larger than one binding (each binding valid, the rows covered once, the zero slices in the first
+// pass only), and what cannot be cut.
+#include <gtest/gtest.h>
+
+#include "common/gather_block_quantized_params.h"
+#include "plan/gather_block_quantized_plan.hpp"
+#include "plan_test_support.hpp"
+
+namespace vkindex::plan::test {
+namespace {
+
+struct Call {
+  TensorInput data{DataType::kInt4, {32, 64}};
+  TensorInput indices{DataType::kInt64, {5}};
+  TensorInput scales{DataType::kFloat16, {32, 4}};
+  std::optional<TensorInput> zero_points;
+  GatherBlockQuantizedOptions options;
+};
+
+GatherBlockQuantizedShape inferred(const Call& call) {
+  StatusOr<GatherBlockQuantizedShape> shape =
+      inferGatherBlockQuantizedShape(call.data, call.indices, call.scales, call.zero_points, call.options);
+  EXPECT_TRUE(shape.ok()) << shape.status().toString();
+  return shape.ok() ? *shape : GatherBlockQuantizedShape{};
+}
+
+uint64_t bytesOf(const TensorInput& input, uint32_t bits_override = 0) {
+  const uint64_t count = *elementCount(input.shape);
+  return bits_override != 0 ? (count * bits_override + 7) / 8 : packedByteSize(input.type, count);
+}
+
+StatusOr<OpPlan> planned(const Call& call, const FakeDevice& device) {
+  const GatherBlockQuantizedShape shape = inferred(call);
+  const Placement data{0, bytesOf(call.data)};
+  const Placement indices{uint64_t(1) << 40, bytesOf(call.indices)};
+  const Placement scales{uint64_t(2) << 40, bytesOf(call.scales)};
+  const Placement output{uint64_t(3) << 40, packedByteSize(shape.scale_type, *elementCount(shape.output_shape))};
+  std::optional<Placement> zero_points;
+  if (call.zero_points) zero_points = Placement{uint64_t(4) << 40, bytesOf(*call.zero_points)};
+  return planGatherBlockQuantized(shape, data, indices, scales, zero_points, output, device, device);
+}
+
+std::vector<Kernel> kernelsOf(const OpPlan& plan) {
+  std::vector<Kernel> kernels;
+  for (const Step& step : plan.steps) kernels.push_back(step.kernel);
+  return kernels;
+}
+
+TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch) {
+  Call call;
+  call.options.block_size = 16;
+  FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
+  device.native_float32_add = false;
+  StatusOr<OpPlan> plan = planned(call, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWords});
+  const auto params = pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]);
+  EXPECT_EQ(params.flags & VKINDEX_GBQ_WRITES_ZEROS, VKINDEX_GBQ_WRITES_ZEROS);
+  EXPECT_EQ(params.flags & VKINDEX_GBQ_STATUS_GATE, 0u);  // the skip policy: nothing to check
+  EXPECT_EQ(commandCounts(*plan).dispatches, 1u);
+  device.native_float32_add = true;
+  plan = planned(call, device);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
+}
+
+TEST(GatherBlockQuantizedPlanTest, OtherLayoutsTakeTheGeneralKernel) {
+  Call call;  // quantize_axis 0 before gather_axis 1
+  call.options.gather_axis = 1;
+  call.options.quantize_axis = 0;
+  call.options.block_size = 16;
+  call.scales.shape = {2, 64};
+  StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantized});
+}
+
+TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
+  Call call;
+  call.options.block_size = 16;
+  call.options.index_policy = IndexPolicy::kError;
+  StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  ASSERT_GE(plan->steps.size(), 2u);
+  EXPECT_TRUE(isCheckKernel(plan->steps[0].kernel));
+  const Step& write = plan->steps.back();
+  EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(write).flags & VKINDEX_GBQ_STATUS_GATE, VKINDEX_GBQ_STATUS_GATE);
+  EXPECT_FALSE(write.wait_for.empty());
+  EXPECT_EQ(plan->report.op, "GatherBlockQuantized");
+}
+
+TEST(GatherBlockQuantizedPlanTest, EmptyIndicesRecordNothing) {
+  Call call;
+  call.options.block_size = 16;
+  call.indices.shape = {0};
+  StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_TRUE(plan->steps.empty());
+}
+
+// A 262144-row uint8 table of 4-bit codes (335 MB) on a 128 MiB binding: passes of whole rows, every
+// window inside its tensor and the binding range, the rows covered once and in order.
+TEST(GatherBlockQuantizedPlanTest, LargeTableIsCutIntoPassesOfRows) {
+  Call call;
+  call.data = {DataType::kUInt8, {262144, 1280}};
+  call.indices = {DataType::kInt64, {512}};
+  call.scales = {DataType::kFloat16, {262144, 80}};
+  call.zero_points = TensorInput{DataType::kUInt8, {262144, 40}};
+  call.options.block_size = 32;
+  const FakeDevice device = fakeDevice(uint64_t(1) << 27, 256);
+  StatusOr<OpPlan> plan = planned(call, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  ASSERT_GE(plan->steps.size(), 3u);
+  uint32_t next_row = 0;
+  for (size_t i = 0; i < plan->steps.size(); ++i) {
+    const Step& step = plan->steps[i];
+    const auto params = pushOf<abi::GatherBlockQuantizedParams>(step);
+    EXPECT_EQ(params.row_first, next_row) << "pass " << i;
+    EXPECT_GT(params.row_end, params.row_first);
+    next_row = params.row_end;
+    EXPECT_EQ((params.flags & VKINDEX_GBQ_WRITES_ZEROS) != 0, i == 0) << "pass " << i;
+    for (const Binding& binding : step.bindings) {
+      if (binding.role == Role::kStatus) continue;
+      EXPECT_LE(binding.window.size, device.max_storage_buffer_range) << "pass " << i;
+      EXPECT_EQ(binding.window.offset % 256, 0u) << "pass " << i;
+    }
+  }
+  EXPECT_EQ(next_row, 262144u);
+}
+
+TEST(GatherBlockQuantizedPlanTest, OddRowsOfHalfFloatsAreNotCut) {
+  Call call;
+  call.data = {DataType::kInt4, {262145, 33}};
+  call.scales = {DataType::kFloat16, {262145, 3}};
+  call.options.block_size = 16;
+  StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 20, 64));
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), StatusCode::kUnsupported);
+  EXPECT_NE(plan.status().message().find("odd number of codes (33)"), std::string::npos) << plan.status().message();
+}
+
+}  // namespace
+}  // namespace vkindex::plan::test
