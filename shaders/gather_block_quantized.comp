@@ -258,6 +258,43 @@ layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
 const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
 
 // One data word's codes, dequantized into output words from `out_word`.
+// Whether every product of scale `s` with an integer difference of magnitude 1 to 255 is a normal
+// float32 number that rounds to a normal number of the output type: a normal scale of exponent field
+// e gives products in [|s|, 2^(e - 118)), so float32 and bfloat16 outputs need e <= 245 and float16
+// ones 113 <= e <= 133. Uniform across a data word: its codes then take plainBits.
+bool plainScale(uint s) {
+  uint e = (s >> 23u) & 0xFFu;
+  if (e == 0u || e > 245u) return false;
+  return SCALE_KIND != VKINDEX_SCALE_FLOAT16 || (e >= 113u && e <= 133u);
+}
+
+// dequantized()'s bits for an integer code under a plain scale, with no special case left: the
+// product exact to nearest even (the device's multiply where it rounds so; else one 32-bit integer
+// product rounded here), a zero difference a zero of the scale's sign, the output rounding by formula.
+uint plainBits(int difference, uint s) {
+  uint sign = (s ^ (difference < 0 ? kSoftSignBit : 0u)) & kSoftSignBit;
+#if VKINDEX_GBQ_NATIVE_MULTIPLY
+  precise float native = float(difference) * uintBitsToFloat(s);
+  uint product = floatBitsToUint(native);
+#else
+  uint wide = uint(abs(difference)) * f32Significand(s);  // < 2^32
+  int msb = int((floatBitsToUint(float(wide)) >> 23u) & 0xFFu) - 127;
+  if ((wide >> uint(msb)) == 0u) msb -= 1;  // the conversion rounded up to the next power of two
+  uint shift = uint(msb - 23);
+  uint significand = wide >> shift;
+  uint rest = wide & ((1u << shift) - 1u);
+  uint halfway = (1u << shift) >> 1u;
+  if (shift != 0u && (rest > halfway || (rest == halfway && (significand & 1u) != 0u))) significand += 1u;
+  uint product = sign | ((((s >> 23u) & 0xFFu) + shift - 1u) << 23u) + significand;
+#endif
+  if (difference == 0) product = s & kSoftSignBit;
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return product;
+  if (SCALE_KIND == VKINDEX_SCALE_BFLOAT16) return (product + 0x7FFFu + ((product >> 16u) & 1u)) >> 16u;
+  uint magnitude = (product & kSoftMagnitude) - (112u << 23u);  // rebias 127 -> 15
+  uint half_bits = ((product >> 16u) & 0x8000u) | ((magnitude + 0xFFFu + ((magnitude >> 13u) & 1u)) >> 13u);
+  return difference == 0 ? (product >> 16u) : half_bits;
+}
+
 void dequantizeWord(uint p, uint out_word) {
   uint x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
   uint block = (p - x * pc.quantize_span) >> pc.block_shift;
@@ -265,11 +302,15 @@ void dequantizeWord(uint p, uint out_word) {
   uint scale = scaleBits(scale_index + pc.scale_lead);
   int zero_point = zeroPoint(x, block, scale_index);
   uint codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
+  bool plain = CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(scale);
   for (uint w = 0u; w < kOutWordsPerWord; ++w) {
     uint bits = 0u;
     for (uint i = 0u; i < kElementsPerWord; ++i) {
       uint code = (codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
-      bits |= dequantized(code, zero_point, scale) << (16u * i);
+      // The general path in a loop of at most one turn (see scaled()): only where the scale is not plain.
+      uint element = plainBits(integerCode(code) - zero_point, scale);
+      for (bool again = !plain; again; again = false) element = dequantized(code, zero_point, scale);
+      bits |= element << (16u * i);
     }
     out_words[out_word + w] = bits;
   }

@@ -171,8 +171,14 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
   const uint64_t codes_per_word = 32 / shape.code_bits;
   const bool word_path = cut_rows && shape.quantize_inner == 1 && shape.quantize_axis != shape.gather_axis &&
                          shape.quantize_dim % codes_per_word == 0 && shape.row_codes % codes_per_word == 0;
-  // Its segments: the device's row_items data words of a row per invocation (Tuning::row_items).
-  const uint64_t segment_words = std::max<uint32_t>(tuning.row_items, 1);
+  // Its segments: up to the device's row_items data words of a row per invocation (Tuning::row_items:
+  // long runs on CPU drivers), but short enough that four workgroups' invocations all have one, so a
+  // decode step's single row is spread out too; a power of two, so that few pipelines serve all sizes.
+  const uint64_t words = word_path ? shape.index_count * (shape.row_codes / codes_per_word) : 0;
+  const uint64_t wanted_segment =
+      std::clamp<uint64_t>(words / (uint64_t(4) * tuning.workgroup_size), 1, std::max<uint32_t>(tuning.row_items, 1));
+  uint64_t segment_words = 1;
+  while (segment_words * 2 <= wanted_segment) segment_words *= 2;
   const uint64_t segments_per_row = (shape.row_codes / codes_per_word + segment_words - 1) / segment_words;
   const uint64_t items = word_path
                              ? shape.index_count * segments_per_row

@@ -7,6 +7,7 @@
 #include "core/context_impl.hpp"
 #include "host_data.hpp"
 #include "plan/shape.hpp"
+#include "quantized_tables.hpp"
 #include "vkindex/tensor_scatter.hpp"
 
 namespace vkindex::bench {
@@ -106,6 +107,55 @@ class EmbeddingRows : public LatencyCase {
   Tensor table_, indices_, outputs_;
   std::vector<Tensor> index_views_, output_views_;
   std::vector<uint8_t> index_values_;
+  std::vector<uint8_t> expected_;
+};
+
+// A quantized embedding row: GatherBlockQuantized of one int64 token from an int4 [vocab, 2048] table
+// (float16 scales per block of 32, int4 zero points) into float16: 4 KiB written, as the float rows.
+class QuantizedRow : public LatencyCase {
+ public:
+  static constexpr int64_t kCodes = 2048;
+
+  static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
+    auto row = std::make_unique<QuantizedRow>();
+    row->name = "gbq-1row";
+    row->op = "GatherBlockQuantized";
+    row->shapes = "int4[" + std::to_string(vocab) + "," + std::to_string(kCodes) +
+                  "] x int64[1], float16 scales, block 32, int4 zero points";
+    row->written_bytes = kCodes * 2;
+    row->table_ = randomQuantizedTable(DataType::kInt4, vocab, kCodes, 32, 71);
+    const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kBatchOps, vocab, 72);
+    std::vector<int64_t> tokens(kBatchOps);
+    std::memcpy(tokens.data(), indices.data(), indices.size());
+    row->expected_ = dequantizedRows(row->table_, tokens);
+    VKINDEX_ASSIGN_OR_RETURN(row->tensors_, uploadTable(context, row->table_));
+    VKINDEX_ASSIGN_OR_RETURN(row->indices_,
+                             Tensor::fromHost(context, DataType::kInt64, {kBatchOps}, indices.data(), indices.size()));
+    VKINDEX_ASSIGN_OR_RETURN(row->outputs_, Tensor::create(context, DataType::kFloat16, {kBatchOps, kCodes}));
+    VKINDEX_ASSIGN_OR_RETURN(row->index_views_, viewsOf(context, row->indices_, DataType::kInt64, {1}, 8, kBatchOps));
+    VKINDEX_ASSIGN_OR_RETURN(row->output_views_, viewsOf(context, row->outputs_, DataType::kFloat16, {1, kCodes},
+                                                         row->written_bytes, kBatchOps));
+    return std::unique_ptr<LatencyCase>(std::move(row));
+  }
+
+  StatusOr<RecordedOp> record(Context& context, VkCommandBuffer cmd, int i) override {
+    return recordGatherBlockQuantized(context, cmd, tensors_[0], index_views_[i], tensors_[1], &tensors_[2],
+                                      table_.options(), output_views_[i]);
+  }
+  Status call(Context& context) override {
+    return gatherBlockQuantized(context, tensors_[0], index_views_[0], tensors_[1], &tensors_[2], table_.options(),
+                                output_views_[0]);
+  }
+  Status check() const override {
+    VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, outputs_.toHost());
+    return expectEqual(actual, expected_, name + " output");
+  }
+
+ private:
+  QuantizedTable table_;
+  std::vector<Tensor> tensors_;  // data, scales, zero points
+  Tensor indices_, outputs_;
+  std::vector<Tensor> index_views_, output_views_;
   std::vector<uint8_t> expected_;
 };
 
@@ -239,7 +289,8 @@ std::vector<std::unique_ptr<LatencyCase>> createLatencyCases(Context& context, b
       {"gather-1row-host", EmbeddingRows::create(context, "gather-1row-host", vocab, 1, Lookup::kHostIndices)},
       {"gathernd-1row", EmbeddingRows::create(context, "gathernd-1row", vocab, 1, Lookup::kGatherND)},
       {"scatternd-1row", ScatterRow::create(context, cache_rows)},
-      {"tensorscatter-1token", TensorScatterToken::create(context, max_seq)}};
+      {"tensorscatter-1token", TensorScatterToken::create(context, max_seq)},
+      {"gbq-1row", QuantizedRow::create(context, vocab)}};
   std::vector<std::unique_ptr<LatencyCase>> rows;
   for (auto& [name, row] : created) {
     if (row.ok()) {
