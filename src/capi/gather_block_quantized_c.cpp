@@ -12,8 +12,8 @@ namespace {
 
 // The C++ options (ONNX Runtime's defaults for NULL); an unknown policy is kInvalidArgument naming
 // `function`.
-vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> optionsOf(const char* function,
-                                                                  const VkindexGatherBlockQuantizedOptions* options) {
+vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> quantizedOptionsOf(
+    const char* function, const VkindexGatherBlockQuantizedOptions* options) {
   const VkindexGatherBlockQuantizedOptions given =
       options != nullptr ? *options : vkindexGatherBlockQuantizedDefaults();
   vkindex::GatherBlockQuantizedOptions converted;
@@ -25,10 +25,13 @@ vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> optionsOf(const char* fu
   return converted;
 }
 
-const vkindex::Tensor* tensorOrNull(VkindexTensor tensor) { return tensor != nullptr ? &tensor->tensor : nullptr; }
+const vkindex::Tensor* zeroPointsOf(VkindexTensor zero_points) {
+  return zero_points != nullptr ? &zero_points->tensor : nullptr;
+}
 
 // The handles every form needs (zero_points may be NULL: absent).
-VkindexStatus checkHandles(const char* function, VkindexContext context, VkindexTensor data, VkindexTensor scales) {
+VkindexStatus checkQuantizedHandles(const char* function, VkindexContext context, VkindexTensor data,
+                                    VkindexTensor scales) {
   if (context == nullptr) return nullArgument(function, "context");
   if (data == nullptr) return nullArgument(function, "data");
   if (scales == nullptr) return nullArgument(function, "scales");
@@ -48,13 +51,14 @@ VkindexStatus vkindexGatherBlockQuantized(VkindexContext context, VkindexTensor 
                                           VkindexTensor scales, VkindexTensor zero_points,
                                           const VkindexGatherBlockQuantizedOptions* options, VkindexTensor* output) {
   const char* function = "vkindexGatherBlockQuantized";
-  if (VkindexStatus status = checkHandles(function, context, data, scales); status != VKINDEX_OK) return status;
+  if (VkindexStatus status = checkQuantizedHandles(function, context, data, scales); status != VKINDEX_OK)
+    return status;
   if (indices == nullptr) return nullArgument(function, "indices");
   if (output == nullptr) return nullArgument(function, "output");
-  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = optionsOf(function, options);
+  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = quantizedOptionsOf(function, options);
   if (!converted.ok()) return fail(converted.status());
   vkindex::StatusOr<vkindex::Tensor> result = vkindex::gatherBlockQuantized(
-      *context->context, data->tensor, indices->tensor, scales->tensor, tensorOrNull(zero_points), converted.value());
+      *context->context, data->tensor, indices->tensor, scales->tensor, zeroPointsOf(zero_points), converted.value());
   if (!result.ok()) return fail(result.status());
   *output = wrap(std::move(result).value());
   return VKINDEX_OK;
@@ -66,15 +70,16 @@ VkindexStatus vkindexGatherBlockQuantizedHostIndices(VkindexContext context, Vki
                                                      const VkindexGatherBlockQuantizedOptions* options,
                                                      VkindexTensor* output) {
   const char* function = "vkindexGatherBlockQuantizedHostIndices";
-  if (VkindexStatus status = checkHandles(function, context, data, scales); status != VKINDEX_OK) return status;
+  if (VkindexStatus status = checkQuantizedHandles(function, context, data, scales); status != VKINDEX_OK)
+    return status;
   if (indices == nullptr) return nullArgument(function, "indices");
   if (output == nullptr) return nullArgument(function, "output");
   vkindex::StatusOr<vkindex::HostIndices> host = vkindex::capi::toHostIndices(function, *indices);
   if (!host.ok()) return fail(host.status());
-  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = optionsOf(function, options);
+  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = quantizedOptionsOf(function, options);
   if (!converted.ok()) return fail(converted.status());
   vkindex::StatusOr<vkindex::Tensor> result = vkindex::gatherBlockQuantized(
-      *context->context, data->tensor, host.value(), scales->tensor, tensorOrNull(zero_points), converted.value());
+      *context->context, data->tensor, host.value(), scales->tensor, zeroPointsOf(zero_points), converted.value());
   if (!result.ok()) return fail(result.status());
   *output = wrap(std::move(result).value());
   return VKINDEX_OK;
@@ -86,15 +91,16 @@ VkindexStatus vkindexRecordGatherBlockQuantized(VkindexContext context, VkComman
                                                 const VkindexGatherBlockQuantizedOptions* options, VkindexTensor output,
                                                 VkindexRecordedOp* op) {
   const char* function = "vkindexRecordGatherBlockQuantized";
-  if (VkindexStatus status = checkHandles(function, context, data, scales); status != VKINDEX_OK) return status;
+  if (VkindexStatus status = checkQuantizedHandles(function, context, data, scales); status != VKINDEX_OK)
+    return status;
   if (indices == nullptr) return nullArgument(function, "indices");
   if (output == nullptr) return nullArgument(function, "output");
   if (op == nullptr) return nullArgument(function, "op");
-  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = optionsOf(function, options);
+  vkindex::StatusOr<vkindex::GatherBlockQuantizedOptions> converted = quantizedOptionsOf(function, options);
   if (!converted.ok()) return fail(converted.status());
   vkindex::StatusOr<vkindex::RecordedOp> recorded =
       vkindex::recordGatherBlockQuantized(*context->context, command_buffer, data->tensor, indices->tensor,
-                                          scales->tensor, tensorOrNull(zero_points), converted.value(), output->tensor);
+                                          scales->tensor, zeroPointsOf(zero_points), converted.value(), output->tensor);
   if (!recorded.ok()) return fail(recorded.status());
   *op = new VkindexRecordedOp_T{std::move(recorded).value()};
   return VKINDEX_OK;
