@@ -295,21 +295,37 @@ uint plainBits(int difference, uint s) {
   return difference == 0 ? (product >> 16u) : half_bits;
 }
 
-void dequantizeWord(uint p, uint out_word) {
+// Where a data word's codes, scale and zero point lie.
+struct WordSource {
+  uint codes;
+  uint scale;
+  int zero_point;
+};
+
+WordSource wordSource(uint p) {
   uint x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
   uint block = (p - x * pc.quantize_span) >> pc.block_shift;
   uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
-  uint scale = scaleBits(scale_index + pc.scale_lead);
-  int zero_point = zeroPoint(x, block, scale_index);
-  uint codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
-  bool plain = CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(scale);
+  WordSource source;
+  source.scale = scaleBits(scale_index + pc.scale_lead);
+  source.zero_point = zeroPoint(x, block, scale_index);
+  source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
+  return source;
+}
+
+bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(source.scale); }
+
+// The word at code position `p` into the output words from `out_word`: by plainBits when `plain`,
+// else by the general dequantized(). The two are separate loops (main runs the general one only for
+// segments that need it): SwiftShader ran the plain codes 20x slower with the general path's code in
+// the same loop, taken or not.
+void storeWord(WordSource source, bool plain, uint out_word) {
   for (uint w = 0u; w < kOutWordsPerWord; ++w) {
     uint bits = 0u;
     for (uint i = 0u; i < kElementsPerWord; ++i) {
-      uint code = (codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
-      // The general path in a loop of at most one turn (see scaled()): only where the scale is not plain.
-      uint element = plainBits(integerCode(code) - zero_point, scale);
-      for (bool again = !plain; again; again = false) element = dequantized(code, zero_point, scale);
+      uint code = (source.codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
+      uint element = plain ? plainBits(integerCode(code) - source.zero_point, source.scale)
+                           : dequantized(code, source.zero_point, source.scale);
       bits |= element << (16u * i);
     }
     out_words[out_word + w] = bits;
@@ -335,11 +351,21 @@ void main() {
     }
     uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
     if (row < pc.row_first || row >= pc.row_end) continue;
-    uint p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
+    uint first_p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
+    // The plain words, then (rarely: extreme scales, float codes) the others.
+    bool general_left = false;
     for (uint word = first_word; word < end_word; ++word) {
-      dequantizeWord(p, out_word);
-      p += kCodesPerWord;
-      out_word += kOutWordsPerWord;
+      uint p = first_p + (word - first_word) * kCodesPerWord;
+      WordSource source = wordSource(p);
+      bool plain = plainWord(source);
+      if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
+      general_left = general_left || !plain;
+    }
+    if (!general_left) continue;
+    for (uint word = first_word; word < end_word; ++word) {
+      uint p = first_p + (word - first_word) * kCodesPerWord;
+      WordSource source = wordSource(p);
+      if (!plainWord(source)) storeWord(source, false, out_word + (word - first_word) * kOutWordsPerWord);
     }
   }
 }

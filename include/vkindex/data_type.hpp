@@ -28,8 +28,9 @@ enum class DataType : uint8_t {
   kComplex64,
   kComplex128,
   kString,  // kept on the host; kernels move 4-byte element ids, the host materializes the strings
-  // The low-precision types of ONNX opsets 19-23. Only TensorScatter takes them (ONNX's other indexing
-  // operators do not allow them); data movement never looks at their values either.
+  // The low-precision types of ONNX opsets 19-23. Only TensorScatter takes them, and GatherBlockQuantized
+  // as its quantized data (ONNX's other indexing operators do not allow them); data movement never looks
+  // at their values either.
   kFloat8E4M3FN,
   kFloat8E4M3FNUZ,
   kFloat8E5M2,
@@ -48,7 +49,8 @@ inline constexpr DataType kClassicDataTypes[] = {
     DataType::kFloat64, DataType::kComplex64, DataType::kComplex128, DataType::kString,
 };
 
-// The 8 low-precision types (1-byte float8 kinds, packed 4-bit types), TensorScatter's only.
+// The 8 low-precision types (1-byte float8 kinds, packed 4-bit types): TensorScatter's, and
+// GatherBlockQuantized's data.
 inline constexpr DataType kLowPrecisionDataTypes[] = {
     DataType::kFloat8E4M3FN, DataType::kFloat8E4M3FNUZ, DataType::kFloat8E5M2, DataType::kFloat8E5M2FNUZ,
     DataType::kFloat8E8M0,   DataType::kInt4,           DataType::kUInt4,      DataType::kFloat4E2M1,

@@ -119,6 +119,8 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
     StatusOr<RowResult> row = measureWorkload(*context, *timer, workload, measure);
     if (row.ok()) {
       printRow(out, info, workload, *row, options.json);
+    } else if (workload.skip_when_unsupported && row.status().code() == StatusCode::kUnsupported) {
+      printSkip(out, info, workload, row.status(), options.json);
     } else {
       printFailure(out, info, workload, row.status(), options.json);
       if (first_failure.ok()) {

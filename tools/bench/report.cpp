@@ -135,4 +135,14 @@ void printFailure(std::ostream& out, const RunInfo& info, const Workload& worklo
   out << cell(workload.name, kNameWidth) << " FAILED: " << status.toString() << "\n";
 }
 
+void printSkip(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json) {
+  if (json) {
+    tools::JsonDocument line = rowIdentity(info, workload);
+    line["skipped"] = status.toString();
+    tools::writeJsonLine(out, line);
+    return;
+  }
+  out << cell(workload.name, kNameWidth) << " SKIPPED: " << status.toString() << "\n";
+}
+
 }  // namespace vkindex::bench

@@ -55,5 +55,7 @@ struct RunInfo {
 void printHeader(std::ostream& out, const RunInfo& info, const std::vector<Workload>& workloads);
 void printRow(std::ostream& out, const RunInfo& info, const Workload& workload, const RowResult& row, bool json);
 void printFailure(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json);
+// A row the device cannot hold (Workload::skip_when_unsupported): its reason, not a failure.
+void printSkip(std::ostream& out, const RunInfo& info, const Workload& workload, const Status& status, bool json);
 
 }  // namespace vkindex::bench

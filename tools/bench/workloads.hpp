@@ -40,6 +40,9 @@ struct Workload {
   std::string op;      // the ONNX operator, e.g. "Gather"
   std::string shapes;  // what is measured, e.g. "float32[32000,1024] x int64[8192], axis 0"
   std::function<StatusOr<PreparedCase>(Context&)> prepare;
+  // A comparison row larger than some devices allow (SwiftShader: 1 GiB per allocation): kUnsupported
+  // there is a visible skip with its reason, not a failed run.
+  bool skip_when_unsupported = false;
 };
 
 // The rows, in print order: the gathers, then scatterWorkloads. `quick` picks smaller sizes, for a smoke
