@@ -235,29 +235,6 @@ uint dequantized(uint code, int zero_point, uint scale) {
   return outputBits(scaled(floatBitsToUint(float(integerCode(code) - zero_point)), scale));
 }
 
-// The element's output bits (the row must be owned).
-uint elementBits(Cursor c) {
-  if (c.zero) return 0u;
-  uint block = c.y >> pc.block_shift;
-  uint scale_x = hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : c.x;
-  uint scale_z = hasFlag(VKINDEX_GBQ_SHARED_INNER) ? 0u : c.z;
-  uint scale_index = scale_x * pc.scale_outer_stride + block * pc.scale_inner + scale_z;
-  uint scale = scaleBits(scale_index + pc.scale_lead);
-  return dequantized(dataCode(c.p + pc.data_code_lead), zeroPoint(c.x, block, scale_index), scale);
-}
-
-#if VKINDEX_GBQ_WORD_PATH
-// The word path: quantize_axis is the last axis, gather_axis the first, and the codes along
-// quantize_axis fill whole data words, so the codes of one data word share a row, a scale and a zero
-// point. An invocation takes a segment of SEGMENT_WORDS data words of one output row (the device's
-// row_items: a long run streamed by one invocation on CPU drivers, a few words on GPUs, where adjacent
-// invocations take adjacent segments): its index is read once, and each word's codes are
-// dequantized with one scale and zero point. row_multiplier and row_shift divide by the segments per
-// row here.
-layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
-const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
-
-// One data word's codes, dequantized into output words from `out_word`.
 // Whether every product of scale `s` with an integer difference of magnitude 1 to 255 is a normal
 // float32 number that rounds to a normal number of the output type: a normal scale of exponent field
 // e gives products in [|s|, 2^(e - 118)), so float32 and bfloat16 outputs need e <= 245 and float16
@@ -295,6 +272,36 @@ uint plainBits(int difference, uint s) {
   return difference == 0 ? (product >> 16u) : half_bits;
 }
 
+// The element's output bits (the row must be owned): by plainBits (`general` false) or by the
+// general dequantized(). `plain` says whether plainBits gives them (a zero slice, or an integer code
+// under a plain scale); with `general` false an element that is not plain gets no bits here.
+uint elementBits(Cursor c, bool general, out bool plain) {
+  plain = true;
+  if (c.zero) return 0u;
+  uint block = c.y >> pc.block_shift;
+  uint scale_x = hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : c.x;
+  uint scale_z = hasFlag(VKINDEX_GBQ_SHARED_INNER) ? 0u : c.z;
+  uint scale_index = scale_x * pc.scale_outer_stride + block * pc.scale_inner + scale_z;
+  uint scale = scaleBits(scale_index + pc.scale_lead);
+  uint code = dataCode(c.p + pc.data_code_lead);
+  int zero_point = zeroPoint(c.x, block, scale_index);
+  plain = CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(scale);
+  if (general) return dequantized(code, zero_point, scale);
+  return plainBits(integerCode(code) - zero_point, scale);
+}
+
+#if VKINDEX_GBQ_WORD_PATH
+// The word path: quantize_axis is the last axis, gather_axis the first, and the codes along
+// quantize_axis fill whole data words, so the codes of one data word share a row, a scale and a zero
+// point. An invocation takes a segment of SEGMENT_WORDS data words of one output row (the device's
+// row_items: a long run streamed by one invocation on CPU drivers, a few words on GPUs, where adjacent
+// invocations take adjacent segments): its index is read once, and each word's codes are
+// dequantized with one scale and zero point. row_multiplier and row_shift divide by the segments per
+// row here.
+layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
+const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
+
+// One data word's codes, dequantized into output words from `out_word`.
 // Where a data word's codes, scale and zero point lie.
 struct WordSource {
   uint codes;
@@ -372,34 +379,49 @@ void main() {
 #else
 const uint kWordsPerInvocation = VKINDEX_GBQ_WORDS_PER_INVOCATION;
 
+// Stores the output words [first_word, end_word) whose elements are all plain (`general` false), or
+// those with an element that is not (`general` true); returns whether any word was left to the
+// general pass. As in the word path, the two are separate loops (main runs the general one only when
+// needed): the general path's code in the plain elements' loop slowed them, taken or not.
+bool storeRun(uint first_word, uint end_word, bool general) {
+  bool general_left = false;
+  Cursor c = cursorAt(first_word * kElementsPerWord);
+  for (uint w = first_word; w < end_word; ++w) {
+    // The host keeps both elements of a word in one pass: the first one's owner stores it.
+    bool owned = c.owned;
+    bool plain = true;
+    uint bits = owned ? elementBits(c, general, plain) : 0u;
+    bool whole_word = true;
+    if (kElementsPerWord == 2u) {
+      uint second = w * 2u + 1u;
+      whole_word = second < pc.output_elements;
+      if (whole_word) {
+        advance(c);
+        bool second_plain = true;
+        if (owned) bits |= elementBits(c, general, second_plain) << 16u;
+        plain = plain && second_plain;
+      }
+    }
+    general_left = general_left || (owned && !plain);
+    bool store = owned && (general ? !plain : plain);
+    if (store && whole_word) out_words[pc.out_word_offset + w] = bits;
+    if (store && !whole_word) {
+      // The output's last word, half of it beyond the tensor: only its low half is the operation's.
+      atomicAnd(out_words[pc.out_word_offset + w], 0xFFFF0000u);
+      atomicOr(out_words[pc.out_word_offset + w], bits);
+    }
+    if (w + 1u < end_word) advance(c);
+  }
+  return general_left;
+}
+
 void main() {
   if (hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound()) return;
   uint runs = divideRoundingUp(pc.output_words, kWordsPerInvocation);
   for (uint run = firstInvocationItem(); run < runs; run += invocationStride()) {
     uint first_word = run * kWordsPerInvocation;
     uint end_word = min(first_word + kWordsPerInvocation, pc.output_words);
-    Cursor c = cursorAt(first_word * kElementsPerWord);
-    for (uint w = first_word; w < end_word; ++w) {
-      // The host keeps both elements of a word in one pass: the first one's owner stores it.
-      bool owned = c.owned;
-      uint bits = owned ? elementBits(c) : 0u;
-      bool whole_word = true;
-      if (kElementsPerWord == 2u) {
-        uint second = w * 2u + 1u;
-        whole_word = second < pc.output_elements;
-        if (whole_word) {
-          advance(c);
-          if (owned) bits |= elementBits(c) << 16u;
-        }
-      }
-      if (owned && whole_word) out_words[pc.out_word_offset + w] = bits;
-      if (owned && !whole_word) {
-        // The output's last word, half of it beyond the tensor: only its low half is the operation's.
-        atomicAnd(out_words[pc.out_word_offset + w], 0xFFFF0000u);
-        atomicOr(out_words[pc.out_word_offset + w], bits);
-      }
-      if (w + 1u < end_word) advance(c);
-    }
+    if (storeRun(first_word, end_word, false)) storeRun(first_word, end_word, true);
   }
 }
 #endif
