@@ -51,6 +51,12 @@ struct ContextOptions {
   // Directory for the on-disk VkPipelineCache. nullopt: $VKINDEX_PIPELINE_CACHE_DIR, else
   // $XDG_CACHE_HOME/vkindex, else $HOME/.cache/vkindex. Empty string: keep the cache in memory only.
   std::optional<std::string> pipeline_cache_dir;
+  // A tuning profile written by `vkindex tune` (docs/tuning.md#profiles): the tuning values measured on
+  // this device, taken over the built-in table's. nullopt: $VKINDEX_TUNING_PROFILE, else the profile
+  // `vkindex tune` writes into the pipeline cache directory for this device, when there is one. Empty
+  // string: none. A file that is damaged, made for another device, driver or vkindex version, or holds
+  // a value out of range is ignored with one warning on stderr: the table's values are used.
+  std::optional<std::string> tuning_profile;
   // Test and tuning knobs: they change how vkindex computes, never the result (context_overrides.hpp).
   ContextOverrides overrides;
 };
@@ -96,6 +102,10 @@ class VKINDEX_API Context {
   // The cache file, and whether usable data was loaded from it at creation.
   std::string pipelineCachePath() const;
   bool pipelineCacheLoaded() const;
+  // The tuning profile file looked at ("" when none), and whether its values are in use (false when
+  // there was none, when it was ignored with a warning, or under ContextOverrides::gpu_tuning).
+  std::string tuningProfilePath() const;
+  bool tuningProfileLoaded() const;
 
   // Internal state, reached inside vkindex (and by its tools and tests, through the vkindex_internal
   // target) via src/core/context_impl.hpp.

@@ -102,6 +102,10 @@ typedef struct VkindexContextOptions {
    * else $HOME/.cache/vkindex; "": memory only. Android apps pass their cache folder (Context.getCacheDir()),
    * since Android has no HOME. */
   const char* pipeline_cache_dir;
+  /* Appended with tuning profiles (read only when struct_size covers it): a profile written by
+   * `vkindex tune`. NULL: $VKINDEX_TUNING_PROFILE, else the one in the pipeline cache folder for this
+   * device; "": none. A profile that cannot be used is ignored with a warning (vkindex::ContextOptions). */
+  const char* tuning_profile;
 } VkindexContextOptions;
 
 /* vkindexContextCreate with every option. `options` may be NULL (the defaults). */

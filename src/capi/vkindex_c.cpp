@@ -1,6 +1,7 @@
 // The C API (include/vkindex/vkindex.h): version, errors, contexts and tensors. Handles own C++ objects;
 // errors become a status code plus a thread-local message (c_api_support.hpp). The operators are in
 // operators_c.cpp and recording_c.cpp.
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,14 +22,23 @@ vkindex::StatusOr<vkindex::ContextOptions> toContextOptions(const char* function
                                                             const VkindexContextOptions* options) {
   vkindex::ContextOptions converted;
   if (options == nullptr) return converted;
-  if (options->struct_size < sizeof(VkindexContextOptions)) {
+  // The struct as first published ended with pipeline_cache_dir; fields appended since are read only
+  // when the caller's struct_size covers them.
+  constexpr size_t kFirstVersionSize = offsetof(VkindexContextOptions, tuning_profile);
+  if (options->struct_size < kFirstVersionSize) {
     return vkindex::invalidArgument(
         std::string(function) + ": options->struct_size is " + std::to_string(options->struct_size) +
-        ", expected sizeof(VkindexContextOptions) = " + std::to_string(sizeof(VkindexContextOptions)));
+        ", expected sizeof(VkindexContextOptions) = " + std::to_string(sizeof(VkindexContextOptions)) +
+        " (or at least " + std::to_string(kFirstVersionSize) + " from an older header)");
   }
+  const bool has_tuning_profile =
+      options->struct_size >= offsetof(VkindexContextOptions, tuning_profile) + sizeof(options->tuning_profile);
   converted.device = options->device_selector != nullptr ? options->device_selector : "";
   converted.validation = options->validation != 0;
   if (options->pipeline_cache_dir != nullptr) converted.pipeline_cache_dir = std::string(options->pipeline_cache_dir);
+  if (has_tuning_profile && options->tuning_profile != nullptr) {
+    converted.tuning_profile = std::string(options->tuning_profile);
+  }
   return converted;
 }
 

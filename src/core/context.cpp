@@ -3,6 +3,7 @@
 
 #include "core/context_impl.hpp"
 #include "core/transfer.hpp"
+#include "core/tuning_profile_loading.hpp"
 
 namespace vkindex {
 namespace {
@@ -26,9 +27,13 @@ StatusOr<std::unique_ptr<Context::Impl>> finishImpl(std::unique_ptr<Context::Imp
   impl->staging_chunk_bytes = overrides.max_staging_bytes > 0 && overrides.max_staging_bytes < kStagingChunkBytes
                                   ? overrides.max_staging_bytes
                                   : kStagingChunkBytes;
-  VKINDEX_ASSIGN_OR_RETURN(impl->tuning, plan::chooseTuning(impl->device->info(), overridesInEffect(overrides)));
   std::string cache_dir =
       options.pipeline_cache_dir ? *options.pipeline_cache_dir : vk::defaultPipelineCacheDirectory();
+  TuningProfileLoad profile = loadTuningProfile(impl->device->info(), options.tuning_profile, cache_dir);
+  impl->tuning_profile_path = profile.path;
+  impl->tuning_profile_warning = profile.warning;
+  VKINDEX_ASSIGN_OR_RETURN(impl->tuning, plan::chooseTuning(impl->device->info(), overridesInEffect(overrides),
+                                                            profile.profile ? &*profile.profile : nullptr));
   VKINDEX_ASSIGN_OR_RETURN(impl->pipeline_cache, vk::PipelineCache::create(*impl->device, cache_dir));
   impl->pipelines = std::make_unique<kernels::PipelineLibrary>(*impl->device, impl->pipeline_cache->handle());
   VKINDEX_ASSIGN_OR_RETURN(impl->status, kernels::StatusBoard::create(*impl->device));
@@ -111,6 +116,8 @@ std::string Context::firstValidationMessage() const { return impl_->instance->fi
 Status Context::savePipelineCache() const { return impl_->pipeline_cache->save(); }
 std::string Context::pipelineCachePath() const { return impl_->pipeline_cache->path(); }
 bool Context::pipelineCacheLoaded() const { return impl_->pipeline_cache->loadedFromDisk(); }
+std::string Context::tuningProfilePath() const { return impl_->tuning_profile_path; }
+bool Context::tuningProfileLoaded() const { return impl_->tuning.usesProfile(); }
 
 std::string apiVersionString(uint32_t packed) {
   return std::to_string(VK_API_VERSION_MAJOR(packed)) + "." + std::to_string(VK_API_VERSION_MINOR(packed)) + "." +

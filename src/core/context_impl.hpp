@@ -23,6 +23,9 @@ struct Context::Impl {
   std::unique_ptr<vk::Device> device;
   // The tuning the planners take for this device: the table's row with ContextOverrides on top.
   plan::TuningChoice tuning;
+  // The tuning profile file looked at, and why it is not used ("" when it is or there was none).
+  std::string tuning_profile_path;
+  std::string tuning_profile_warning;
   std::unique_ptr<vk::PipelineCache> pipeline_cache;
   std::unique_ptr<kernels::PipelineLibrary> pipelines;
   std::unique_ptr<kernels::StatusBoard> status;

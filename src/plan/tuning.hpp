@@ -87,8 +87,9 @@ enum class TuningValue : uint8_t { VKINDEX_TUNING_VALUES(VKINDEX_TUNING_INDEX) k
 #undef VKINDEX_TUNING_INDEX
 inline constexpr size_t kTuningValueCount = static_cast<size_t>(TuningValue::kCount);
 
-// Where a value in effect came from.
-enum class TuningSource : uint8_t { kTable, kOverride };
+// Where a value in effect came from: the table's row, a tuning profile measured on the device
+// (tuning_profile.hpp), or ContextOverrides.
+enum class TuningSource : uint8_t { kTable, kProfile, kOverride };
 
 // The tuning a Context runs with: the table row it started from and, per value, its source.
 struct TuningChoice {
@@ -97,7 +98,34 @@ struct TuningChoice {
   Tuning values;
   std::array<TuningSource, kTuningValueCount> sources{};  // by TuningValue
   TuningSource source(TuningValue value) const { return sources[static_cast<size_t>(value)]; }
+  // Whether a tuning profile set any value in effect.
+  bool usesProfile() const {
+    for (TuningSource each : sources) {
+      if (each == TuningSource::kProfile) return true;
+    }
+    return false;
+  }
 };
+
+// A value's legal range on a device: every value in [least, most] computes the same bytes as any
+// other (the planners and kernels hold for all of them; the planner fuzzer draws from these ranges).
+// Booleans are 0 or 1, and 0 only where the device lacks the feature the value needs.
+struct TuningRange {
+  uint64_t least = 0;
+  uint64_t most = 0;
+  bool contains(uint64_t value) const { return value >= least && value <= most; }
+};
+TuningRange tuningRange(TuningValue value, const DeviceInfo& device);
+
+// Each value by its TuningValue, widened to 64 bits (booleans 0 or 1), and its name in the list.
+uint64_t tuningValue(const Tuning& tuning, TuningValue value);
+void setTuningValue(Tuning& tuning, TuningValue value, uint64_t setting);
+const char* tuningValueName(TuningValue value);
+// The value of that name; kCount for none.
+TuningValue tuningValueNamed(const std::string& name);
+
+// Fits `tuning` to the device after its values were set one by one: row_lanes to the workgroup.
+void fitTuning(Tuning& tuning);
 
 // The driver class of a device, from its vendor id, type and driver name.
 DriverClass driverClassOf(const DeviceInfo& device);
@@ -108,8 +136,13 @@ const char* tuningSourceName(TuningSource source);
 // workgroup, and the values that need a feature off where the device lacks it.
 Tuning tableTuning(DriverClass row, const DeviceInfo& device);
 
-// The table's tuning for `device` with `overrides` applied on top (ContextOverrides' tuning fields and
-// gpu_tuning). Fails on an override beyond the device's limits or its legal range.
-StatusOr<TuningChoice> chooseTuning(const DeviceInfo& device, const ContextOverrides& overrides);
+struct TuningProfile;
+
+// The table's tuning for `device`, then `profile`'s values (when given: it must have passed
+// checkTuningProfileFits, tuning_profile.hpp), then `overrides` on top (ContextOverrides' tuning fields
+// and gpu_tuning; gpu_tuning takes the other-GPU row and ignores the profile, which was measured for
+// the device's own). Fails on an override beyond the device's limits or its legal range.
+StatusOr<TuningChoice> chooseTuning(const DeviceInfo& device, const ContextOverrides& overrides,
+                                    const TuningProfile* profile = nullptr);
 
 }  // namespace vkindex::plan

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "plan/tuning.hpp"
+#include "plan/tuning_profile.hpp"
 
 namespace vkindex::plan {
 namespace {
@@ -98,7 +99,14 @@ const char* driverClassName(DriverClass driver_class) {
   return "unknown";
 }
 
-const char* tuningSourceName(TuningSource source) { return source == TuningSource::kOverride ? "override" : "table"; }
+const char* tuningSourceName(TuningSource source) {
+  switch (source) {
+    case TuningSource::kTable: return "table";
+    case TuningSource::kProfile: return "profile";
+    case TuningSource::kOverride: return "override";
+  }
+  return "?";
+}
 
 Tuning tableTuning(DriverClass row, const DeviceInfo& device) {
   const auto cell = [row](TuningValue value) { return kTable[static_cast<size_t>(value)].by_class[size_t(row)]; };
@@ -114,7 +122,8 @@ Tuning tableTuning(DriverClass row, const DeviceInfo& device) {
   return tuning;
 }
 
-StatusOr<TuningChoice> chooseTuning(const DeviceInfo& device, const ContextOverrides& overrides) {
+StatusOr<TuningChoice> chooseTuning(const DeviceInfo& device, const ContextOverrides& overrides,
+                                    const TuningProfile* profile) {
   const uint32_t largest_workgroup = std::min(device.max_workgroup_invocations, device.max_workgroup_size_x);
   if (overrides.workgroup_size > largest_workgroup) {
     return invalidArgument("ContextOverrides::workgroup_size " + std::to_string(overrides.workgroup_size) +
@@ -128,7 +137,11 @@ StatusOr<TuningChoice> chooseTuning(const DeviceInfo& device, const ContextOverr
   choice.driver_class = driverClassOf(device);
   choice.row = overrides.gpu_tuning ? DriverClass::kOtherGpu : choice.driver_class;
   choice.values = tableTuning(choice.row, device);
-  if (overrides.gpu_tuning) choice.sources.fill(TuningSource::kOverride);  // the override chose the row
+  if (overrides.gpu_tuning) {
+    choice.sources.fill(TuningSource::kOverride);  // the override chose the row
+  } else if (profile != nullptr) {
+    applyTuningProfile(*profile, choice);
+  }
   Tuning& tuning = choice.values;
   if (overrides.workgroup_size > 0) {
     tuning.workgroup_size = overrides.workgroup_size;

@@ -1,6 +1,7 @@
 /* Compiled as C: the embedding part of the C API (embedding_from_c.h). */
 #include "embedding_from_c.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "vkindex/version.hpp"
@@ -105,7 +106,8 @@ int createWithShortOptionsFromC(const char* device, char* message, size_t messag
   VkindexContext context = NULL;
   VkindexStatus status;
   memset(&options, 0, sizeof(options));
-  options.struct_size = sizeof(options) - 1;
+  /* Shorter than the first published struct, which ended with pipeline_cache_dir. */
+  options.struct_size = offsetof(VkindexContextOptions, tuning_profile) - 1;
   options.device_selector = device;
   status = vkindexContextCreateWithOptions(&options, &context);
   if (status != VKINDEX_OK) failWith(status, message, message_size);

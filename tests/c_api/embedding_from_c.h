@@ -41,7 +41,8 @@ int finishFromC(RecordingInC* recording, char* message, size_t message_size);
  * pipelines) and destroys it (which writes the cache file). */
 int gatherWithCacheFolderFromC(const char* device, const char* folder, char* message, size_t message_size);
 
-/* vkindexContextCreateWithOptions with a struct_size smaller than the struct: must be refused. */
+/* vkindexContextCreateWithOptions with a struct_size smaller than the first published struct: must be
+ * refused. */
 int createWithShortOptionsFromC(const char* device, char* message, size_t message_size);
 
 /* 1 if vkindexVersion() and vkindexVersionString() agree with the headers' VKINDEX_VERSION and

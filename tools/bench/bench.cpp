@@ -90,6 +90,7 @@ Status runBenchmarks(const BenchOptions& options, std::ostream& out) {
   }
   ContextOptions context_options;
   context_options.device = options.device;
+  context_options.tuning_profile = options.tuning_profile;
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<Context> context, Context::create(context_options));
   VKINDEX_ASSIGN_OR_RETURN(std::unique_ptr<tools::CommandTimer> timer, tools::CommandTimer::create(*context));
   MeasureOptions measure;

@@ -2,6 +2,7 @@
 // compute copy shader) on one device, in one process, so the ratios compare like with like.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@ namespace vkindex::bench {
 struct BenchOptions {
   // Device selector, as ContextOptions::device: an index or a name substring; empty for the default.
   std::string device;
+  // As ContextOptions::tuning_profile: a profile from `vkindex tune` (nullopt: where a Context looks).
+  std::optional<std::string> tuning_profile;
   // One JSON object per row instead of the table.
   bool json = false;
   // Timed runs per measurement. 0: chosen per workload so each row takes about 0.5 s, at least 5 and at

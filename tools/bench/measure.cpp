@@ -12,24 +12,6 @@
 namespace vkindex::bench {
 namespace {
 
-// One run of the operator: record, submit, wait, then finish() to learn whether the device rejected an
-// index (a benchmark must not time an operation that failed). With `steps`, its dispatches are stamped.
-StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared,
-                                    kernels::StepTimestamps* steps = nullptr) {
-  std::optional<RecordedOp> op;
-  StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
-    if (steps != nullptr) steps->begin(cmd);
-    VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, prepared.record(context, cmd, prepared.inputs, prepared.output));
-    op = std::move(recorded);
-    return Status::Ok();
-  });
-  // The timer returns only once the commands completed, so finishing here is always allowed.
-  Status finished = op ? op->finish() : Status::Ok();
-  if (!sample.ok()) return sample.status();
-  VKINDEX_RETURN_IF_ERROR(finished);
-  return sample;
-}
-
 // The baselines copy the first `bytes` bytes of `source` into `target`.
 StatusOr<tools::Sample> runCopyBuffer(Context& context, tools::CommandTimer& timer, const Tensor& source,
                                       const Tensor& target, uint64_t bytes, bool clear_first) {
@@ -51,24 +33,6 @@ StatusOr<tools::Sample> runComputeCopy(Context& context, tools::CommandTimer& ti
                              recordComputeCopy(impl, cmd, source.buffer(), target.buffer(), bytes, layout));
     return Status::Ok();
   });
-}
-
-// Downloads `tensor` and compares it with the first `expected_size` bytes of `expected`, naming the first
-// differing byte.
-Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, uint64_t expected_size,
-                   const std::string& what) {
-  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, tensor.toHost());
-  if (actual.size() != expected_size || expected_size > expected.size()) {
-    return internalError(what + " has " + std::to_string(actual.size()) + " bytes, the CPU reference " +
-                         std::to_string(expected_size));
-  }
-  auto mismatch = std::mismatch(actual.begin(), actual.end(), expected.begin()).first;
-  if (mismatch != actual.end()) {
-    size_t at = static_cast<size_t>(mismatch - actual.begin());
-    return internalError(what + " differs from the CPU reference at byte " + std::to_string(at) + " (got " +
-                         std::to_string(actual[at]) + ", expected " + std::to_string(expected[at]) + ")");
-  }
-  return Status::Ok();
 }
 
 // `repeats` more runs of the operator with a timestamp after every dispatch: each kernel's median time.
@@ -100,6 +64,38 @@ StatusOr<std::vector<kernels::KernelTime>> splitByKernel(Context& context, tools
 }
 
 }  // namespace
+
+StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared,
+                                    kernels::StepTimestamps* steps) {
+  std::optional<RecordedOp> op;
+  StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
+    if (steps != nullptr) steps->begin(cmd);
+    VKINDEX_ASSIGN_OR_RETURN(RecordedOp recorded, prepared.record(context, cmd, prepared.inputs, prepared.output));
+    op = std::move(recorded);
+    return Status::Ok();
+  });
+  // The timer returns only once the commands completed, so finishing here is always allowed.
+  Status finished = op ? op->finish() : Status::Ok();
+  if (!sample.ok()) return sample.status();
+  VKINDEX_RETURN_IF_ERROR(finished);
+  return sample;
+}
+
+Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, uint64_t expected_size,
+                   const std::string& what) {
+  VKINDEX_ASSIGN_OR_RETURN(std::vector<uint8_t> actual, tensor.toHost());
+  if (actual.size() != expected_size || expected_size > expected.size()) {
+    return internalError(what + " has " + std::to_string(actual.size()) + " bytes, the CPU reference " +
+                         std::to_string(expected_size));
+  }
+  auto mismatch = std::mismatch(actual.begin(), actual.end(), expected.begin()).first;
+  if (mismatch != actual.end()) {
+    size_t at = static_cast<size_t>(mismatch - actual.begin());
+    return internalError(what + " differs from the CPU reference at byte " + std::to_string(at) + " (got " +
+                         std::to_string(actual[at]) + ", expected " + std::to_string(expected[at]) + ")");
+  }
+  return Status::Ok();
+}
 
 Measurement summarize(const std::vector<double>& times) {
   return {tools::medianOf(times), *std::min_element(times.begin(), times.end())};

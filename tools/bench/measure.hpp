@@ -20,6 +20,16 @@ struct MeasureOptions {
   bool host_floor = false;
 };
 
+// One run of the operator: record, submit, wait, then finish() to learn whether the device rejected an
+// index (a benchmark must not time an operation that failed). With `steps`, its dispatches are stamped.
+StatusOr<tools::Sample> runOperator(Context& context, tools::CommandTimer& timer, PreparedCase& prepared,
+                                    kernels::StepTimestamps* steps = nullptr);
+
+// Downloads `tensor` and compares it with the first `expected_size` bytes of `expected`, naming the first
+// differing byte.
+Status expectBytes(const Tensor& tensor, const std::vector<uint8_t>& expected, uint64_t expected_size,
+                   const std::string& what);
+
 // The median and the minimum of `times`.
 Measurement summarize(const std::vector<double>& times);
 

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bench.hpp"
+#include "tune.hpp"
 
 namespace vkindex::tools {
 
@@ -19,17 +21,22 @@ struct DevicesOptions {
   uint32_t items_per_invocation = 0;
   uint64_t min_walk_lines = 0;
   bool gpu_tuning = false;
+  // As ContextOptions::tuning_profile: nullopt looks where a Context would.
+  std::optional<std::string> tuning_profile;
 };
 int runDevicesCommand(const DevicesOptions& options);
 
 struct OnnxTestOptions {
-  std::string device;  // as ContextOptions::device; empty for the default
-  bool json = false;   // one JSON object per directory instead of text lines and a summary
-  int repeat = 0;      // > 0: also time the operator this many times (NodeTestOptions::repeat)
+  std::string device;                         // as ContextOptions::device; empty for the default
+  bool json = false;                          // one JSON object per directory instead of text lines and a summary
+  int repeat = 0;                             // > 0: also time the operator this many times (NodeTestOptions::repeat)
+  std::optional<std::string> tuning_profile;  // as ContextOptions::tuning_profile
   std::vector<std::string> dirs;
 };
 int runOnnxTestCommand(const OnnxTestOptions& options);
 
 int runBenchCommand(const bench::BenchOptions& options);
+
+int runTuneCommand(const tune::TuneOptions& options);
 
 }  // namespace vkindex::tools

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "context_failure.hpp"
 #include "core/context_impl.hpp"
+#include "core/tuning_profile_loading.hpp"
 #include "json_line.hpp"
 #include "plan/tuning.hpp"
 #include "quote.hpp"
@@ -24,7 +25,24 @@ std::string valueText(uint64_t value) { return value == UINT64_MAX ? "never" : s
 // Driver-reported text is printed escaped, like text from files: it is not ours either.
 std::string shown(const std::string& text) { return onnxio::printableText(text); }
 
-void printText(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_default) {
+// The tuning a Context on the device would run with, and the profile it would look at.
+struct DeviceTuning {
+  plan::TuningChoice choice;
+  TuningProfileLoad profile;
+};
+
+// The mark after a value in the text list: where it came from, when not the table.
+const char* sourceMark(plan::TuningSource source) {
+  switch (source) {
+    case plan::TuningSource::kTable: return "";
+    case plan::TuningSource::kProfile: return "+";
+    case plan::TuningSource::kOverride: return "*";
+  }
+  return "";
+}
+
+void printText(const DeviceInfo& d, const DeviceTuning& device_tuning, bool is_default) {
+  const plan::TuningChoice& tuning = device_tuning.choice;
   std::printf("%s %u: %s [%s]\n", is_default ? "*" : " ", d.index, shown(d.name).c_str(), d.type.c_str());
   std::printf("     driver %s%s%s, Vulkan %s\n", d.driver_name.empty() ? "(unnamed)" : shown(d.driver_name).c_str(),
               d.driver_info.empty() ? "" : " ", shown(d.driver_info).c_str(), apiVersionString(d.api_version).c_str());
@@ -45,12 +63,19 @@ void printText(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_de
       "take up to %llu steps per pass\n",
       d.max_workgroup_invocations, yesNo(d.timestamps), yesNo(d.float32_rounding_rte),
       static_cast<unsigned long long>(d.max_walk_steps));
-  std::printf("     tuning (driver class %s, table row %s; * = override, docs/tuning.md):\n",
+  std::printf("     tuning (driver class %s, table row %s; + = profile, * = override, docs/tuning.md):\n",
               plan::driverClassName(tuning.driver_class), plan::driverClassName(tuning.row));
+  const TuningProfileLoad& profile = device_tuning.profile;
+  if (!profile.path.empty()) {
+    std::printf("      profile %s: %s\n", shown(profile.path).c_str(),
+                tuning.usesProfile()      ? "in use"
+                : profile.profile         ? "not used (the override chose the row)"
+                : profile.warning.empty() ? "none there"
+                                          : "ignored (see the warning)");
+  }
   std::string line = "      ";
   const auto show = [&](const char* name, uint64_t value, plan::TuningValue which) {
-    std::string item = std::string(" ") + name + " " + valueText(value) +
-                       (tuning.source(which) == plan::TuningSource::kOverride ? "*" : "");
+    std::string item = std::string(" ") + name + " " + valueText(value) + sourceMark(tuning.source(which));
     if (line.size() + item.size() > 110) {
       std::printf("%s\n", line.c_str());
       line = "      ";
@@ -65,8 +90,10 @@ void printText(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_de
 }
 
 // Every field printText shows, under the names DeviceInfo and the tuning list give them; each tuning value
-// as {"value", "source"}, source "table" or "override".
-JsonDocument deviceJson(const DeviceInfo& d, const plan::TuningChoice& tuning, bool is_default) {
+// as {"value", "source"}, source "table", "profile" or "override"; the profile looked at as
+// {"path", "in_use", "warning"} (null when there was none to look at).
+JsonDocument deviceJson(const DeviceInfo& d, const DeviceTuning& device_tuning, bool is_default) {
+  const plan::TuningChoice& tuning = device_tuning.choice;
   JsonDocument device;
   device["index"] = d.index;
   device["default"] = is_default;
@@ -100,6 +127,11 @@ JsonDocument deviceJson(const DeviceInfo& d, const plan::TuningChoice& tuning, b
   VKINDEX_TUNING_VALUES(VKINDEX_TUNING_JSON)
 #undef VKINDEX_TUNING_JSON
   device["tuning"] = values;
+  const TuningProfileLoad& profile = device_tuning.profile;
+  device["tuning_profile"] =
+      profile.path.empty()
+          ? JsonDocument(nullptr)
+          : JsonDocument{{"path", shown(profile.path)}, {"in_use", tuning.usesProfile()}, {"warning", profile.warning}};
   return device;
 }
 
@@ -116,14 +148,18 @@ int runDevicesCommand(const DevicesOptions& options) {
   overrides.items_per_invocation = options.items_per_invocation;
   overrides.min_walk_lines = options.min_walk_lines;
   overrides.gpu_tuning = options.gpu_tuning;
-  std::vector<plan::TuningChoice> tunings;
+  std::vector<DeviceTuning> tunings;
   for (const DeviceInfo& device : *devices) {
-    StatusOr<plan::TuningChoice> tuning = plan::chooseTuning(device, overridesInEffect(overrides));
+    DeviceTuning device_tuning;
+    device_tuning.profile = loadTuningProfile(device, options.tuning_profile, vk::defaultPipelineCacheDirectory());
+    const plan::TuningProfile* profile = device_tuning.profile.profile ? &*device_tuning.profile.profile : nullptr;
+    StatusOr<plan::TuningChoice> tuning = plan::chooseTuning(device, overridesInEffect(overrides), profile);
     if (!tuning.ok()) {
       std::fprintf(stderr, "vkindex devices: device %u: %s\n", device.index, tuning.status().message().c_str());
       return 1;
     }
-    tunings.push_back(*tuning);
+    device_tuning.choice = *tuning;
+    tunings.push_back(std::move(device_tuning));
   }
   StatusOr<uint32_t> chosen = Context::defaultDeviceIndex();
   const auto is_default = [&](const DeviceInfo& device) { return chosen.ok() && *chosen == device.index; };

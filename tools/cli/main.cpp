@@ -17,6 +17,10 @@ const char* const kDeviceOptionHelp =
     "SEL is a device index or a case-insensitive part of its name; without --device, VKINDEX_DEVICE is used,\n"
     "else the first discrete GPU, else integrated, else the first device ('vkindex devices' lists them).";
 
+const char* const kTuningProfileHelp =
+    "Take the tuning values of a profile written by 'vkindex tune' (\"\" for none); without it,\n"
+    "VKINDEX_TUNING_PROFILE, else the profile tune wrote into the pipeline cache folder for the device.";
+
 // What bench's modes print, for its help text's footer.
 const char* const kBenchModesHelp =
     "Without a mode: the operator table (each row checked against a CPU reference, then timed beside\n"
@@ -46,6 +50,7 @@ CLI::App* addDevicesCommand(CLI::App& app, DevicesOptions& options) {
       ->type_name("N");
   command->add_option("--min-walk-lines", options.min_walk_lines, "Show the tuning with this walk-threshold override")
       ->type_name("N");
+  command->add_option("--tuning-profile", options.tuning_profile, kTuningProfileHelp)->type_name("FILE");
   return command;
 }
 
@@ -61,6 +66,7 @@ CLI::App* addOnnxTestCommand(CLI::App& app, OnnxTestOptions& options) {
   command->add_option("--repeat", options.repeat, "Also time the operator N times, recorded, inputs on the device")
       ->type_name("N")
       ->check(CLI::Range(1, 100000));
+  command->add_option("--tuning-profile", options.tuning_profile, kTuningProfileHelp)->type_name("FILE");
   command->add_option("DIR", options.dirs, "Node-test directories")->required();
   command->footer(kDeviceOptionHelp);
   return command;
@@ -72,6 +78,7 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
   command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
       ->type_name("SEL");
   command->add_flag("--json", options.json, "One JSON object per row (or point) instead of the table");
+  command->add_option("--tuning-profile", options.tuning_profile, kTuningProfileHelp)->type_name("FILE");
   command->add_flag("--quick", options.quick, "Smaller sizes and shorter rows, for a smoke test");
   command->add_flag("--steps", options.steps,
                     "Under each row: the operator's device time split by kernel (extra runs, stamped after every "
@@ -109,6 +116,24 @@ CLI::App* addBenchCommand(CLI::App& app, bench::BenchOptions& options) {
   return command;
 }
 
+CLI::App* addTuneCommand(CLI::App& app, tune::TuneOptions& options) {
+  CLI::App* command = app.add_subcommand(
+      "tune", "Measure the tuning values on this device and write a tuning profile that Contexts then take");
+  command->add_option("--device", options.device, "Device index or case-insensitive part of its name")
+      ->type_name("SEL");
+  command->add_flag("--quick", options.quick, "Smaller rows, fewer candidates and runs (under a minute on lavapipe)");
+  command
+      ->add_option("--output", options.output,
+                   "Write the profile here (default: the file Contexts look for in the pipeline cache folder)")
+      ->type_name("FILE");
+  command->footer(
+      "Each probe sweeps the candidates for one or two tuning values over benchmark rows whose time they\n"
+      "decide, checks every run against the CPU reference, and keeps the table's setting unless another is\n"
+      "more than 3% faster. docs/tuning.md explains the profile.\n\n" +
+      std::string(kDeviceOptionHelp));
+  return command;
+}
+
 // Exit code for a command line that does not parse (unknown option, missing directory, bad count).
 constexpr int kUsageError = 2;
 
@@ -134,9 +159,11 @@ int run(int argc, char** argv) {
   DevicesOptions devices_options;
   OnnxTestOptions onnx_test_options;
   bench::BenchOptions bench_options;
+  tune::TuneOptions tune_options;
   const CLI::App* devices_command = addDevicesCommand(app, devices_options);
   const CLI::App* onnx_test_command = addOnnxTestCommand(app, onnx_test_options);
   const CLI::App* bench_command = addBenchCommand(app, bench_options);
+  const CLI::App* tune_command = addTuneCommand(app, tune_options);
 
   if (argc < 2) {
     // No command at all: the usage is more helpful than "a subcommand is required".
@@ -153,6 +180,7 @@ int run(int argc, char** argv) {
   if (devices_command->parsed()) return runDevicesCommand(devices_options);
   if (onnx_test_command->parsed()) return runOnnxTestCommand(onnx_test_options);
   if (bench_command->parsed()) return runBenchCommand(bench_options);
+  if (tune_command->parsed()) return runTuneCommand(tune_options);
   return kUsageError;  // unreachable: require_subcommand(1) makes parse() throw without one
 }
 

@@ -66,6 +66,7 @@ void printText(const std::string& dir, const NodeTestResult& result) {
 int runOnnxTestCommand(const OnnxTestOptions& options) {
   ContextOptions context_options;
   context_options.device = options.device;
+  context_options.tuning_profile = options.tuning_profile;
   StatusOr<std::unique_ptr<Context>> context = Context::create(context_options);
   if (!context.ok()) {
     std::fputs(explainContextFailure("vkindex onnx-test", context.status()).c_str(), stderr);
