@@ -318,7 +318,13 @@ void applyTuningProfile(const TuningProfile& profile, TuningChoice& choice) {
     setTuningValue(choice.values, entry.value, entry.setting);
     choice.sources[static_cast<size_t>(entry.value)] = TuningSource::kProfile;
   }
-  fitTuning(choice.values);  // a profile's workgroup may be narrower than the table's row lanes
+  // A profile's workgroup may be narrower than the table's row lanes: the lanes it leaves are the
+  // profile's doing.
+  const uint32_t row_lanes = choice.values.row_lanes;
+  fitTuning(choice.values);
+  if (choice.values.row_lanes != row_lanes) {
+    choice.sources[static_cast<size_t>(TuningValue::k_row_lanes)] = TuningSource::kProfile;
+  }
 }
 
 }  // namespace vkindex::plan

@@ -275,7 +275,8 @@ TEST(TuningProfileTest, ApplyFitsRowLanesToTheProfilesWorkgroup) {
   const StatusOr<TuningChoice> choice = chooseTuning(device, {}, &profile);
   ASSERT_TRUE(choice.ok());
   EXPECT_EQ(choice->values.workgroup_size, 8u);
-  EXPECT_EQ(choice->values.row_lanes, 8u);  // the NVIDIA row's 32, fitted
+  EXPECT_EQ(choice->values.row_lanes, 8u);                                      // the NVIDIA row's 32, fitted
+  EXPECT_EQ(choice->source(TuningValue::k_row_lanes), TuningSource::kProfile);  // the profile's doing
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,14 +2,24 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+
+#include "core/context_impl.hpp"
+#include "support/random_tuning.hpp"
 
 namespace vkindex::test {
 namespace {
 
 constexpr const char* kSyncValidationEnable = "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT";
+
+// "+random_tuning": every test's contexts run with a tuning drawn at random (drawRandomTuning below).
+bool& randomTuningMode() {
+  static bool on = false;
+  return on;
+}
 
 std::string lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -29,14 +39,17 @@ void enableTestMode(const std::string& mode) {
     ::setenv("VKINDEX_GPU_TUNING", "1", 1);
   } else if (mode == "sync") {
     ::setenv("VK_LAYER_ENABLES", kSyncValidationEnable, 1);
+  } else if (mode == "random_tuning") {
+    randomTuningMode() = true;
   } else {
-    std::fprintf(stderr, "VKINDEX_TEST_DRIVER: unknown mode '+%s' (known: +gpu_assisted, +gpu_tuning, +sync)\n",
+    std::fprintf(stderr,
+                 "VKINDEX_TEST_DRIVER: unknown mode '+%s' (known: +gpu_assisted, +gpu_tuning, +random_tuning, +sync)\n",
                  mode.c_str());
     std::abort();
   }
 }
 
-// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_tuning][+gpu_assisted][+sync]".
+// ctest passes VKINDEX_TEST_DRIVER = "<swiftshader|lavapipe>[+gpu_tuning][+gpu_assisted][+random_tuning][+sync]".
 // Before the first Vulkan call, point the loader at that driver's ICD and switch on the modes asked for.
 // Returns the driver name ("" when the variable is unset: the loader's own choice is used).
 std::string applyTestDriverSelection() {
@@ -66,6 +79,86 @@ bool syncValidationRequested() {
 }
 
 namespace {
+
+// --- Random tuning ("+random_tuning") ---------------------------------------------------------------------------
+
+// The run's seed: VKINDEX_TEST_TUNING_SEED (decimal, or 0x hex), else a fixed one, so that a plain
+// rerun of a failed test draws what it drew.
+constexpr uint64_t kDefaultTuningSeed = 1;
+uint64_t runTuningSeed() {
+  const char* value = std::getenv("VKINDEX_TEST_TUNING_SEED");
+  return value != nullptr && *value != '\0' ? std::strtoull(value, nullptr, 0) : kDefaultTuningSeed;
+}
+
+// FNV-1a: a hash of a test's name that every platform and run computes alike (std::hash need not).
+uint64_t nameHash(const std::string& text) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+  return hash;
+}
+
+// splitmix64's finalizer: spreads every input bit over the result.
+uint64_t mixBits(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// "Suite.Test" (parameterized: "Prefix/Suite.Test/Param"), what --gtest_filter takes to rerun it.
+std::string currentTestName() {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return info == nullptr ? "(outside a test)" : std::string(info->test_suite_name()) + "." + info->name();
+}
+
+// The ordinal of the next context a test makes: 1, 2, ... per test (0 is the shared context), so each
+// draws a tuning of its own and a rerun of the test alone draws the same ones.
+uint32_t nextContextOrdinal(const std::string& test) {
+  static std::string counted_test;
+  static uint32_t made = 0;
+  if (test != counted_test) {
+    counted_test = test;
+    made = 0;
+  }
+  return ++made;
+}
+
+// Sets a tuning drawn for `context` (the test's `ordinal`-th) over the values of `as_created` (its tuning
+// as Context::create chose it) that ContextOverrides did not set: a test that overrides a value (a
+// workgroup_size, min_walk_lines, gpu_tuning's every value) forces a path and keeps it. Every value
+// drawn is marked an override. Writes the draw and how to repeat it on one line of stderr, and returns it.
+std::string drawRandomTuning(Context& context, const plan::TuningChoice& as_created, uint32_t ordinal) {
+  const std::string test = currentTestName();
+  const uint64_t run_seed = runTuningSeed();
+  const uint64_t seed = mixBits(nameHash(test) ^ mixBits(mixBits(run_seed) + ordinal));
+  const plan::Tuning drawn = randomTuning(context.device(), seed);
+  plan::TuningChoice choice = as_created;
+  std::string kept;
+  for (size_t i = 0; i < plan::kTuningValueCount; ++i) {
+    const auto value = static_cast<plan::TuningValue>(i);
+    if (as_created.source(value) == plan::TuningSource::kOverride) {
+      kept += std::string(kept.empty() ? "" : ",") + plan::tuningValueName(value);
+      continue;
+    }
+    plan::setTuningValue(choice.values, value, plan::tuningValue(drawn, value));
+    choice.sources[i] = plan::TuningSource::kOverride;
+  }
+  plan::fitTuning(choice.values);
+  implOf(context).tuning = choice;
+  char seeds[96];
+  std::snprintf(seeds, sizeof seeds, "VKINDEX_TEST_TUNING_SEED=%" PRIu64 ", context %" PRIu32 ", seed 0x%016" PRIx64,
+                run_seed, ordinal, seed);
+  const std::string line = "random tuning for " + test + " (" + seeds + "): " + describeTuning(choice.values) +
+                           (kept.empty() ? "" : " (kept overrides: " + kept + ")");
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
+  return line;
+}
+
+// The shared context's tuning as created: each test draws over it anew.
+plan::TuningChoice& sharedContextTuningAsCreated() {
+  static plan::TuningChoice choice;
+  return choice;
+}
 
 // A test must never pass on some other device than the one ctest selected.
 void expectSelectedDriver(const DeviceInfo& device) {
@@ -106,7 +199,13 @@ StatusOr<std::unique_ptr<Context>> makeTestContext(ContextOptions options) {
   applyTestDriverSelection();
   options.validation = true;
   if (!options.pipeline_cache_dir) options.pipeline_cache_dir = "";
-  return Context::create(options);
+  StatusOr<std::unique_ptr<Context>> created = Context::create(options);
+  if (created.ok() && randomTuningMode()) {
+    Context& context = *created.value();
+    const plan::TuningChoice as_created = implOf(context).tuning;
+    drawRandomTuning(context, as_created, nextContextOrdinal(currentTestName()));
+  }
+  return created;
 }
 
 StatusOr<std::unique_ptr<Context>> GpuTest::makeContext(ContextOptions options) {
@@ -154,8 +253,14 @@ void GpuTest::SetUp() {
     StatusOr<std::unique_ptr<Context>> created = Context::create(testContextOptions());
     ASSERT_TRUE(created.ok()) << "no Vulkan context: " << created.status().toString();
     sharedContext() = std::move(created).value();
+    sharedContextTuningAsCreated() = implOf(context()).tuning;
   }
   expectSelectedDriver(context().device());
+  if (randomTuningMode()) {
+    // A trace for the whole test: every failure in it names the draw.
+    tuning_trace_ = std::make_unique<::testing::ScopedTrace>(
+        __FILE__, __LINE__, drawRandomTuning(context(), sharedContextTuningAsCreated(), 0));
+  }
   messages_before_ = context().validationMessageCount();
 }
 
@@ -163,9 +268,11 @@ uint32_t GpuTest::newValidationMessages() const { return context().validationMes
 void GpuTest::acceptValidationMessages() { messages_before_ = context().validationMessageCount(); }
 
 void GpuTest::TearDown() {
-  if (!sharedContext()) return;
-  EXPECT_EQ(context().validationMessageCount(), messages_before_)
-      << "validation reported: " << context().firstValidationMessage();
+  if (sharedContext()) {
+    EXPECT_EQ(context().validationMessageCount(), messages_before_)
+        << "validation reported: " << context().firstValidationMessage();
+  }
+  tuning_trace_.reset();
 }
 
 }  // namespace vkindex::test

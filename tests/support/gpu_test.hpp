@@ -2,9 +2,17 @@
 // (VK_DRIVER_FILES), with the Khronos validation layer on. A test fails if validation reported
 // anything while it ran. GPU-assisted validation is added when VKINDEX_GPU_ASSISTED_VALIDATION=1,
 // synchronization validation when VK_LAYER_ENABLES names it (VKINDEX_TEST_DRIVER "<driver>+sync").
+// Under "<driver>+random_tuning" every test runs with a tuning drawn at random from the device's legal
+// ranges (support/random_tuning.hpp): the shared context's drawn anew in each test's SetUp, and each
+// context makeTestContext makes drawn when made; values a test set through ContextOverrides (or
+// gpu_tuning, which sets them all) stay as set. The draw's seed hashes the test's full name with
+// VKINDEX_TEST_TUNING_SEED (default 1), so rerunning one test with the same variable repeats its draws;
+// each draw is printed on stderr, and the shared context's is a trace on every failure of the test.
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <memory>
 
 #include "support/host_tensor.hpp"
 #include "support/random_tensors.hpp"
@@ -47,6 +55,8 @@ class GpuTest : public ::testing::Test {
 
  private:
   uint32_t messages_before_ = 0;
+  // Under random tuning: the shared context's draw, traced from SetUp to TearDown.
+  std::unique_ptr<::testing::ScopedTrace> tuning_trace_;
 };
 
 // Options every test context uses: validation on, no on-disk pipeline cache (tests stay hermetic).

@@ -57,12 +57,14 @@ std::vector<Probe> tuningProbes(const DeviceInfo& device, bool quick) {
   probes.push_back({"row segments",
                     {V::k_row_lanes, V::k_row_items},
                     quick ? pairs({1, 32}, {4, 64, 256}) : pairs({1, 8, 32}, {4, 16, 64, 256, 1024}),
-                    book.take({"embedding", "gathernd-rows", "elements-axis1", "scatternd-rows-inplace"})});
-  // The copy and check passes' workgroup width and units per invocation.
-  probes.push_back({"copy and check passes",
-                    {V::k_workgroup_size, V::k_items_per_invocation},
-                    quick ? pairs({64, 256}, {1, 4}) : pairs({64, 128, 256}, {1, 2, 4, 8}),
-                    book.take({"uint8-rows", "elements-axis0", "middle-axis"})});
+                    book.take({"embedding", "gathernd-rows", "elements-axis1", "scatternd-rows-inplace", "gbq-256k"})});
+  // The workgroup width of every kernel and the units per invocation of the copy and check passes:
+  // rows of each kernel family that takes them.
+  probes.push_back(
+      {"workgroups and copy passes",
+       {V::k_workgroup_size, V::k_items_per_invocation},
+       quick ? pairs({64, 256}, {1, 4}) : pairs({64, 128, 256}, {1, 2, 4, 8}),
+       book.take({"uint8-rows", "elements-axis0", "middle-axis", "embedding", "gbq-256k", "scatter-add-dup8"})});
   if (device.shader_int64) {
     probes.push_back({"64-bit units", {V::k_int64_units}, each({0, 1}), book.take({"embedding", "gathernd-rows"})});
   }
