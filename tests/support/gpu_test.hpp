@@ -4,10 +4,11 @@
 // synchronization validation when VK_LAYER_ENABLES names it (VKINDEX_TEST_DRIVER "<driver>+sync").
 // Under "<driver>+random_tuning" every test runs with a tuning drawn at random from the device's legal
 // ranges (support/random_tuning.hpp): the shared context's drawn anew in each test's SetUp, and each
-// context makeTestContext makes drawn when made; values a test set through ContextOverrides (or
-// gpu_tuning, which sets them all) stay as set. The draw's seed hashes the test's full name with
-// VKINDEX_TEST_TUNING_SEED (default 1), so rerunning one test with the same variable repeats its draws;
-// each draw is printed on stderr, and the shared context's is a trace on every failure of the test.
+// context makeTestContext makes drawn when made. Values a test set through ContextOverrides stay as set
+// (gpu_tuning sets them all: "+gpu_tuning" with "+random_tuning" draws nothing). The seed hashes the
+// test's full name with VKINDEX_TEST_TUNING_SEED (default 1), so rerunning one test with the same
+// variable repeats its draws; each draw is printed on stderr, and the shared context's is a trace on
+// every failure of the test.
 #pragma once
 
 #include <gtest/gtest.h>

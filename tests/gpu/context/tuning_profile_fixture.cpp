@@ -12,26 +12,9 @@
 
 namespace vkindex::test {
 
-ScopedVariable::ScopedVariable(const char* name, const std::optional<std::string>& value) : name_(name) {
-  if (const char* old = std::getenv(name)) old_ = old;
-  if (value) {
-    ::setenv(name, value->c_str(), 1);
-  } else {
-    ::unsetenv(name);
-  }
-}
-
-ScopedVariable::~ScopedVariable() {
-  if (old_) {
-    ::setenv(name_, old_->c_str(), 1);
-  } else {
-    ::unsetenv(name_);
-  }
-}
-
 void TuningProfileTest::SetUp() {
   // Before the shared context exists: a profile named in the test's environment must not reach it.
-  no_profile_variable_ = std::make_unique<ScopedVariable>("VKINDEX_TUNING_PROFILE", std::nullopt);
+  no_profile_variable_ = std::make_unique<ScopedEnv>("VKINDEX_TUNING_PROFILE", std::nullopt);
   GpuTest::SetUp();
   if (HasFatalFailure()) return;
   std::string pattern = (fs::path(::testing::TempDir()) / "vkindex_tuning_profile_XXXXXX").string();

@@ -14,23 +14,11 @@
 #include "plan/tuning.hpp"
 #include "plan/tuning_profile.hpp"
 #include "support/gpu_test.hpp"
+#include "support/scoped_env.hpp"
 
 namespace vkindex::test {
 
 namespace fs = std::filesystem;
-
-// Sets an environment variable (or unsets it, for nullopt) for the lifetime of the object.
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const std::optional<std::string>& value);
-  ~ScopedVariable();
-  ScopedVariable(const ScopedVariable&) = delete;
-  ScopedVariable& operator=(const ScopedVariable&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // A tuning value and the setting a profile gives it.
 using TuningSetting = std::pair<plan::TuningValue, uint64_t>;
@@ -72,7 +60,7 @@ class TuningProfileTest : public GpuTest {
   fs::path dir_;
 
  private:
-  std::unique_ptr<ScopedVariable> no_profile_variable_;
+  std::unique_ptr<ScopedEnv> no_profile_variable_;
 };
 
 }  // namespace vkindex::test

@@ -35,7 +35,7 @@ TEST_F(TuningProfileLoadingTest, TheVariableNamesTheProfileWhenTheOptionsDoNot) 
   const std::vector<TuningSetting> settings = nonTableSettings();
   const fs::path path = dir_ / "from_the_variable.json";
   ASSERT_NO_FATAL_FAILURE(writeText(path, profileText(settings)));
-  ScopedVariable variable("VKINDEX_TUNING_PROFILE", path.string());
+  ScopedEnv variable("VKINDEX_TUNING_PROFILE", path.string());
   std::unique_ptr<Context> ctx = contextWith({});
   ASSERT_TRUE(ctx);
   EXPECT_EQ(ctx->tuningProfilePath(), path.string());
@@ -63,7 +63,7 @@ TEST_F(TuningProfileLoadingTest, TheOptionBeatsTheVariableWhichBeatsTheCacheFold
   ASSERT_NO_FATAL_FAILURE(writeText(named, profileText(profile(101))));
   ASSERT_NO_FATAL_FAILURE(writeText(variable_path, profileText(profile(102))));
   ASSERT_NO_FATAL_FAILURE(writeText(automaticPath(), profileText(profile(103))));
-  ScopedVariable variable("VKINDEX_TUNING_PROFILE", variable_path.string());
+  ScopedEnv variable("VKINDEX_TUNING_PROFILE", variable_path.string());
   {
     SCOPED_TRACE("named in the options");
     std::unique_ptr<Context> ctx = contextNaming(named.string());
@@ -78,7 +78,7 @@ TEST_F(TuningProfileLoadingTest, TheOptionBeatsTheVariableWhichBeatsTheCacheFold
   }
   {
     SCOPED_TRACE("an empty variable is no name: the cache folder's");
-    ScopedVariable empty("VKINDEX_TUNING_PROFILE", std::string());
+    ScopedEnv empty("VKINDEX_TUNING_PROFILE", std::string());
     std::unique_ptr<Context> ctx = contextWith({});
     ASSERT_TRUE(ctx);
     EXPECT_EQ(ctx->tuningProfilePath(), automaticPath().string());
@@ -88,7 +88,7 @@ TEST_F(TuningProfileLoadingTest, TheOptionBeatsTheVariableWhichBeatsTheCacheFold
 
 TEST_F(TuningProfileLoadingTest, AnEmptyNameTakesNoProfileAtAll) {
   ASSERT_NO_FATAL_FAILURE(writeText(automaticPath(), profileText(nonTableSettings())));
-  ScopedVariable variable("VKINDEX_TUNING_PROFILE", automaticPath().string());
+  ScopedEnv variable("VKINDEX_TUNING_PROFILE", automaticPath().string());
   std::unique_ptr<Context> ctx = contextNaming("");
   ASSERT_TRUE(ctx);
   EXPECT_EQ(ctx->tuningProfilePath(), "");
@@ -116,7 +116,7 @@ TEST_F(TuningProfileLoadingTest, AMissingNamedProfileWarns) {
   }
   {
     SCOPED_TRACE("named by the variable");
-    ScopedVariable variable("VKINDEX_TUNING_PROFILE", path);
+    ScopedEnv variable("VKINDEX_TUNING_PROFILE", path);
     std::unique_ptr<Context> ctx = contextWith({});
     ASSERT_TRUE(ctx);
     expectRefused(*ctx, path, "no such file");

@@ -77,23 +77,6 @@ std::vector<char> sealedFile(const std::vector<char>& payload) {
   return file;
 }
 
-ScopedEnv::ScopedEnv(const char* name, std::optional<std::string> value) : name_(name) {
-  if (const char* old = std::getenv(name)) old_ = old;
-  if (value) {
-    ::setenv(name, value->c_str(), 1);
-  } else {
-    ::unsetenv(name);
-  }
-}
-
-ScopedEnv::~ScopedEnv() {
-  if (old_) {
-    ::setenv(name_, old_->c_str(), 1);
-  } else {
-    ::unsetenv(name_);
-  }
-}
-
 std::string WorkerOutcome::value(const std::string& key) const {
   const std::string prefix = key + "=";
   for (size_t line = 0; line < output.size();) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/gpu_test.hpp"
+#include "support/scoped_env.hpp"
 
 namespace vkindex::test {
 
@@ -32,19 +33,6 @@ std::vector<std::string> filesBelow(const fs::path& dir);
 std::vector<char> payloadOf(const std::vector<char>& file);
 // A cache file around `payload`, with a correct size and checksum: what reaches the header checks.
 std::vector<char> sealedFile(const std::vector<char>& payload);
-
-// Sets an environment variable (or unsets it, for nullopt) for the lifetime of the object.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, std::optional<std::string> value);
-  ~ScopedEnv();
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 // A pipeline_cache_worker process: what it printed (stdout and stderr together) and how it ended.
 struct WorkerOutcome {
