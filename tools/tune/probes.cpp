@@ -19,6 +19,7 @@ std::vector<std::vector<uint64_t>> pairs(const std::vector<uint64_t>& first, con
 
 std::vector<std::vector<uint64_t>> each(const std::vector<uint64_t>& settings) {
   std::vector<std::vector<uint64_t>> result;
+  result.reserve(settings.size());
   for (uint64_t setting : settings) result.push_back({setting});
   return result;
 }
