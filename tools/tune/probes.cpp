@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "kv_write_row.hpp"
+
 namespace vkindex::tune {
 namespace {
 
@@ -112,6 +114,11 @@ std::vector<Probe> tuningProbes(const DeviceInfo& device, bool quick) {
                     {V::k_most_workgroup_runs},
                     each({0, 16, 1024, 16384}),
                     book.take({"scatter-1d-add-hot", "scatter-1d-wide-add-hot"})});
+  // TensorScatter: every invocation reads all write indices to check them itself, or a check pass.
+  probes.push_back({"self-checked KV writes",
+                    {V::k_most_self_checked_write_indices},
+                    each({0, 8, 64, 512, 4096}),
+                    {kvWriteRow(1), kvWriteRow(8), kvWriteRow(64), kvWriteRow(512)}});
   probes.push_back({"winner table claims",
                     {V::k_claim_by_store},
                     each({0, 1}),
