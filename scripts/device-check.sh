@@ -2,7 +2,8 @@
 # Runs on a lent GPU machine (the `device` tool), from the bundle scripts/device-bundle.sh made here:
 #   run(command="scripts/device-check.sh", carry=[".device"], timeout_s=580)
 # In one call, as the device time is short: the devices, the ONNX node tests of the indexing
-# operators, the benchmark table and the sweep, then the GPU test suites with the validation layer on
+# operators, the benchmark table and the sweep, `vkindex tune` (its profile in $OUT/tuning-profile.json),
+# then the GPU test suites with the validation layer on
 # (the error suites again under GPU-assisted validation). Each part's whole output is in
 # $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its last lines are on the
 # console. Each part has its own time limit, so one that hangs still leaves the others' results.
@@ -79,6 +80,8 @@ else
   # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
   part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
   cp "$logs/sweep-json.log" "$out/sweep.jsonl"
+  # The device's own tuning profile (docs/tuning.md#profiles), for its values beside the table's.
+  part tune 300 20 "$cli" tune --output "$out/tuning-profile.json"
 fi
 if [[ -n ${VKINDEX_DEVICE_AB:-} ]]; then
   for round in 1 2; do
