@@ -324,8 +324,8 @@ bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && pl
 
 // The word at code position `p` into the output words from `out_word`: by plainBits when `plain`,
 // else by the general dequantized(). The two are separate loops (main runs the general one only for
-// segments that need it): with the general path's code in the plain codes' loop, taken or not, the
-// CPU drivers ran them far slower (docs/measurements/2026-11-29-gbq.md).
+// segments that need it): the general path's code inside the plain codes' loop, taken or not, keeps
+// the CPU drivers' compilers from making that loop tight (the measurements page of GatherBlockQuantized).
 void storeWord(WordSource source, bool plain, uint out_word) {
   for (uint w = 0u; w < kOutWordsPerWord; ++w) {
     uint bits = 0u;
