@@ -7,6 +7,12 @@
 #include <utility>
 
 namespace vkindex::kernels {
+namespace {
+
+// Regions per vkCmdCopyBuffer command (Recorder::copyRegions says why there is a bound).
+constexpr size_t kRegionsPerCopyCommand = 256;
+
+}  // namespace
 
 Status Recorder::dispatch(ShaderId shader, const SpecValues& spec, const std::vector<BufferRange>& bindings,
                           const void* push, size_t push_size, uint32_t groups_x, uint32_t groups_y) {
@@ -89,8 +95,14 @@ void Recorder::copyRegions(const BufferRange& source, const BufferRange& target,
   barrier(source, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
   barrier(target, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT);
-  device_.fn().vkCmdCopyBuffer(cmd_, source.buffer, target.buffer, static_cast<uint32_t>(regions.size()),
-                               regions.data());
+  // In commands of at most kRegionsPerCopyCommand regions: the validation layer checks every pair of a
+  // command's regions for overlap, time quadratic in their count. The targets are distinct, so the
+  // commands need nothing between them.
+  for (size_t first = 0; first < regions.size(); first += kRegionsPerCopyCommand) {
+    const size_t count = std::min(kRegionsPerCopyCommand, regions.size() - first);
+    device_.fn().vkCmdCopyBuffer(cmd_, source.buffer, target.buffer, static_cast<uint32_t>(count),
+                                 regions.data() + first);
+  }
   // The caller's barrier after the operation starts at compute shaders: chain the copy to them.
   barrier(target, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
