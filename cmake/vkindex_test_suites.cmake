@@ -31,3 +31,14 @@ vkindex_register_test_suites(
 ")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()
+
+# vkindex_driver_icd(<driver> <variable>): the ICD manifest whose path in VK_DRIVER_FILES selects a test
+# driver ("swiftshader" or "lavapipe", tests/CMakeLists.txt's VKINDEX_TEST_DRIVERS) for tests that are
+# not GpuTest binaries (the CLI's, the Python module's).
+function(vkindex_driver_icd driver variable)
+  if(driver STREQUAL "swiftshader")
+    set(${variable} ${VKINDEX_SWIFTSHADER_ICD} PARENT_SCOPE)
+  else()
+    set(${variable} ${VKINDEX_LAVAPIPE_ICD} PARENT_SCOPE)
+  endif()
+endfunction()

@@ -8,6 +8,8 @@ packages=(
   libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools   # headers, loader shim, shader tools
   googletest libgtest-dev                                      # tests
   python3-onnx python3-numpy                                   # the numpy-referenced node tests
+  python3-dev pybind11-dev python3-pybind11 python3-pytest     # the Python module and its tests
+  python3-torch                                                # the Python tests' scatter references
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata  # ONNX I/O in tools/tests, node tests
   libcli11-dev nlohmann-json3-dev                              # the CLI's arguments and JSON output
   mesa-vulkan-drivers vulkan-validationlayers                  # lavapipe, Khronos validation layer
