@@ -10,7 +10,9 @@
 // invocation per segment of a row's data words (below), and the general path, an invocation per four
 // output words, stepping its element's position. An index outside [-s, s-1] gives +0.0 (the schema's
 // zero slice) in the pass flagged VKINDEX_GBQ_WRITES_ZEROS; under the error policy a check pass ran
-// first and this one writes nothing if it found a bad index.
+// first and this one writes nothing if it found a bad index. With VKINDEX_SELF_CHECK (the *_checked
+// modules: a lookup of a few indices in one pass) there is no check pass: every invocation checks every
+// index first (common/self_check.glsl) and writes nothing if one is out of range.
 #include "common/spec_ids.h"
 #include "common/gather_block_quantized_params.h"
 
@@ -22,6 +24,9 @@
 // does for adds).
 #ifndef VKINDEX_GBQ_NATIVE_MULTIPLY
 #define VKINDEX_GBQ_NATIVE_MULTIPLY 0
+#endif
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
 #endif
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -46,6 +51,11 @@ layout(binding = 5, std430) buffer Out { uint out_words[]; };
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4467], 4462, 32);
 #endif
 #include "common/status_gate.glsl"
+#if VKINDEX_SELF_CHECK
+const uint TUPLE_LENGTH = 1u;
+#define VKINDEX_SELF_CHECK_EXTENT(position) pc.axis_dim
+#include "common/self_check.glsl"
+#endif
 
 const uint kCodesPerWord = 32u / CODE_BITS;
 const uint kCodeMask = (1u << CODE_BITS) - 1u;
@@ -101,6 +111,16 @@ uint scaleBits(uint index) {
 }
 
 bool hasFlag(uint flag) { return (pc.flags & flag) != 0u; }
+
+// Whether this pass may write: no bad index found by the check pass before it (a status gate), or, in a
+// self-checking module, by its own check (which records it).
+bool mayWrite() {
+#if VKINDEX_SELF_CHECK
+  return !checkAndReport(pc.index_count);
+#else
+  return !(hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound());
+#endif
+}
 
 // value x s in float32 (both float32 bits; value an exact small integer or float8/float4 value),
 // rounded to nearest even with subnormals kept: soft_float.glsl's f32Mul, computed cheaply where the
@@ -340,7 +360,7 @@ void storeWord(WordSource source, bool plain, uint out_word) {
 }
 
 void main() {
-  if (hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound()) return;
+  if (!mayWrite()) return;
   uint words_per_row = pc.row_codes / kCodesPerWord;
   uint segments_per_row = divideRoundingUp(words_per_row, SEGMENT_WORDS);
   uint items = pc.index_count * segments_per_row;
@@ -416,7 +436,7 @@ bool storeRun(uint first_word, uint end_word, bool general) {
 }
 
 void main() {
-  if (hasFlag(VKINDEX_GBQ_STATUS_GATE) && badIndexFound()) return;
+  if (!mayWrite()) return;
   uint runs = divideRoundingUp(pc.output_words, kWordsPerInvocation);
   for (uint run = firstInvocationItem(); run < runs; run += invocationStride()) {
     uint first_word = run * kWordsPerInvocation;

@@ -7,14 +7,20 @@
 // component is in range: the kernel writes its own status, so the slot needs no reset before it
 // (OpPlan::writes_own_status) and the dispatch waits for nothing. Expects common/indices.glsl, a
 // `status_words` binding, TUPLE_LENGTH and a push block `pc` with `status_slot`,
-// `indices_word_offset` and `extents`.
+// `indices_word_offset` and `extents`; or, for a push block without `extents`, a definition of
+// VKINDEX_SELF_CHECK_EXTENT(position), the range of component `position`.
 #ifndef VKINDEX_SELF_CHECK_GLSL
 #define VKINDEX_SELF_CHECK_GLSL
+
+#ifndef VKINDEX_SELF_CHECK_EXTENT
+#define VKINDEX_SELF_CHECK_EXTENT(position) \
+  (TUPLE_LENGTH == 1u ? pc.extents[0] : pc.extents[(position) % TUPLE_LENGTH])
+#endif
 
 // Returns true when a component was out of range (and nothing may be written).
 bool checkAndReport(uint tuples) {
   for (uint position = 0u; position < tuples * TUPLE_LENGTH; ++position) {
-    uint extent = TUPLE_LENGTH == 1u ? pc.extents[0] : pc.extents[position % TUPLE_LENGTH];
+    uint extent = VKINDEX_SELF_CHECK_EXTENT(position);
     uvec2 value = loadIndex(pc.indices_word_offset, position);
     if (!indexInRange(value, extent)) {
       if (gl_GlobalInvocationID.x == 0u && gl_GlobalInvocationID.y == 0u) {

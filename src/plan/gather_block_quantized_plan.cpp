@@ -63,6 +63,15 @@ BoundRange bindItems(Role role, const Placement& placement, uint64_t first_item,
   return {{role, window}, lead_items};
 }
 
+// The module of `kernel`'s path that checks every index itself (common/self_check.glsl).
+Kernel selfCheckingKernel(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kGatherBlockQuantizedWords: return Kernel::kGatherBlockQuantizedWordsChecked;
+    case Kernel::kGatherBlockQuantizedWordsNative: return Kernel::kGatherBlockQuantizedWordsNativeChecked;
+    default: return Kernel::kGatherBlockQuantizedChecked;
+  }
+}
+
 Status checkBindable(const char* input, uint64_t bytes, const DeviceInfo& device) {
   if (bytes <= windowCapacity(device)) return Status::Ok();
   return unsupported(std::string(kGatherBlockQuantizedOp) + ": input '" + input + "' has " + str(int64_t(bytes)) +
@@ -287,6 +296,12 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
     step.groups = std::max<uint64_t>(groupsForItems(items, workgroup), 1);
     if (gated) waitForChecks(step);
     plan.steps.push_back(std::move(step));
+  }
+  // A few indices under the error policy: check, report and the one pass become the pass's
+  // self-checking module (fuseSmallChecks; it declines whatever else, several passes included).
+  if (gated) {
+    const IndexCheck check{shape.index_type, shape.index_count, {shape.axis_dim}, IndexPolicy::kError};
+    fuseSmallChecks(plan, check, selfCheckingKernel(plan.steps.back().kernel));
   }
   return plan;
 }

@@ -77,8 +77,10 @@ TEST(GatherBlockQuantizedPlanTest, OtherLayoutsTakeTheGeneralKernel) {
   EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantized});
 }
 
+// Past fuseSmallChecks' bound (16 index components) the error policy keeps its check pass.
 TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
   Call call;
+  call.indices.shape = {kMaxSelfCheckedComponents + 1};
   call.options.block_size = 16;
   call.options.index_policy = IndexPolicy::kError;
   StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
@@ -89,6 +91,35 @@ TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
   EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(write).flags & VKINDEX_GBQ_STATUS_GATE, VKINDEX_GBQ_STATUS_GATE);
   EXPECT_FALSE(write.wait_for.empty());
   EXPECT_EQ(plan->report.op, "GatherBlockQuantized");
+}
+
+// A few indices under the error policy: one dispatch of the path's self-checking module, which writes
+// its own status and waits for nothing.
+TEST(GatherBlockQuantizedPlanTest, FewIndicesUnderTheErrorPolicyAreOneSelfCheckingDispatch) {
+  Call words;
+  words.options.block_size = 16;
+  words.options.index_policy = IndexPolicy::kError;
+  Call general = words;  // quantize_axis 0 before gather_axis 1
+  general.options.gather_axis = 1;
+  general.options.quantize_axis = 0;
+  general.scales.shape = {2, 64};
+  FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
+  const struct {
+    const Call& call;
+    bool native;
+    Kernel kernel;
+  } cases[] = {{words, false, Kernel::kGatherBlockQuantizedWordsChecked},
+               {words, true, Kernel::kGatherBlockQuantizedWordsNativeChecked},
+               {general, false, Kernel::kGatherBlockQuantizedChecked}};
+  for (const auto& c : cases) {
+    device.native_float32_add = c.native;
+    StatusOr<OpPlan> plan = planned(c.call, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{c.kernel});
+    EXPECT_TRUE(plan->writes_own_status);
+    EXPECT_TRUE(plan->steps[0].wait_for.empty());
+    EXPECT_EQ(commandCounts(*plan).barriers, 0u);
+  }
 }
 
 TEST(GatherBlockQuantizedPlanTest, EmptyIndicesRecordNothing) {

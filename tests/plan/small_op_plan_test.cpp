@@ -1,11 +1,12 @@
 // Small operations in one dispatch (issue 57): a decode step's embedding lookup, KV row update and
-// token write plan exactly one dispatch that checks its own indices and writes its own status, with no
-// status reset and no barrier before it, on every row of the tuning table. Larger calls keep their
-// check and report passes. No GPU needed.
+// token write, and a quantized embedding row under the error policy, plan exactly one dispatch that
+// checks its own indices and writes its own status, with no status reset and no barrier before it, on
+// every row of the tuning table. Larger calls keep their check and report passes. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "plan/gather_block_quantized_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
 #include "plan/scatter_plan.hpp"
 #include "plan/tensor_scatter_plan.hpp"
@@ -113,6 +114,24 @@ TEST(SmallOpPlanTest, KvTokenWriteInPlaceIsOneDispatch) {
     expectOneDispatch(
         planTensorScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, 8 * 128 * 2), cache, true, device, device),
         row);
+  }
+}
+
+// One token's row of a 4-bit table under the error policy (the default skip policy checks nothing).
+TEST(SmallOpPlanTest, QuantizedEmbeddingRowUnderTheErrorPolicyIsOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    GatherBlockQuantizedOptions options;
+    options.block_size = 32;
+    options.index_policy = IndexPolicy::kError;
+    StatusOr<GatherBlockQuantizedShape> shape =
+        inferGatherBlockQuantizedShape({DataType::kInt4, {kVocab, kHidden}}, {DataType::kInt64, {1}},
+                                       {DataType::kFloat16, {kVocab, kHidden / 32}}, std::nullopt, options);
+    ASSERT_TRUE(shape.ok()) << shape.status().toString();
+    expectOneDispatch(planGatherBlockQuantized(*shape, placed(0, kVocab * kHidden / 2), placed(1 << 30, 8),
+                                               placed(uint64_t(2) << 30, kVocab * kHidden / 16), std::nullopt,
+                                               placed(uint64_t(3) << 30, kHidden * 2), device, device),
+                      row);
   }
 }
 
