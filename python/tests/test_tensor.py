@@ -185,3 +185,10 @@ def test_bfloat16_tensor_chain(rng):
     updates = ref.f32_array_to_bf16(np.array([[1.5, -2.0, 3.25, 0.0]], np.float32))
     assert vkindex.scatter_nd(t, [[3]], updates, "add", in_place=True, dtype="bfloat16") is t
     ref.assert_same(t.numpy(), ref.scatter_nd(bits, np.array([[3]]), updates, "add", kind="bfloat16"))
+
+
+def test_numpy_asarray_reads_a_tensor(rng):
+    values = rng.standard_normal((3, 5)).astype(np.float32)
+    tensor = vkindex.Tensor.from_numpy(values)
+    assert np.asarray(tensor).tobytes() == values.tobytes()
+    assert np.asarray(tensor, dtype=np.float64).tobytes() == values.astype(np.float64).tobytes()

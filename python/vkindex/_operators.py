@@ -76,6 +76,10 @@ class Tensor:
         """The elements as a new numpy array (raw bits or codes for the types numpy lacks)."""
         return to_numpy(self._handle)
 
+    def __array__(self, dtype=None) -> np.ndarray:
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
     @property
     def shape(self) -> tuple:
         return tuple(self._handle.shape)
