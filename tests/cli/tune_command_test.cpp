@@ -3,10 +3,7 @@
 // --output, tune writes into the pipeline cache folder ($VKINDEX_PIPELINE_CACHE_DIR), where `devices
 // --json` finds the profile by itself. Registered on lavapipe only: a quick tune takes ~8 s there.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -19,6 +16,7 @@
 #include "cli_process.hpp"
 #include "plan/tuning.hpp"
 #include "plan/tuning_profile.hpp"
+#include "support/scoped_temp_dir.hpp"
 
 namespace vkindex::tools::test {
 namespace {
@@ -40,15 +38,7 @@ CliRun runTune(const std::vector<std::string>& args, std::map<std::string, std::
 
 class TuneCommandTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "vkindex_cli_tune_XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern << ": " << std::strerror(errno);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    if (!dir_.empty()) fs::remove_all(dir_, ignored);
-  }
+  void SetUp() override { ASSERT_FALSE(dir_.empty()); }
 
   // The environment of every run: pipeline cache (and so the automatic profile) in dir_, and no
   // profile named by a variable of the test's own environment.
@@ -103,7 +93,8 @@ class TuneCommandTest : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
+  vkindex::test::ScopedTempDir temp_dir_{"vkindex_cli_tune_"};
+  fs::path dir_ = temp_dir_.path();
 };
 
 TEST_F(TuneCommandTest, AProfileWrittenToAFileIsTakenWhenNamed) {

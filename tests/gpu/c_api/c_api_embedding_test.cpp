@@ -3,9 +3,7 @@
 // application), the pipeline-cache folder option, and the version query.
 #include <sys/stat.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <string>
 
@@ -13,6 +11,7 @@
 #include "gpu/embedding/embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "support/scoped_temp_dir.hpp"
 
 namespace vkindex::test {
 namespace {
@@ -109,8 +108,9 @@ class CApiContextTest : public GpuTest {
 
 // Android has no HOME: the application names the folder, and the cache file lands there.
 TEST_F(CApiContextTest, PipelineCacheFolderFromC) {
-  std::string folder = (fs::path(::testing::TempDir()) / "vkindex_c_cache_XXXXXX").string();
-  ASSERT_NE(::mkdtemp(folder.data()), nullptr) << std::strerror(errno);
+  const ScopedTempDir temp_dir("vkindex_c_cache_");
+  const std::string folder = temp_dir.path().string();
+  ASSERT_FALSE(folder.empty());
   char message[256] = {};
   ASSERT_EQ(gatherWithCacheFolderFromC(device().c_str(), folder.c_str(), message, sizeof(message)), VKINDEX_OK)
       << message;
@@ -121,7 +121,6 @@ TEST_F(CApiContextTest, PipelineCacheFolderFromC) {
     ++files;
   }
   EXPECT_EQ(files, 1u) << "one cache file in " << folder;
-  fs::remove_all(folder);
 }
 
 TEST_F(CApiContextTest, OptionsWithAShortStructSizeAreRefused) {

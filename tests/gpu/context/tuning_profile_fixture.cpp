@@ -1,10 +1,5 @@
 #include "gpu/context/tuning_profile_fixture.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 
 #include "core/context_impl.hpp"
@@ -17,14 +12,13 @@ void TuningProfileTest::SetUp() {
   no_profile_variable_ = std::make_unique<ScopedEnv>("VKINDEX_TUNING_PROFILE", std::nullopt);
   GpuTest::SetUp();
   if (HasFatalFailure()) return;
-  std::string pattern = (fs::path(::testing::TempDir()) / "vkindex_tuning_profile_XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern << ": " << std::strerror(errno);
-  dir_ = pattern;
+  temp_dir_ = std::make_unique<ScopedTempDir>("vkindex_tuning_profile_");
+  dir_ = temp_dir_->path();
+  ASSERT_FALSE(dir_.empty());
 }
 
 void TuningProfileTest::TearDown() {
-  std::error_code ignored;
-  if (!dir_.empty()) fs::remove_all(dir_, ignored);
+  temp_dir_.reset();
   GpuTest::TearDown();
   no_profile_variable_.reset();
 }

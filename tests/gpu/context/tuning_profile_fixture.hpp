@@ -15,6 +15,7 @@
 #include "plan/tuning_profile.hpp"
 #include "support/gpu_test.hpp"
 #include "support/scoped_env.hpp"
+#include "support/scoped_temp_dir.hpp"
 
 namespace vkindex::test {
 
@@ -57,6 +58,7 @@ class TuningProfileTest : public GpuTest {
   // `ctx` looked at `path`, refused it with a warning that contains `reason`, and runs on the table.
   static void expectRefused(const Context& ctx, const std::string& path, const std::string& reason);
 
+  std::unique_ptr<ScopedTempDir> temp_dir_;  // the test's own folder
   fs::path dir_;
 
  private:

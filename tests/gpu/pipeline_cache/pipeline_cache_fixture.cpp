@@ -140,14 +140,13 @@ WorkerOutcome finishWorker(pid_t pid, const fs::path& log, std::chrono::steady_c
 void PipelineCacheTest::SetUp() {
   GpuTest::SetUp();
   if (HasFatalFailure()) return;
-  std::string pattern = (fs::path(::testing::TempDir()) / "vkindex_pipeline_cache_XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << "mkdtemp " << pattern << ": " << std::strerror(errno);
-  dir_ = pattern;
+  temp_dir_ = std::make_unique<ScopedTempDir>("vkindex_pipeline_cache_");
+  dir_ = temp_dir_->path();
+  ASSERT_FALSE(dir_.empty());
 }
 
 void PipelineCacheTest::TearDown() {
-  std::error_code ignored;
-  if (!dir_.empty()) fs::remove_all(dir_, ignored);
+  temp_dir_.reset();
   GpuTest::TearDown();
 }
 

@@ -13,6 +13,7 @@
 
 #include "support/gpu_test.hpp"
 #include "support/scoped_env.hpp"
+#include "support/scoped_temp_dir.hpp"
 
 namespace vkindex::test {
 
@@ -68,6 +69,7 @@ class PipelineCacheTest : public GpuTest {
   // Writes a valid cache file in dir_ (a context's, after a gather) and returns its path and bytes.
   void makeValidCacheFile(std::string* path, std::vector<char>* bytes);
 
+  std::unique_ptr<ScopedTempDir> temp_dir_;  // the test's own folder
   fs::path dir_;
 };
 
