@@ -213,11 +213,22 @@ void checkPlan(const Problem& p) {
       expect(p, shape->policy == IndexPolicy::kError, "an index check under the skip policy");
       continue;
     }
+    const bool self_checking = step.kernel == plan::Kernel::kGatherBlockQuantizedChecked ||
+                               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsChecked ||
+                               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeChecked;
     expect(p,
-           step.kernel == plan::Kernel::kGatherBlockQuantized ||
+           self_checking || step.kernel == plan::Kernel::kGatherBlockQuantized ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWords ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative,
            "a pass of another kernel");
+    // A self-checking pass (fuseSmallChecks) is the whole plan: the error policy, few indices, its own
+    // status, nothing before it.
+    if (self_checking) {
+      expect(p, shape->policy == IndexPolicy::kError, "a self-checking pass under the skip policy");
+      expect(p, planned->steps.size() == 1 && planned->writes_own_status && step.wait_for.empty(),
+             "a self-checking pass beside other steps");
+      expect(p, shape->index_count <= plan::kMaxSelfCheckedComponents, "a self-checking pass over many indices");
+    }
     const auto params = plan::pushOf<abi::GatherBlockQuantizedParams>(step);
     expect(p, params.row_first == next_row, "the passes' rows do not tile the gather axis");
     expect(p, ((params.flags & VKINDEX_GBQ_WRITES_ZEROS) != 0) == first_pass, "zero slices written by another pass");
