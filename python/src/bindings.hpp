@@ -93,7 +93,7 @@ void runInPlace(const PyTensor& data, Call call) {
 // stay alive while they are used.
 HostIndices hostIndices(const pybind11::array& values);
 
-void bindErrors(pybind11::module_& module);
+void registerErrorTranslator();
 void bindContext(pybind11::module_& module);
 void bindTensor(pybind11::module_& module);
 void bindGathers(pybind11::module_& module);

@@ -6,7 +6,7 @@ namespace py = pybind11;
 
 namespace vkindex::python {
 
-void bindErrors(py::module_& module) {
+void registerErrorTranslator() {
   // pybind11 takes a plain function pointer of this exact signature, so the parameter stays a value.
   py::register_exception_translator([](std::exception_ptr pending) {  // NOLINT(performance-unnecessary-value-param)
     if (!pending) return;
@@ -18,17 +18,6 @@ void bindErrors(py::module_& module) {
       PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(exception.ptr())), exception.ptr());
     }
   });
-  module.def(
-      "status_code_names",
-      [] {
-        py::list names;
-        for (StatusCode code : {StatusCode::kInvalidArgument, StatusCode::kOutOfRange, StatusCode::kUnsupported,
-                                StatusCode::kDeviceError, StatusCode::kInternal, StatusCode::kResourceExhausted}) {
-          names.append(statusCodeName(code));
-        }
-        return names;
-      },
-      "The status codes an error can carry, by name.");
 }
 
 }  // namespace vkindex::python

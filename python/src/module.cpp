@@ -5,7 +5,7 @@
 PYBIND11_MODULE(_vkindex, module) {
   module.doc() = "vkindex's C++ API for the vkindex package (use the package, not this module)";
   module.attr("__version__") = vkindex::libraryVersion();
-  vkindex::python::bindErrors(module);
+  vkindex::python::registerErrorTranslator();
   vkindex::python::bindContext(module);
   vkindex::python::bindTensor(module);
   vkindex::python::bindGathers(module);

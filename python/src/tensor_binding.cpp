@@ -73,7 +73,6 @@ void bindTensor(py::module_& module) {
       .def("strings", &strings, "A string tensor's elements, row-major, as bytes.")
       .def_property_readonly("shape", [](const PyTensor& self) { return py::tuple(py::cast(self.tensor.shape())); })
       .def_property_readonly("type_code", [](const PyTensor& self) { return onnxTypeCode(self.tensor.dtype()); })
-      .def_property_readonly("type_name", [](const PyTensor& self) { return dataTypeName(self.tensor.dtype()); })
       .def_property_readonly("size", [](const PyTensor& self) { return self.tensor.elementCount(); })
       .def_property_readonly("nbytes", [](const PyTensor& self) { return self.tensor.byteSize(); })
       .def_property_readonly("context", [](const PyTensor& self) { return self.context; });

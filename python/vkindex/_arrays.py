@@ -95,13 +95,20 @@ def _nibble_bytes(array: np.ndarray, name: str, where: str) -> np.ndarray:
     return codes[0::2] | (codes[1::2] << 4)
 
 
+def as_array(value) -> np.ndarray:
+    """numpy.asarray(value), except that an empty Python sequence, which has no element to say its type,
+    becomes int64 (numpy would make it float64): empty indices given as []."""
+    array = np.asarray(value)
+    if not isinstance(value, np.ndarray) and array.size == 0 and array.dtype == np.float64:
+        return array.astype(np.int64)
+    return array
+
+
 def to_device(context, value, dtype: Optional[str], where: str):
     """A new device tensor (_vkindex.Tensor) holding `value` (array-like) as type `dtype` (None: the array's)."""
     if value is None:
         raise invalid_argument(f"{where}: the input is missing (None)")
-    array = np.asarray(value)
-    if not isinstance(value, np.ndarray) and array.size == 0 and array.dtype == np.float64 and dtype is None:
-        array = array.astype(np.int64)  # an empty Python list: no element to say its type
+    array = np.asarray(value) if dtype is not None else as_array(value)
     own_name = _array_type_name(array)
     name = type_name(dtype, where) if dtype is not None else own_name
     if name is None:

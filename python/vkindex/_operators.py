@@ -9,7 +9,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _vkindex
-from ._arrays import DTYPES, name_of_code, to_device, to_numpy, type_name
+from ._arrays import DTYPES, as_array, name_of_code, to_device, to_numpy, type_name
 from ._errors import invalid_argument
 
 _INDEX_POLICIES = {"error": _vkindex.IndexPolicy.ERROR, "skip": _vkindex.IndexPolicy.SKIP}
@@ -132,9 +132,7 @@ class _Call:
         """Indices to pass as host indices (an int32/int64 array), or None for the indices-tensor form."""
         if isinstance(value, Tensor) or value is None:
             return None
-        array = np.asarray(value)
-        if not isinstance(value, np.ndarray) and array.size == 0 and array.dtype == np.float64:
-            array = array.astype(np.int64)
+        array = as_array(value)
         if array.dtype.newbyteorder("=") not in _HOST_INDEX_TYPES:
             return None  # the tensor form gives the operator's own message for the type
         # np.array, not np.ascontiguousarray, which makes a rank-0 array rank 1.

@@ -9,7 +9,6 @@ __version__: str
 
 class DeviceInfo: ...
 def devices() -> list[DeviceInfo]: ...
-def status_code_names() -> list[str]: ...
 
 class Context:
     def __init__(self, device: str, validation: bool, gpu_assisted_validation: bool,
@@ -31,7 +30,6 @@ class Tensor:
     def strings(self) -> list[bytes]: ...
     shape: Tuple[int, ...]
     type_code: int
-    type_name: str
     size: int
     nbytes: int
     context: Context
