@@ -2,15 +2,18 @@
 # Runs on a lent GPU machine (the `device` tool), from the bundle scripts/device-bundle.sh made here:
 #   run(command="scripts/device-check.sh", carry=[".device"], timeout_s=580)
 # In one call, as the device time is short: the devices, the ONNX node tests of the indexing
-# operators, the benchmark table and the sweep, `vkindex tune` (its profile in $OUT/tuning-profile.json),
-# then the GPU test suites with the validation layer on
-# (the error suites again under GPU-assisted validation). Each part's whole output is in
-# $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its last lines are on the
-# console. Each part has its own time limit, so one that hangs still leaves the others' results.
+# operators (Debian's and the generated ones), the benchmark table (text, JSON, steps) and the sweep,
+# the GPU test suites with the validation layer on (the error and skip suites again under
+# GPU-assisted validation), then `vkindex tune` (its profile in $OUT/tuning-profile.json). Each
+# part's whole output is in $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its
+# last lines are on the console. Each part has its own time limit, so one that hangs still leaves the others' results.
 # VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
 # driver here). For a short check of one area, when little device time is left:
 # VKINDEX_DEVICE_BENCH=<rows> runs only those bench rows (`vkindex bench --only`, with --steps) and no
 # sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*').
+# VKINDEX_DEVICE_SWEEP=0 leaves out the sweep parts. VKINDEX_DEVICE_SECONDS (default 560) is the whole
+# run's budget: each part's limit is cut to what is left, and a part that would get under 15 s is
+# reported as not run, so the logs of the parts that ran come back inside the call's timeout_s.
 # VKINDEX_DEVICE_AB=<rows> times builds against each other in the same call (timings from separate
 # calls may come from different machines): each CLI in .device/ab/ (vkindex-<name>, e.g. stripped
 # from a build of another branch here: strip -o .device/ab/vkindex-<name> build/tools/cli/vkindex)
@@ -51,10 +54,18 @@ failed=()
 
 # part NAME SECONDS LINES COMMAND...: runs one part with its limit; its output goes to $logs/NAME.log
 # and its last LINES lines (40 if it failed) to the console, which the call returns only the end of.
+budget_end=$((SECONDS + ${VKINDEX_DEVICE_SECONDS:-560}))
 part() {
   local name=$1 seconds=$2 lines=$3
   shift 3
   echo "== $name"
+  local left=$((budget_end - SECONDS))
+  if ((left < 15)); then
+    echo "== $name: not run, $left s of VKINDEX_DEVICE_SECONDS left"
+    failed+=("$name (not run)")
+    return
+  fi
+  ((seconds <= left)) || seconds=$left
   timeout "$seconds" "$@" >"$logs/$name.log" 2>&1
   local status=$?
   if ((status != 0)); then
@@ -70,18 +81,22 @@ part() {
 echo "bundle of commit $(cat "$work/commit"), ICD $icd"
 part devices 60 20 "$cli" devices
 part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
+for generated in tensor_scatter_nodes gather_block_quantized_nodes numpy_nodes; do
+  [[ -d $work/$generated ]] && part "onnx-$generated" 120 3 "$cli" onnx-test "$work/$generated"/*
+done
 if [[ -n ${VKINDEX_DEVICE_BENCH:-} ]]; then
   part bench-steps 180 80 "$cli" bench --steps --only "$VKINDEX_DEVICE_BENCH"
 else
   part bench 180 45 "$cli" bench
+  part bench-json 180 0 "$cli" bench --json
   part bench-steps 180 0 "$cli" bench --steps
-  part sweep 120 25 "$cli" bench --sweep
-  # The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
-  # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
-  part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
-  cp "$logs/sweep-json.log" "$out/sweep.jsonl"
-  # The device's own tuning profile (docs/tuning.md#profiles), for its values beside the table's.
-  part tune 300 20 "$cli" tune --output "$out/tuning-profile.json"
+  if [[ ${VKINDEX_DEVICE_SWEEP:-1} != 0 ]]; then
+    part sweep 120 25 "$cli" bench --sweep
+    # The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
+    # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
+    part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
+    cp "$logs/sweep-json.log" "$out/sweep.jsonl"
+  fi
 fi
 if [[ -n ${VKINDEX_DEVICE_AB:-} ]]; then
   for round in 1 2; do
@@ -99,10 +114,15 @@ fi
 for binary in "$work"/bin/${VKINDEX_DEVICE_TESTS:-*}_test; do
   name=$(basename "$binary")
   part "$name" 120 1 "$binary" --gtest_brief=1
-  if [[ $name == *_errors_test ]]; then
+  if [[ $name == *_errors_test || $name == *_skip_test ]]; then
     part "$name.gpu_assisted" 120 1 env VKINDEX_TEST_DRIVER=+gpu_assisted "$binary" --gtest_brief=1
   fi
 done
+# Last, as it takes longest: the device's own tuning profile (docs/tuning.md#profiles), for its values
+# beside the table's.
+if [[ -z ${VKINDEX_DEVICE_BENCH:-} ]]; then
+  part tune 300 20 "$cli" tune --output "$out/tuning-profile.json"
+fi
 
 if ((${#failed[@]} > 0)); then
   echo "device-check: failed: ${failed[*]}"
