@@ -2,9 +2,10 @@
 # Runs on a lent GPU machine (the `device` tool), from the bundle scripts/device-bundle.sh made here:
 #   run(command="scripts/device-check.sh", carry=[".device"], timeout_s=580)
 # In one call, as the device time is short: the devices, the ONNX node tests of the indexing
-# operators (Debian's and the generated ones), the benchmark table (text, JSON, steps) and the sweep,
-# the GPU test suites with the validation layer on (the error and skip suites again under
-# GPU-assisted validation), then `vkindex tune` (its profile in $OUT/tuning-profile.json). Each
+# operators (Debian's and the generated ones), the benchmark table, the GPU test suites with the
+# validation layer on (the error and skip suites again under GPU-assisted validation), the table
+# again with --steps and --json, the sweep, then `vkindex tune` (its profile in
+# $OUT/tuning-profile.json). Each
 # part's whole output is in $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its
 # last lines are on the console. Each part has its own time limit, so one that hangs still leaves the others' results.
 # VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
@@ -88,15 +89,6 @@ if [[ -n ${VKINDEX_DEVICE_BENCH:-} ]]; then
   part bench-steps 180 80 "$cli" bench --steps --only "$VKINDEX_DEVICE_BENCH"
 else
   part bench 180 45 "$cli" bench
-  part bench-json 180 0 "$cli" bench --json
-  part bench-steps 180 0 "$cli" bench --steps
-  if [[ ${VKINDEX_DEVICE_SWEEP:-1} != 0 ]]; then
-    part sweep 120 25 "$cli" bench --sweep
-    # The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
-    # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
-    part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
-    cp "$logs/sweep-json.log" "$out/sweep.jsonl"
-  fi
 fi
 if [[ -n ${VKINDEX_DEVICE_AB:-} ]]; then
   for round in 1 2; do
@@ -118,9 +110,18 @@ for binary in "$work"/bin/${VKINDEX_DEVICE_TESTS:-*}_test; do
     part "$name.gpu_assisted" 120 1 env VKINDEX_TEST_DRIVER=+gpu_assisted "$binary" --gtest_brief=1
   fi
 done
-# Last, as it takes longest: the device's own tuning profile (docs/tuning.md#profiles), for its values
-# beside the table's.
+# Then what repeats the table's measurements in other forms, and last, as it takes longest, the
+# device's own tuning profile (docs/tuning.md#profiles), for its values beside the table's.
 if [[ -z ${VKINDEX_DEVICE_BENCH:-} ]]; then
+  part bench-steps 180 0 "$cli" bench --steps
+  part bench-json 180 0 "$cli" bench --json
+  if [[ ${VKINDEX_DEVICE_SWEEP:-1} != 0 ]]; then
+    part sweep 120 25 "$cli" bench --sweep
+    # The sweep again as JSON lines, for scripts/plot-sweep.sh --input, with 128 MiB per point: 16 MiB
+    # (the table above) stays in a large GPU's L2 cache (an H200's holds 60 MB), so this one times memory.
+    part sweep-json 240 0 "$cli" bench --sweep --json --sweep-mib 128
+    cp "$logs/sweep-json.log" "$out/sweep.jsonl"
+  fi
   part tune 300 20 "$cli" tune --output "$out/tuning-profile.json"
 fi
 
