@@ -12,7 +12,7 @@
 # driver here). For a short check of one area, when little device time is left:
 # VKINDEX_DEVICE_BENCH=<rows> runs only those bench rows (`vkindex bench --only`, with --steps) and no
 # sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*').
-# VKINDEX_DEVICE_SWEEP=0 leaves out the sweep parts. VKINDEX_DEVICE_SECONDS (default 560) is the whole
+# VKINDEX_DEVICE_SWEEP=0 leaves out the sweep parts, VKINDEX_DEVICE_ONNX=0 the node tests. VKINDEX_DEVICE_SECONDS (default 560) is the whole
 # run's budget: each part's limit is cut to what is left, and a part that would get under 15 s is
 # reported as not run, so the logs of the parts that ran come back inside the call's timeout_s.
 # VKINDEX_DEVICE_AB=<rows> times builds against each other in the same call (timings from separate
@@ -81,10 +81,12 @@ part() {
 
 echo "bundle of commit $(cat "$work/commit"), ICD $icd"
 part devices 60 20 "$cli" devices
-part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
-for generated in tensor_scatter_nodes gather_block_quantized_nodes numpy_nodes; do
-  [[ -d $work/$generated ]] && part "onnx-$generated" 120 3 "$cli" onnx-test "$work/$generated"/*
-done
+if [[ ${VKINDEX_DEVICE_ONNX:-1} != 0 ]]; then
+  part onnx 120 3 "$cli" onnx-test "$work"/nodes/*
+  for generated in tensor_scatter_nodes gather_block_quantized_nodes numpy_nodes; do
+    [[ -d $work/$generated ]] && part "onnx-$generated" 120 3 "$cli" onnx-test "$work/$generated"/*
+  done
+fi
 if [[ -n ${VKINDEX_DEVICE_BENCH:-} ]]; then
   part bench-steps 180 80 "$cli" bench --steps --only "$VKINDEX_DEVICE_BENCH"
 else
@@ -104,6 +106,7 @@ if [[ -n ${VKINDEX_DEVICE_AB:-} ]]; then
   done
 fi
 for binary in "$work"/bin/${VKINDEX_DEVICE_TESTS:-*}_test; do
+  [[ -x $binary ]] || continue  # a pattern that matched nothing (VKINDEX_DEVICE_TESTS=none: no suites)
   name=$(basename "$binary")
   part "$name" 120 1 "$binary" --gtest_brief=1
   if [[ $name == *_errors_test || $name == *_skip_test ]]; then
