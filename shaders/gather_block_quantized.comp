@@ -41,6 +41,11 @@ layout(binding = 2, std430) readonly buffer Data { uint data_words[]; };
 layout(binding = 3, std430) readonly buffer Scales { uint scale_words[]; };
 layout(binding = 4, std430) readonly buffer ZeroPoints { uint zero_point_words[]; };
 layout(binding = 5, std430) buffer Out { uint out_words[]; };
+#if VKINDEX_GBQ_WORD_PATH
+// The same binding as vectors, for VKINDEX_GBQ_VECTOR_STORES.
+layout(binding = 5, std430) writeonly buffer OutVectors4 { uvec4 out_vectors4[]; };
+layout(binding = 5, std430) writeonly buffer OutVectors2 { uvec2 out_vectors2[]; };
+#endif
 
 #include "common/fast_division.glsl"
 #include "common/indices.glsl"
@@ -321,7 +326,6 @@ uint elementBits(Cursor c, bool general, out bool plain) {
 layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
 const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
 
-// One data word's codes, dequantized into output words from `out_word`.
 // Where a data word's codes, scale and zero point lie.
 struct WordSource {
   uint codes;
@@ -342,21 +346,38 @@ WordSource wordSource(uint p) {
 
 bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(source.scale); }
 
-// The word at code position `p` into the output words from `out_word`: by plainBits when `plain`,
-// else by the general dequantized(). The two are separate loops (main runs the general one only for
-// segments that need it): the general path's code inside the plain codes' loop, taken or not, keeps
-// the CPU drivers' compilers from making that loop tight (the measurements page of GatherBlockQuantized).
-void storeWord(WordSource source, bool plain, uint out_word) {
-  for (uint w = 0u; w < kOutWordsPerWord; ++w) {
-    uint bits = 0u;
-    for (uint i = 0u; i < kElementsPerWord; ++i) {
-      uint code = (source.codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
-      uint element = plain ? plainBits(integerCode(code) - source.zero_point, source.scale)
-                           : dequantized(code, source.zero_point, source.scale);
-      bits |= element << (16u * i);
-    }
-    out_words[out_word + w] = bits;
+// Output word `w` of a data word's codes: by plainBits when `plain`, else by the general dequantized().
+uint outputWord(WordSource source, bool plain, uint w) {
+  uint bits = 0u;
+  for (uint i = 0u; i < kElementsPerWord; ++i) {
+    uint code = (source.codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
+    uint element = plain ? plainBits(integerCode(code) - source.zero_point, source.scale)
+                         : dequantized(code, source.zero_point, source.scale);
+    bits |= element << (16u * i);
   }
+  return bits;
+}
+
+// A data word's codes into the output words from `out_word` (2 to 16 words: 2 only for 8-bit codes
+// into float16/bfloat16). main calls it for plain and general words in separate loops (it runs the
+// general one only for segments that need it): the general path's code inside the plain codes' loop,
+// taken or not, keeps the CPU drivers' compilers from making that loop tight (the measurements page of
+// GatherBlockQuantized). With VKINDEX_GBQ_VECTOR_STORES, in vectors: an NVIDIA H200 ran the word path
+// 3x faster so (docs/measurements/2026-11-30-h200.md).
+void storeWord(WordSource source, bool plain, uint out_word) {
+  if (hasFlag(VKINDEX_GBQ_VECTOR_STORES)) {
+    if (kOutWordsPerWord == 2u) {
+      out_vectors2[out_word / 2u] = uvec2(outputWord(source, plain, 0u), outputWord(source, plain, 1u));
+      return;
+    }
+    for (uint w = 0u; w < kOutWordsPerWord; w += 4u) {
+      out_vectors4[(out_word + w) / 4u] =
+          uvec4(outputWord(source, plain, w), outputWord(source, plain, w + 1u), outputWord(source, plain, w + 2u),
+                outputWord(source, plain, w + 3u));
+    }
+    return;
+  }
+  for (uint w = 0u; w < kOutWordsPerWord; ++w) out_words[out_word + w] = outputWord(source, plain, w);
 }
 
 void main() {

@@ -16,6 +16,9 @@
 #define VKINDEX_GBQ_SHARED_OUTER 4u  // one scale along every axis before quantize_axis (x = 0)
 #define VKINDEX_GBQ_SHARED_INNER 8u  // one scale along every axis after quantize_axis (z = 0)
 #define VKINDEX_GBQ_STATUS_GATE 16u  // a check pass ran first: write nothing if it found a bad index
+// The word path stores each data word's output words as one 16- or 8-byte vector (the output's first
+// word lies on such a boundary): a warp's stores then cover contiguous memory.
+#define VKINDEX_GBQ_VECTOR_STORES 32u
 
 // Consecutive output words per invocation: its position is found by division once, then stepped.
 #define VKINDEX_GBQ_WORDS_PER_INVOCATION 4u

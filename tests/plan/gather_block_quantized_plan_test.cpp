@@ -31,12 +31,13 @@ uint64_t bytesOf(const TensorInput& input, uint32_t bits_override = 0) {
   return bits_override != 0 ? (count * bits_override + 7) / 8 : packedByteSize(input.type, count);
 }
 
-StatusOr<OpPlan> planned(const Call& call, const FakeDevice& device) {
+StatusOr<OpPlan> planned(const Call& call, const FakeDevice& device, uint64_t output_offset = 0) {
   const GatherBlockQuantizedShape shape = inferred(call);
   const Placement data{0, bytesOf(call.data)};
   const Placement indices{uint64_t(1) << 40, bytesOf(call.indices)};
   const Placement scales{uint64_t(2) << 40, bytesOf(call.scales)};
-  const Placement output{uint64_t(3) << 40, packedByteSize(shape.scale_type, *elementCount(shape.output_shape))};
+  const Placement output{(uint64_t(3) << 40) + output_offset,
+                         packedByteSize(shape.scale_type, *elementCount(shape.output_shape))};
   std::optional<Placement> zero_points;
   if (call.zero_points) zero_points = Placement{uint64_t(4) << 40, bytesOf(*call.zero_points)};
   return planGatherBlockQuantized(shape, data, indices, scales, zero_points, output, device, device);
@@ -64,6 +65,29 @@ TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch)
   plan = planned(call, device);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
+}
+
+// The word path stores a data word's output words (here 4: eight int4 codes into float16) as one
+// 16-byte vector where the output starts on a 16-byte boundary of its binding, else word by word.
+TEST(GatherBlockQuantizedPlanTest, WordPathStoresVectorsOnlyWhereTheOutputIsAligned) {
+  Call call;
+  call.options.block_size = 16;
+  const FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
+  for (const uint64_t offset : {0, 4, 8, 12, 16, 48}) {
+    SCOPED_TRACE("output at byte " + std::to_string(offset));
+    StatusOr<OpPlan> plan = planned(call, device, offset);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    const auto params = pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]);
+    EXPECT_EQ(params.out_word_offset % 4 == 0, (params.flags & VKINDEX_GBQ_VECTOR_STORES) != 0);
+    EXPECT_EQ(offset % 16 == 0, (params.flags & VKINDEX_GBQ_VECTOR_STORES) != 0);
+  }
+  // The general kernel (quantize_axis before gather_axis) has no vector stores.
+  call.options.gather_axis = 1;
+  call.options.quantize_axis = 0;
+  call.scales.shape = {2, 64};
+  StatusOr<OpPlan> plan = planned(call, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]).flags & VKINDEX_GBQ_VECTOR_STORES, 0u);
 }
 
 TEST(GatherBlockQuantizedPlanTest, OtherLayoutsTakeTheGeneralKernel) {

@@ -422,10 +422,12 @@ TEST_F(QuantizedGatherTest, TablesBeyondOneBinding) {
 }
 
 // Every tensor a view into one buffer of random bytes at offsets that are multiples of 4 but not of 16
-// (data 36, indices 1028, scales 1540, zero points 1796, output 2052), 16-bit outputs of an odd element
-// count: the output holds the reference's bytes and every other byte of the buffer, the rest of the
-// output's last word included (Tensor::view's promise), keeps its own. Word path (uint8, float16),
-// element path (int4 gathered along quantize_axis into bfloat16, uint4 into float16), float8 (float32).
+// (data 36, indices 1028, scales 1540, zero points 1796, output 2052, 2056 or 2064: 4, 8 and 16 bytes
+// past a 256-byte boundary, so the word path stores words, 8-byte vectors, or 16-byte vectors), 16-bit
+// outputs of an odd element count: the output holds the reference's bytes and every other byte of the
+// buffer, the rest of the output's last word included (Tensor::view's promise), keeps its own. Word path
+// (uint8 of 4, 2 and 8 bits into float16), element path (int4 gathered along quantize_axis into
+// bfloat16, uint4 into float16), float8 (float32).
 TEST_F(QuantizedGatherTest, UnalignedViewsKeepTheirNeighbours) {
   constexpr uint64_t kArenaBytes = 4096;
   Rng rng(0x0ff5e7);
@@ -436,6 +438,9 @@ TEST_F(QuantizedGatherTest, UnalignedViewsKeepTheirNeighbours) {
   calls.push_back(makeCall(randomCodes(rng, DataType::kUInt8, {9, 4}), {3}, {8, -9, 4},
                            randomScales(rng, DataType::kFloat16, {9, 1}), randomTensor(rng, DataType::kUInt8, {9, 1}),
                            0, 1, 16, 2));  // word path: 3 x 16 elements
+  calls.push_back(makeCall(randomCodes(rng, DataType::kUInt8, {9, 16}), {3}, {8, -9, 4},
+                           randomScales(rng, DataType::kFloat16, {9, 1}), randomTensor(rng, DataType::kUInt8, {9, 1}),
+                           0, 1, 16, 8));  // word path: 3 x 16 elements, two output words per data word
   calls.push_back(makeCall(randomCodes(rng, DataType::kInt4, {3, 7}), {3}, {6, -7, 2},
                            randomScales(rng, DataType::kBFloat16, {3, 1}), randomTensor(rng, DataType::kInt4, {3, 1}),
                            1, 1, 16));  // element path: 3 x 3 elements, the last word half filled
@@ -443,33 +448,37 @@ TEST_F(QuantizedGatherTest, UnalignedViewsKeepTheirNeighbours) {
                            randomScales(rng, DataType::kFloat16, {5, 1}), std::nullopt, 0, 1, 16));  // 1 x 3 elements
   calls.push_back(makeCall(randomCodes(rng, DataType::kFloat8E5M2, {5, 7}), {2}, {4, 0},
                            randomScales(rng, DataType::kFloat32, {5, 1}), std::nullopt, 0, 1, 0));
-  for (const QuantizedGatherCall& call : calls) {
-    SCOPED_TRACE(call.description());
-    const HostTensor expected = call.reference().output;
-    HostTensor arena_host = randomTensor(rng, DataType::kUInt8, {static_cast<int64_t>(kArenaBytes)});
-    const std::pair<const HostTensor*, uint64_t> placed[] = {
-        {&call.data, 36}, {&call.indices, 1028}, {&call.scales, 1540}, {call.zeroPoints(), 1796}};
-    for (const auto& [tensor, offset] : placed) {
-      if (tensor != nullptr) std::copy(tensor->bytes.begin(), tensor->bytes.end(), arena_host.bytes.begin() + offset);
+  for (const uint64_t output_offset : {2052u, 2056u, 2064u}) {
+    for (const QuantizedGatherCall& call : calls) {
+      SCOPED_TRACE(call.description() + ", output at byte " + std::to_string(output_offset));
+      const HostTensor expected = call.reference().output;
+      HostTensor arena_host = randomTensor(rng, DataType::kUInt8, {static_cast<int64_t>(kArenaBytes)});
+      const std::pair<const HostTensor*, uint64_t> placed[] = {
+          {&call.data, 36}, {&call.indices, 1028}, {&call.scales, 1540}, {call.zeroPoints(), 1796}};
+      for (const auto& [tensor, offset] : placed) {
+        if (tensor != nullptr) std::copy(tensor->bytes.begin(), tensor->bytes.end(), arena_host.bytes.begin() + offset);
+      }
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor arena, toDevice(context(), arena_host));
+      std::vector<Tensor> views;
+      for (const auto& [tensor, offset] : placed) {
+        if (tensor == nullptr) continue;
+        VKINDEX_ASSERT_OK_AND_ASSIGN(
+            Tensor view, Tensor::view(context(), tensor->dtype, tensor->shape, arena.buffer(), offset, kArenaBytes));
+        views.push_back(std::move(view));
+      }
+      VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor output, Tensor::view(context(), expected.dtype, expected.shape,
+                                                               arena.buffer(), output_offset, kArenaBytes));
+      const Tensor* zero_points = views.size() > 3 ? &views[3] : nullptr;
+      VKINDEX_ASSERT_OK(
+          gatherBlockQuantized(context(), views[0], views[1], views[2], zero_points, call.options, output));
+      std::copy(expected.bytes.begin(), expected.bytes.end(), arena_host.bytes.begin() + output_offset);
+      VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor after, toHost(arena));
+      const auto differs = std::mismatch(after.bytes.begin(), after.bytes.end(), arena_host.bytes.begin());
+      EXPECT_TRUE(differs.first == after.bytes.end())
+          << "byte " << (differs.first - after.bytes.begin()) << " is " << int{*differs.first} << ", expected "
+          << int{*differs.second} << " (the output is bytes [" << output_offset << ", "
+          << output_offset + expected.bytes.size() << "))";
     }
-    VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor arena, toDevice(context(), arena_host));
-    std::vector<Tensor> views;
-    for (const auto& [tensor, offset] : placed) {
-      if (tensor == nullptr) continue;
-      VKINDEX_ASSERT_OK_AND_ASSIGN(
-          Tensor view, Tensor::view(context(), tensor->dtype, tensor->shape, arena.buffer(), offset, kArenaBytes));
-      views.push_back(std::move(view));
-    }
-    VKINDEX_ASSERT_OK_AND_ASSIGN(
-        Tensor output, Tensor::view(context(), expected.dtype, expected.shape, arena.buffer(), 2052, kArenaBytes));
-    const Tensor* zero_points = views.size() > 3 ? &views[3] : nullptr;
-    VKINDEX_ASSERT_OK(gatherBlockQuantized(context(), views[0], views[1], views[2], zero_points, call.options, output));
-    std::copy(expected.bytes.begin(), expected.bytes.end(), arena_host.bytes.begin() + 2052);
-    VKINDEX_ASSERT_OK_AND_ASSIGN(HostTensor after, toHost(arena));
-    const auto differs = std::mismatch(after.bytes.begin(), after.bytes.end(), arena_host.bytes.begin());
-    EXPECT_TRUE(differs.first == after.bytes.end())
-        << "byte " << (differs.first - after.bytes.begin()) << " is " << int{*differs.first} << ", expected "
-        << int{*differs.second} << " (the output is bytes [2052, " << 2052 + expected.bytes.size() << "))";
   }
 }
 
