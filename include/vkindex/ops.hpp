@@ -26,7 +26,8 @@ namespace vkindex {
 // written by VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_WRITE_BIT, so place a barrier from
 // there before reading it. vkindex's own barriers cover only its internal passes and status slot (a
 // single-dispatch operation records none before its dispatch; inside a StatusBatch, none to the host
-// either: vkindex/status_batch.hpp).
+// either: vkindex/status_batch.hpp). An operation that checks nothing on the device (IndexPolicy::kSkip,
+// or no indices) has no status slot and records no barrier of its own at all.
 class VKINDEX_API RecordedOp {
  public:
   RecordedOp();

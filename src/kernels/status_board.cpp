@@ -1,5 +1,6 @@
 #include "kernels/status_board.hpp"
 
+#include "common/abi.h"
 #include "plan/windows.hpp"
 
 namespace vkindex::kernels {
@@ -8,9 +9,11 @@ StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& dev
   // The alignment is a power of two of at most 256 (Vulkan's limit) and at least 16 (kSlotBytes), so the
   // board is at most 256 KiB.
   const VkDeviceSize stride = plan::bindingAlignment(device.info());
-  VKINDEX_ASSIGN_OR_RETURN(
-      vk::Buffer buffer, vk::Buffer::create(device, kSlotCount * stride, vk::Buffer::Kind::kReadback, "status board"));
+  VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(device, (kSlotCount + 1) * stride,
+                                                                 vk::Buffer::Kind::kReadback, "status board"));
   std::unique_ptr<StatusBoard> board(new StatusBoard(std::move(buffer), stride));
+  // The clean slot, after the others: host-coherent memory, so the first submission sees it.
+  static_cast<uint32_t*>(board->buffer_.mapped())[board->offsetOf(kSlotCount) / 4] = VKINDEX_NO_ERROR;
   for (uint32_t slot = kSlotCount; slot-- > 0;) board->free_.push_back(slot);
   return board;
 }

@@ -37,7 +37,11 @@ class StatusBoard {
   // The slot's 16 bytes: what a dispatch binds (the kernels' status_slot push constant is 0, the slot's
   // index in its binding), what the recording resets and what its barriers cover.
   BufferRange slotRange(uint32_t slot) const { return {buffer_.handle(), offsetOf(slot), kSlotBytes}; }
-  // Every slot: what a StatusBatch's one barrier to the host covers.
+  // A slot no operation acquires, VKINDEX_NO_ERROR from the board's creation on and never written: what
+  // the dispatches of a plan that checks nothing on the device bind (plan::writesStatusSlot), so that
+  // their status gates pass with no reset and no barrier.
+  BufferRange cleanRange() const { return slotRange(kSlotCount); }
+  // Every acquirable slot: what a StatusBatch's one barrier to the host covers.
   BufferRange boardRange() const { return {buffer_.handle(), 0, offsetOf(kSlotCount)}; }
 
  private:

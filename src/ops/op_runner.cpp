@@ -79,8 +79,9 @@ Status recordTransfer(kernels::Recorder& recorder, const plan::Step& step, const
 
 Status recordSteps(Context::Impl& context, kernels::Recorder& recorder, const plan::OpPlan& plan,
                    const OpTensors& tensors, const RecordedOp::State& state) {
-  // Only dispatches check indices on the device and so use a status slot.
-  const BufferRange status = state.slot ? context.status->slotRange(*state.slot) : BufferRange{};
+  // Only plans whose steps write the status use a slot of their own (plan::writesStatusSlot); other
+  // dispatches bind the clean slot, which their status gates read.
+  const BufferRange status = state.slot ? context.status->slotRange(*state.slot) : context.status->cleanRange();
   const Bindings bindings(tensors, status, state.scratch.get());
   if (state.slot && plan::resetsStatusSlot(plan)) recorder.fillWord(status.buffer, status.offset, VKINDEX_NO_ERROR);
   std::vector<BufferRange> ranges;
@@ -142,8 +143,10 @@ StatusOr<std::unique_ptr<RecordedOp::State>> newState(Context::Impl& context, co
   if (plan.scratch_bytes > 0) {
     VKINDEX_ASSIGN_OR_RETURN(state->scratch, context.scratch->acquire(plan.scratch_bytes));
   }
-  VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
-  state->slot = slot;
+  if (plan::writesStatusSlot(plan)) {
+    VKINDEX_ASSIGN_OR_RETURN(uint32_t slot, context.status->acquire());
+    state->slot = slot;
+  }
   return state;
 }
 

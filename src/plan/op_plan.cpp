@@ -138,7 +138,15 @@ bool OpPlan::dispatches() const {
   return std::any_of(steps.begin(), steps.end(), [](const Step& step) { return step.kind == StepKind::kDispatch; });
 }
 
-bool resetsStatusSlot(const OpPlan& plan) { return plan.dispatches() && !plan.writes_own_status; }
+bool writesStatusSlot(const OpPlan& plan) {
+  if (plan.writes_own_status) return plan.dispatches();
+  return std::any_of(plan.steps.begin(), plan.steps.end(), [](const Step& step) {
+    const bool writes = isCheckKernel(step.kernel) || step.kernel == Kernel::kTensorScatter;
+    return step.kind == StepKind::kDispatch && writes;
+  });
+}
+
+bool resetsStatusSlot(const OpPlan& plan) { return writesStatusSlot(plan) && !plan.writes_own_status; }
 
 CommandCounts commandCounts(const OpPlan& plan) {
   CommandCounts counts;
@@ -163,7 +171,7 @@ CommandCounts commandCounts(const OpPlan& plan) {
         break;
     }
   }
-  if (plan.dispatches()) counts.host_barriers = 1;
+  if (writesStatusSlot(plan)) counts.host_barriers = 1;
   return counts;
 }
 

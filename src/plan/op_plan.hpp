@@ -196,15 +196,21 @@ struct OpPlan {
   bool writes_own_status = false;
 };
 
+// Whether a step writes the operation's status slot: a check pass, TensorScatter's passes (its check
+// and write passes report a bad write index), or a kernel that writes its own status. A plan without one
+// checks nothing on the device (the skip policy, no indices): its dispatches read at most the status
+// gate, bound to the status board's clean slot, so it takes no slot of its own, no reset and no barrier
+// to the host. In a batch, such an operation waits on nothing but its data.
+bool writesStatusSlot(const OpPlan& plan);
 // Whether the runner resets the plan's status slot before its steps (a fill and its barrier): a plan
-// that dispatches uses a slot, and resets it unless it writes its own status.
+// that writes the slot resets it unless it writes its own status.
 bool resetsStatusSlot(const OpPlan& plan);
 
 // What src/ops/op_runner.cpp records for a plan, counted (the plan tests hold small operations to one
-// dispatch and no barrier before it). The runner resets the status slot (a fill and its barrier) unless
-// the plan writes its own status, places a barrier per wait_for binding of a dispatch (and one before an
-// indirect dispatch's arguments), two before a copy step and one after an upload, and ends with the
-// status slot's barrier to the host wherever a dispatch uses the slot.
+// dispatch and no barrier before it). The runner resets the status slot (resetsStatusSlot: a fill and
+// its barrier), places a barrier per wait_for binding of a dispatch (and one before an indirect
+// dispatch's arguments), two before a copy step and one after an upload, and ends with the status
+// slot's barrier to the host wherever a step writes the slot (writesStatusSlot).
 struct CommandCounts {
   uint32_t dispatches = 0;
   uint32_t transfers = 0;  // fills, copies and updates, the status reset included

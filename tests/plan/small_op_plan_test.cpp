@@ -1,13 +1,15 @@
 // Small operations in one dispatch (issue 57): a decode step's embedding lookup, KV row update and
-// token write, and a quantized embedding row under the error policy, plan exactly one dispatch that
-// checks its own indices and writes its own status, with no status reset and no barrier before it, on
-// every row of the tuning table. Larger calls keep their check and report passes. No GPU needed.
+// token write, and a quantized embedding row under the error policy, plan
+// exactly one dispatch that checks its own indices and writes its own status, with no status reset and
+// no barrier before it, on every row of the tuning table. Larger calls keep their check and report
+// passes; under the skip policy nothing writes a status slot. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "plan/gather_block_quantized_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
+#include "plan/gather_plan.hpp"
 #include "plan/scatter_plan.hpp"
 #include "plan/tensor_scatter_plan.hpp"
 #include "plan_test_support.hpp"
@@ -135,6 +137,40 @@ TEST(SmallOpPlanTest, QuantizedEmbeddingRowUnderTheErrorPolicyIsOneDispatch) {
   }
 }
 
+// Under the skip policy nothing is checked on the device: whatever the size, the plan writes no status
+// slot, so it takes none (its gates read the status board's clean slot), resets none and has no barrier
+// to the host: in a batch such an operation waits on nothing but its data. GatherBlockQuantized's
+// default policy, and a Gather of 5000 rows (past the one-dispatch bound).
+TEST(SmallOpPlanTest, SkipPolicyPlansWriteNoStatusSlot) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    GatherBlockQuantizedOptions options;
+    options.block_size = 32;
+    StatusOr<GatherBlockQuantizedShape> quantized =
+        inferGatherBlockQuantizedShape({DataType::kInt4, {kVocab, kHidden}}, {DataType::kInt64, {1}},
+                                       {DataType::kFloat16, {kVocab, kHidden / 32}}, std::nullopt, options);
+    ASSERT_TRUE(quantized.ok()) << quantized.status().toString();
+    StatusOr<GatherShape> gather = inferGatherShape({kVocab, kHidden}, DataType::kFloat32, {5000}, DataType::kInt64, 0);
+    ASSERT_TRUE(gather.ok()) << gather.status().toString();
+    gather->policy = IndexPolicy::kSkip;
+    const StatusOr<OpPlan> plans[] = {
+        planGatherBlockQuantized(*quantized, placed(0, kVocab * kHidden / 2), placed(1 << 30, 8),
+                                 placed(uint64_t(2) << 30, kVocab * kHidden / 16), std::nullopt,
+                                 placed(uint64_t(3) << 30, kHidden * 2), device, device),
+        planGather(*gather, DataType::kInt64, placed(0, kVocab * kHidden * 4), placed(1 << 30, 5000 * 8),
+                   placed(uint64_t(2) << 30, 5000 * kHidden * 4), device, device)};
+    for (const StatusOr<OpPlan>& plan : plans) {
+      ASSERT_TRUE(plan.ok()) << plan.status().toString();
+      const CommandCounts counts = commandCounts(*plan);
+      EXPECT_GE(counts.dispatches, 1u) << describe(*plan, row);
+      EXPECT_FALSE(writesStatusSlot(*plan)) << describe(*plan, row);
+      EXPECT_EQ(counts.transfers, 0u) << describe(*plan, row);
+      EXPECT_EQ(counts.barriers, 0u) << describe(*plan, row);
+      EXPECT_EQ(counts.host_barriers, 0u) << describe(*plan, row);
+    }
+  }
+}
+
 // The bound is the planner's: past it the check and report passes come back, each pass waiting for
 // the one before, and the status slot is reset first.
 TEST(SmallOpPlanTest, LargerCallsKeepTheirCheckPasses) {
@@ -146,6 +182,7 @@ TEST(SmallOpPlanTest, LargerCallsKeepTheirCheckPasses) {
     EXPECT_GE(counts.dispatches, 3u) << describe(*plan, row);
     EXPECT_GE(counts.barriers, 2u) << describe(*plan, row);
     EXPECT_EQ(counts.transfers, 1u) << describe(*plan, row);
+    EXPECT_TRUE(writesStatusSlot(*plan)) << describe(*plan, row);
     EXPECT_FALSE(plan->writes_own_status) << describe(*plan, row);
   }
 }

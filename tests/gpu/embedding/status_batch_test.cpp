@@ -2,7 +2,8 @@
 // synchronization validation (embedding_fixture.hpp): many operations recorded into one command buffer
 // with no status barrier of their own and one at the batch's end. Each reports its own result, a bad
 // index in one writes nothing and disturbs no other, single-dispatch and multi-pass plans mix, and the
-// misuses (no end(), two batches on one command buffer, end() twice) get precise errors.
+// misuses (no end(), two batches on one command buffer, end() twice) get precise errors. Skip-policy
+// operations, which check nothing on the device, share the status board's clean slot.
 
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include "gpu/embedding/embedding_fixture.hpp"
 #include "support/gpu_test.hpp"
 #include "support/random_tensors.hpp"
+#include "support/reference_ops.hpp"
 #include "vkindex/status_batch.hpp"
 
 namespace vkindex::test {
@@ -67,6 +69,58 @@ TEST_F(EmbeddingTest, BatchedOpsReportEachAndWriteOnlyTheGoodOnes) {
     ASSERT_NO_FATAL_FAILURE(expectOutput(data, g.indices, 0, g.output_offset));
   }
   // Every output but the bad op's written, and nothing else: its region still holds the canary.
+  EXPECT_TRUE(bufferMatchesImage());
+}
+
+// Operations under the skip policy check nothing on the device, so they take no status slot: their
+// gates read the status board's clean slot, shared by all of them, with no reset and no barrier between
+// them (plan::writesStatusSlot). 30 in one command buffer, half in a StatusBatch beside error-policy
+// lookups, one-row and 20-row gathers with indices out of range (zero rows): synchronization validation
+// reports no hazard on the shared slot, every op finishes ok, and each output holds its rows.
+TEST_F(EmbeddingTest, SkipPolicyOpsShareTheCleanStatusSlot) {
+  ASSERT_NO_FATAL_FAILURE(adopt());
+  Rng rng(72);
+  constexpr int64_t kRows = 64, kWidth = 8;
+  const Placed data = place(randomTensor(rng, DataType::kFloat32, {kRows, kWidth}));
+  VKINDEX_ASSERT_OK_AND_ASSIGN(Tensor data_view, view(DataType::kFloat32, {kRows, kWidth}, data.offset));
+  constexpr int kOps = 30, kLong = 7;
+  std::vector<BatchedGather> gathers(kOps);
+  for (int i = 0; i < kOps; ++i) {
+    BatchedGather& g = gathers[static_cast<size_t>(i)];
+    const int64_t count = i % kLong == 0 ? 20 : 1;
+    std::vector<int64_t> values;
+    // Every third op's first index is out of range ([0, 63] is; -1 and 64 + i are skipped).
+    for (int64_t n = 0; n < count; ++n) values.push_back((i * 5 + n * 3) % kRows);
+    if (i % 3 == 0) values[0] = i % 2 == 0 ? -1 : kRows + i;
+    g.indices = place(indexTensor(DataType::kInt64, {count}, values));
+    g.output_offset = reserve(static_cast<size_t>(count * kWidth * 4));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(g.index_view, view(DataType::kInt64, {count}, g.indices.offset));
+    VKINDEX_ASSERT_OK_AND_ASSIGN(g.output_view, view(DataType::kFloat32, {count, kWidth}, g.output_offset));
+  }
+
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  ASSERT_NO_FATAL_FAILURE(beginOps(cmd));
+  for (int i = 0; i < kOps / 2; ++i) {
+    BatchedGather& g = gathers[static_cast<size_t>(i)];
+    VKINDEX_ASSERT_OK_AND_ASSIGN(
+        g.op, recordGather(*context_, cmd, data_view, g.index_view, 0, g.output_view, IndexPolicy::kSkip));
+  }
+  VKINDEX_ASSERT_OK_AND_ASSIGN(StatusBatch batch, StatusBatch::begin(*context_, cmd));
+  for (int i = kOps / 2; i < kOps; ++i) {
+    BatchedGather& g = gathers[static_cast<size_t>(i)];
+    const IndexPolicy policy = i % 3 == 0 ? IndexPolicy::kSkip : IndexPolicy::kError;
+    VKINDEX_ASSERT_OK_AND_ASSIGN(g.op, recordGather(*context_, cmd, data_view, g.index_view, 0, g.output_view, policy));
+  }
+  VKINDEX_ASSERT_OK(batch.end());
+  ASSERT_NO_FATAL_FAILURE(endOps(cmd));
+  ASSERT_NO_FATAL_FAILURE(submitAndWait(cmd));
+  for (int i = 0; i < kOps; ++i) {
+    BatchedGather& g = gathers[static_cast<size_t>(i)];
+    SCOPED_TRACE("op " + std::to_string(i));
+    VKINDEX_ASSERT_OK(g.op.finish());
+    const ReferenceResult expected = referenceGather(data.host, g.indices.host, 0, IndexPolicy::kSkip);
+    writeBytes(g.output_offset, expected.output.bytes);
+  }
   EXPECT_TRUE(bufferMatchesImage());
 }
 
