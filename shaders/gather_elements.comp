@@ -13,11 +13,18 @@
 // turn a position into coordinates run once per segment and per wrap of the innermost dim instead of
 // once per element (on SwiftShader the per-element divisions were a large share of the kernel:
 // docs/gather-kernels.md).
+//
+// With VKINDEX_SELF_CHECK (the *_checked modules: a call of a few indices in one pass) no check pass
+// ran: every invocation checks every index of the pass first (common/self_check.glsl) and writes
+// nothing if one is out of range.
 #include "common/spec_ids.h"
 #include "common/gather_elements_params.h"
 
 #ifndef VKINDEX_UNIT_BYTES
 #define VKINDEX_UNIT_BYTES 16
+#endif
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
 #endif
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
@@ -43,6 +50,11 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 #include "common/indices.glsl"
 #include "common/status_gate.glsl"
+#if VKINDEX_SELF_CHECK
+const uint TUPLE_LENGTH = 1u;
+#define VKINDEX_SELF_CHECK_EXTENT(position) pc.axis_size
+#include "common/self_check.glsl"
+#endif
 
 const uint kNotBound = 0xFFFFFFFFu;
 const uint kInnermost = DIM_COUNT - 1u;
@@ -143,7 +155,11 @@ uint itemCount() { return pc.pass_elements; }
 #endif
 
 void main() {
+#if VKINDEX_SELF_CHECK
+  if (checkAndReport(pc.pass_elements)) return;
+#else
   if (badIndexFound()) return;
+#endif
   const uint segment_items = ROW_LANES * ITEMS_PER_INVOCATION;
   uint total = itemCount();
   uint segments = divideRoundingUp(total, segment_items);

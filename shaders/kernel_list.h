@@ -57,6 +57,12 @@ VKINDEX_KERNEL(kGatherElements, gather_elements, gather_elements.comp, "", abi::
 VKINDEX_KERNEL(kGatherElements8, gather_elements_8, gather_elements.comp, "VKINDEX_UNIT_BYTES=8", abi::GatherElementsParams)
 VKINDEX_KERNEL(kGatherElements4, gather_elements_4, gather_elements.comp, "VKINDEX_UNIT_BYTES=4", abi::GatherElementsParams)
 VKINDEX_KERNEL(kGatherElementBytes, gather_element_bytes, gather_elements.comp, "VKINDEX_UNIT_BYTES=0", abi::GatherElementsParams)
+// The same four checking every index themselves first (VKINDEX_SELF_CHECK): a GatherElements of a few
+// indices in one dispatch.
+VKINDEX_KERNEL(kGatherElementsChecked, gather_elements_checked, gather_elements.comp, "VKINDEX_SELF_CHECK=1", abi::GatherElementsParams)
+VKINDEX_KERNEL(kGatherElementsChecked8, gather_elements_checked_8, gather_elements.comp, "VKINDEX_UNIT_BYTES=8,VKINDEX_SELF_CHECK=1", abi::GatherElementsParams)
+VKINDEX_KERNEL(kGatherElementsChecked4, gather_elements_checked_4, gather_elements.comp, "VKINDEX_UNIT_BYTES=4,VKINDEX_SELF_CHECK=1", abi::GatherElementsParams)
+VKINDEX_KERNEL(kGatherElementBytesChecked, gather_element_bytes_checked, gather_elements.comp, "VKINDEX_UNIT_BYTES=0,VKINDEX_SELF_CHECK=1", abi::GatherElementsParams)
 // scatter_elements.comp: ScatterElements, one invocation per line along the axis
 VKINDEX_KERNEL(kScatterElements, scatter_elements, scatter_elements.comp, "", abi::ScatterElementsParams)
 // scatter_nd.comp: ScatterND, one invocation per slice element over every tuple

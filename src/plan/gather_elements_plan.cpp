@@ -108,6 +108,7 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
   plan.report = {"GatherElements", "indices", shape.output_shape, false, {shape.axis_size}, {shape.axis}};
   const IndexCheck check{index_type, shape.output_elements, {shape.axis_size}, shape.policy};
   VKINDEX_ASSIGN_OR_RETURN(bool checked, appendIndexChecks(plan, check, indices, device, tuning, "GatherElements"));
+  const bool has_checks = checked;
   // Nothing to copy. An empty axis: the check fails, or under the skip policy every element is zero.
   const bool empty_axis = shape.axis_size == 0;
   if (shape.output_elements == 0 || (empty_axis && shape.policy == IndexPolicy::kError)) return plan;
@@ -201,6 +202,9 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
       addPass({Role::kData, data_window}, lo - source_begin, hi - source_begin, (data_lead + (lo - d0) * E) / unit);
     }
   }
+  // A few indices in one pass (a top-k's gather, say): the check, the report and the pass become the
+  // pass's self-checking module (fuseSmallChecks declines anything else, several passes included).
+  if (has_checks) fuseSmallChecks(plan, check, elementGatherKernel(unit, true));
   applyIndexPolicy(plan, shape.policy);
   return plan;
 }

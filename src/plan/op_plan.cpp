@@ -108,12 +108,22 @@ uint32_t copyWordsUnitBytes(Kernel kernel) {
   }
 }
 
-Kernel elementGatherKernel(uint32_t unit_bytes) {
+Kernel elementGatherKernel(uint32_t unit_bytes, bool self_checking) {
   switch (unit_bytes) {
-    case 16: return Kernel::kGatherElements;
-    case 8: return Kernel::kGatherElements8;
-    case 4: return Kernel::kGatherElements4;
-    default: return Kernel::kGatherElementBytes;
+    case 16: return self_checking ? Kernel::kGatherElementsChecked : Kernel::kGatherElements;
+    case 8: return self_checking ? Kernel::kGatherElementsChecked8 : Kernel::kGatherElements8;
+    case 4: return self_checking ? Kernel::kGatherElementsChecked4 : Kernel::kGatherElements4;
+    default: return self_checking ? Kernel::kGatherElementBytesChecked : Kernel::kGatherElementBytes;
+  }
+}
+
+bool isSelfCheckingElementGatherKernel(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::kGatherElementsChecked:
+    case Kernel::kGatherElementsChecked8:
+    case Kernel::kGatherElementsChecked4:
+    case Kernel::kGatherElementBytesChecked: return true;
+    default: return false;
   }
 }
 
@@ -123,7 +133,7 @@ bool isElementGatherKernel(Kernel kernel) {
     case Kernel::kGatherElements8:
     case Kernel::kGatherElements4:
     case Kernel::kGatherElementBytes: return true;
-    default: return false;
+    default: return isSelfCheckingElementGatherKernel(kernel);
   }
 }
 

@@ -61,10 +61,13 @@ bool isSelfCheckingScatterNDRowsKernel(Kernel kernel);
 Kernel bulkCopyKernel(bool int64_units);
 // The unit a copy-words kernel moves (16 or 4 bytes), or 0 for any other kernel.
 uint32_t copyWordsUnitBytes(Kernel kernel);
-// The GatherElements kernel for `unit_bytes` units (16, 8, 4; 2 and 1: kGatherElementBytes).
-Kernel elementGatherKernel(uint32_t unit_bytes);
-// True for the four GatherElements kernels.
+// The GatherElements kernel for `unit_bytes` units (16, 8, 4; 2 and 1: kGatherElementBytes), or its
+// module that checks every index itself first (a few indices in one dispatch: fuseSmallChecks).
+Kernel elementGatherKernel(uint32_t unit_bytes, bool self_checking = false);
+// True for the eight GatherElements kernels.
 bool isElementGatherKernel(Kernel kernel);
+// True for the four self-checking ones.
+bool isSelfCheckingElementGatherKernel(Kernel kernel);
 
 // Specialization constant ids, named per kernel family (shaders/common/spec_ids.h, which the shaders
 // read too): ids 0, 1 and 6 mean the same in every kernel, 2 to 5 what the kernel's family says.

@@ -115,7 +115,14 @@ class ElementsMachine {
         case Kernel::kGatherElements8:
         case Kernel::kGatherElements4:
         case Kernel::kGatherElementBytes: gatherElements(step, run); break;
-        default: ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel); ok_ = false;
+        default:
+          if (isSelfCheckingElementGatherKernel(step.kernel)) {
+            selfCheck(step, i);
+            gatherElements(step, run);
+            break;
+          }
+          ADD_FAILURE() << "the simulator has no " << kernelName(step.kernel);
+          ok_ = false;
       }
     }
     return ok_;
@@ -153,6 +160,25 @@ class ElementsMachine {
   }
 
  private:
+  // gather_elements.comp's VKINDEX_SELF_CHECK part: check_indices.comp and report_index.comp over
+  // every index of the pass, from its first (every invocation does it; the result is the same as once).
+  void selfCheck(const Step& step, size_t step_index) {
+    const abi::GatherElementsParams p = pushOf<abi::GatherElementsParams>(step);
+    abi::CheckParams check{};
+    check.status_slot = p.status_slot;
+    check.index_count = p.pass_elements;
+    check.indices_word_offset = p.indices_word_offset;
+    check.tuple_length = 1;
+    check.extents[0] = p.axis_size;
+    Step checking;
+    checking.kernel = Kernel::kCheckIndices;
+    checking.spec[kSpecIndexWords] = step.spec[kSpecIndexWords];
+    checking.bindings = {{Role::kIndices, boundWindow(step, Role::kIndices)}, {Role::kStatus, {}}};
+    setPush(checking, check);
+    index_.checkIndices(checking);
+    index_.reportIndex(checking, step_index);
+  }
+
   // gather_elements.comp, counting the writes to every output byte.
   void gatherElements(const Step& step, ElementsRun& run) {
     const abi::GatherElementsParams p = pushOf<abi::GatherElementsParams>(step);
@@ -336,10 +362,28 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
   SCOPED_TRACE("coalesced dims " + dimsString(shape));
   const uint64_t E = shape.element_bytes, N = shape.output_elements, D = shape.data_elements, S = shape.axis_size;
   const uint64_t index_bytes = indexBytes(index_type);
-  bool ok = checkIndexSteps(plan, IndexCheck{index_type, N, {S}}, at.indices, device);
   const bool has_checks = !checkSteps(plan).empty();
-  EXPECT_EQ(has_checks, N > 0);
   const std::vector<ElementsStep> passes = elementSteps(plan);
+  // A small operation (a check, a report and one pass over every index from the first, at most 16
+  // indices, and 256 indices x workgroups) runs as one self-checking pass, and any other does not.
+  const bool fused = passes.size() == 1 && isSelfCheckingElementGatherKernel(passes[0].step.kernel);
+  const auto smallPass = [&](const ElementsStep& pass) {
+    return pass.params.first_element == 0 && uint64_t(pass.params.pass_elements) == N &&
+           N <= kMaxSelfCheckedComponents && N * pass.step.groups <= kMaxSelfCheckedWork;
+  };
+  bool ok = true;
+  if (fused) {
+    EXPECT_FALSE(has_checks) << kernels(plan);
+    EXPECT_TRUE(reportSteps(plan).empty()) << kernels(plan);
+    EXPECT_TRUE(smallPass(passes[0])) << str(passes[0].params);
+    EXPECT_TRUE(plan.writes_own_status);  // nothing resets the slot first, and the pass waits for nothing
+  } else {
+    ok = checkIndexSteps(plan, IndexCheck{index_type, N, {S}}, at.indices, device);
+    EXPECT_EQ(has_checks, N > 0);
+    EXPECT_FALSE(plan.writes_own_status);
+    EXPECT_FALSE(has_checks && passes.size() == 1 && checkSteps(plan).size() == 1 && smallPass(passes[0]))
+        << "a small operation was not fused: " << kernels(plan);
+  }
   EXPECT_EQ(passes.empty(), N == 0 || S == 0);
   if (passes.empty()) return ok && !::testing::Test::HasFailure();
   EXPECT_GE(shape.dims.size(), 1u);
@@ -357,13 +401,13 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     EXPECT_EQ(E, U);
   }
   const uint64_t units_per_element = U < 4 ? 1 : E / U;
-  checkStepBasics(plan, {elementGatherKernel(U)});
+  checkStepBasics(plan, {elementGatherKernel(U, fused)});
   std::vector<PassReads> reads(view.blocks);
   for (size_t i = 0; i < passes.size(); ++i) {
     const ElementsStep& pass = passes[i];
     const abi::GatherElementsParams& p = pass.params;
     SCOPED_TRACE("gather_elements step " + std::to_string(i) + ": " + str(p));
-    EXPECT_EQ(pass.step.kernel, elementGatherKernel(U));
+    EXPECT_EQ(pass.step.kernel, elementGatherKernel(U, fused));
     const Window data_window = pass.window(Role::kData), index_window = pass.window(Role::kIndices);
     const Window output_window = pass.window(Role::kOutput);
     EXPECT_EQ(str(pass.step.bindings), "data " + str(data_window) + ", indices " + str(index_window) + ", output " +
@@ -374,7 +418,7 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
     // Barriers: the first pass waits for the checks; a later sub-word pass may share output words with
     // the previous one (atomics on disjoint bytes), so it waits for its output.
     if (i == 0) {
-      EXPECT_EQ(str(pass.step.wait_for), has_checks ? "status" : "none");
+      EXPECT_EQ(str(pass.step.wait_for), has_checks ? "status" : "none");  // fused: none
     } else {
       EXPECT_EQ(str(pass.step.wait_for), U < 4 ? "output " + str(output_window) : "none");
     }

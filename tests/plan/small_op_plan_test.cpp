@@ -1,5 +1,5 @@
 // Small operations in one dispatch (issue 57): a decode step's embedding lookup, KV row update and
-// token write, and a quantized embedding row under the error policy, plan
+// token write, a top-k's GatherElements, and a quantized embedding row under the error policy, plan
 // exactly one dispatch that checks its own indices and writes its own status, with no status reset and
 // no barrier before it, on every row of the tuning table. Larger calls keep their check and report
 // passes; under the skip policy nothing writes a status slot. No GPU needed.
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "plan/gather_block_quantized_plan.hpp"
+#include "plan/gather_elements_plan.hpp"
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/scatter_plan.hpp"
@@ -116,6 +117,25 @@ TEST(SmallOpPlanTest, KvTokenWriteInPlaceIsOneDispatch) {
     expectOneDispatch(
         planTensorScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, 8 * 128 * 2), cache, true, device, device),
         row);
+  }
+}
+
+// A top-k's gather of 8 logits: GatherElements float[1, 32000] x int64[1, 8] along axis 1, and the
+// same with 16 float16 elements (the sub-word module).
+TEST(SmallOpPlanTest, FewGatherElementsIndicesAreOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    for (const auto& [type, count] : {std::pair{DataType::kFloat32, 8}, std::pair{DataType::kFloat16, 16}}) {
+      StatusOr<GatherElementsShape> shape = inferGatherElementsShape({1, 32000}, type, {1, count}, DataType::kInt64, 1);
+      ASSERT_TRUE(shape.ok()) << shape.status().toString();
+      const uint64_t element = elementSize(type);
+      const StatusOr<OpPlan> plan =
+          planGatherElements(*shape, DataType::kInt64, placed(0, 32000 * element), placed(1 << 20, count * 8),
+                             placed(2 << 20, count * element), device, device);
+      expectOneDispatch(plan, row);
+      ASSERT_TRUE(plan.ok());
+      EXPECT_TRUE(isSelfCheckingElementGatherKernel(plan->steps[0].kernel)) << kernels(*plan);
+    }
   }
 }
 
