@@ -41,7 +41,10 @@ layout(binding = 2, std430) readonly buffer Data { uint data_words[]; };
 layout(binding = 3, std430) readonly buffer Scales { uint scale_words[]; };
 layout(binding = 4, std430) readonly buffer ZeroPoints { uint zero_point_words[]; };
 layout(binding = 5, std430) buffer Out { uint out_words[]; };
-#if VKINDEX_GBQ_WORD_PATH
+#ifndef VKINDEX_GBQ_VECTORS
+#define VKINDEX_GBQ_VECTORS 0
+#endif
+#if VKINDEX_GBQ_VECTORS
 // The same binding as vectors, for VKINDEX_GBQ_VECTOR_STORES.
 layout(binding = 5, std430) writeonly buffer OutVectors4 { uvec4 out_vectors4[]; };
 layout(binding = 5, std430) writeonly buffer OutVectors2 { uvec2 out_vectors2[]; };
@@ -358,13 +361,18 @@ uint outputWord(WordSource source, bool plain, uint w) {
   return bits;
 }
 
-// A data word's codes into the output words from `out_word` (2 to 16 words: 2 only for 8-bit codes
-// into float16/bfloat16). main calls it for plain and general words in separate loops (it runs the
-// general one only for segments that need it): the general path's code inside the plain codes' loop,
-// taken or not, keeps the CPU drivers' compilers from making that loop tight (the measurements page of
-// GatherBlockQuantized). With VKINDEX_GBQ_VECTOR_STORES, in vectors: an NVIDIA H200 ran the word path
-// 3x faster so (docs/measurements/2026-11-30-h200.md).
+// A data word's codes into the output words from `out_word` (2 to 16 words: 2 only for 8-bit codes into
+// float16/bfloat16). main calls it for plain and general words in separate loops (it runs the general
+// one only for segments that need it): the general path's code inside the plain codes' loop, taken or
+// not, keeps the CPU drivers' compilers from making that loop tight (the measurements page of
+// GatherBlockQuantized). The modules built with VKINDEX_GBQ_VECTORS (the native-multiply ones: GPUs
+// and lavapipe) store them as 16- or 8-byte vectors where the pass's flag VKINDEX_GBQ_VECTOR_STORES
+// says the output is aligned: an NVIDIA H200 ran the word path 3x faster so, lavapipe about 1.1x.
+// SwiftShader (no rounding control, so never those modules) ran the word path 1.8x slower with the
+// vector code compiled in, taken or not, and keeps the word stores alone
+// (docs/measurements/2026-11-30-h200.md).
 void storeWord(WordSource source, bool plain, uint out_word) {
+#if VKINDEX_GBQ_VECTORS
   if (hasFlag(VKINDEX_GBQ_VECTOR_STORES)) {
     if (kOutWordsPerWord == 2u) {
       out_vectors2[out_word / 2u] = uvec2(outputWord(source, plain, 0u), outputWord(source, plain, 1u));
@@ -377,6 +385,7 @@ void storeWord(WordSource source, bool plain, uint out_word) {
     }
     return;
   }
+#endif
   for (uint w = 0u; w < kOutWordsPerWord; ++w) out_words[out_word + w] = outputWord(source, plain, w);
 }
 

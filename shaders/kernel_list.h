@@ -198,10 +198,11 @@ VKINDEX_KERNEL(kGatherBlockQuantized, gather_block_quantized, gather_block_quant
 // a row's data words per invocation, each word's codes sharing a scale and zero point
 VKINDEX_KERNEL(kGatherBlockQuantizedWords, gather_block_quantized_words, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1", abi::GatherBlockQuantizedParams)
 // The word path multiplying with the device's float32 multiply where the result is sure to be the soft
-// float's (devices that round to nearest even on request, like the native float32 add modules)
-VKINDEX_KERNEL(kGatherBlockQuantizedWordsNative, gather_block_quantized_words_native, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1", abi::GatherBlockQuantizedParams)
+// float's (devices that round to nearest even on request, like the native float32 add modules), and
+// storing a data word's output words as vectors where the output is aligned (VKINDEX_GBQ_VECTORS)
+VKINDEX_KERNEL(kGatherBlockQuantizedWordsNative, gather_block_quantized_words_native, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_GBQ_VECTORS=1", abi::GatherBlockQuantizedParams)
 // The three GatherBlockQuantized modules checking every index themselves first (VKINDEX_SELF_CHECK): an
 // error-policy lookup of a few indices in one dispatch, without check and report passes
 VKINDEX_KERNEL(kGatherBlockQuantizedChecked, gather_block_quantized_checked, gather_block_quantized.comp, "VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsChecked, gather_block_quantized_words_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
-VKINDEX_KERNEL(kGatherBlockQuantizedWordsNativeChecked, gather_block_quantized_words_native_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
+VKINDEX_KERNEL(kGatherBlockQuantizedWordsNativeChecked, gather_block_quantized_words_native_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_GBQ_VECTORS=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)

@@ -272,11 +272,13 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
     params.scale_lead = static_cast<uint32_t>(scale_range.lead_items);
     params.zero_point_lead = static_cast<uint32_t>(zero_point_range.lead_items);
     params.out_word_offset = static_cast<uint32_t>(output_lead / 4);
-    // The word path's vector stores: a data word's output words (2 for 8-bit codes into float16, else 4
-    // or more) as 8- or 16-byte vectors, where the output's first word lies on such a boundary (rows and
-    // data words then do too: a row's output words are a multiple of a data word's).
+    // The word path's vector stores (its native-multiply module has them): a data word's output words (2
+    // for 8-bit codes into float16, else 4 or more) as 8- or 16-byte vectors, where the output's first
+    // word lies on such a boundary (rows and data words then do too: a row's output words are a
+    // multiple of a data word's).
     const uint64_t out_words_per_data_word = codes_per_word / (shape.scale_type == DataType::kFloat32 ? 1 : 2);
-    if (word_path && params.out_word_offset % std::min<uint64_t>(out_words_per_data_word, 4) == 0) {
+    if (word_path && tuning.native_float32_add &&
+        params.out_word_offset % std::min<uint64_t>(out_words_per_data_word, 4) == 0) {
       params.flags |= VKINDEX_GBQ_VECTOR_STORES;
     }
     params.output_words = static_cast<uint32_t>(output_words);

@@ -67,12 +67,18 @@ TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch)
   EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
 }
 
-// The word path stores a data word's output words (here 4: eight int4 codes into float16) as one
-// 16-byte vector where the output starts on a 16-byte boundary of its binding, else word by word.
+// The word path's native-multiply module stores a data word's output words (here 4: eight int4 codes
+// into float16) as one 16-byte vector where the output starts on a 16-byte boundary of its binding,
+// else word by word; the soft-multiply module (SwiftShader's) always word by word.
 TEST(GatherBlockQuantizedPlanTest, WordPathStoresVectorsOnlyWhereTheOutputIsAligned) {
   Call call;
   call.options.block_size = 16;
-  const FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
+  FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
+  device.native_float32_add = false;
+  StatusOr<OpPlan> soft = planned(call, device);
+  ASSERT_TRUE(soft.ok()) << soft.status().toString();
+  EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(soft->steps[0]).flags & VKINDEX_GBQ_VECTOR_STORES, 0u);
+  device.native_float32_add = true;
   for (const uint64_t offset : {0, 4, 8, 12, 16, 48}) {
     SCOPED_TRACE("output at byte " + std::to_string(offset));
     StatusOr<OpPlan> plan = planned(call, device, offset);
