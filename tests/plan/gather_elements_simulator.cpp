@@ -170,13 +170,7 @@ class ElementsMachine {
     check.indices_word_offset = p.indices_word_offset;
     check.tuple_length = 1;
     check.extents[0] = p.axis_size;
-    Step checking;
-    checking.kernel = Kernel::kCheckIndices;
-    checking.spec[kSpecIndexWords] = step.spec[kSpecIndexWords];
-    checking.bindings = {{Role::kIndices, boundWindow(step, Role::kIndices)}, {Role::kStatus, {}}};
-    setPush(checking, check);
-    index_.checkIndices(checking);
-    index_.reportIndex(checking, step_index);
+    index_.selfCheck(step, check, step_index);
   }
 
   // gather_elements.comp, counting the writes to every output byte.

@@ -105,13 +105,7 @@ class RowGatherMachine {
     check.indices_word_offset = p.indices_word_offset;
     check.tuple_length = tuple_length;
     std::copy(std::begin(p.extents), std::end(p.extents), std::begin(check.extents));
-    Step checking;
-    checking.kernel = Kernel::kCheckIndices;
-    checking.spec[kSpecIndexWords] = step.spec[kSpecIndexWords];
-    checking.bindings = {{Role::kIndices, boundWindow(step, Role::kIndices)}, {Role::kStatus, {}}};
-    setPush(checking, check);
-    index_.checkIndices(checking);
-    index_.reportIndex(checking, step_index);
+    index_.selfCheck(step, check, step_index);
   }
 
   // gather_rows.comp, counting the writes to every output byte.

@@ -159,6 +159,16 @@ void IndexSimulator::checkIndices(const Step& step) {
   }
 }
 
+void IndexSimulator::selfCheck(const Step& writer, const abi::CheckParams& check, size_t step_index) {
+  Step checking;
+  checking.kernel = Kernel::kCheckIndices;
+  checking.spec[kSpecIndexWords] = writer.spec[kSpecIndexWords];
+  checking.bindings = {{Role::kIndices, boundWindow(writer, Role::kIndices)}, {Role::kStatus, {}}};
+  setPush(checking, check);
+  checkIndices(checking);
+  reportIndex(checking, step_index);
+}
+
 void IndexSimulator::reportIndex(const Step& step, size_t step_index) {
   const abi::CheckParams p = pushOf<abi::CheckParams>(step);
   const uint32_t W = step.spec[kSpecIndexWords];

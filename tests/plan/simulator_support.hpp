@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/check_params.h"
 #include "fake_device.hpp"
 #include "plan/index_checks.hpp"
 #include "plan/op_plan.hpp"
@@ -87,6 +88,10 @@ class IndexSimulator {
   void checkIndices(const Step& step);
   // report_index.comp: one invocation; copies the bad index's value when this window holds it.
   void reportIndex(const Step& step, size_t step_index);
+  // common/self_check.glsl in the writing step `writer` (step `step_index`): the check and the report of
+  // `check`'s positions over the indices `writer` binds (every invocation does it; the result is the
+  // same as once).
+  void selfCheck(const Step& writer, const abi::CheckParams& check, size_t step_index);
 
   // After the plan ran: the slot holds the first bad position (or none), exactly the report step
   // whose window holds it recorded its value, and nothing else touched the slot. Returns whether a
