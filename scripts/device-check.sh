@@ -5,14 +5,15 @@
 # operators (Debian's and the generated ones), the benchmark table, the GPU test suites with the
 # validation layer on (the error and skip suites again under GPU-assisted validation), the table
 # again with --steps and --json, the sweep, then `vkindex tune` (its profile in
-# $OUT/tuning-profile.json). Each
-# part's whole output is in $OUT/logs.tar.gz (one log per part; $OUT brings back few files) and its
-# last lines are on the console. Each part has its own time limit, so one that hangs still leaves the others' results.
+# $OUT/tuning-profile.json). Each part's whole output is in $OUT/logs.tar.gz (one log per part; $OUT
+# brings back few files) and its last lines are on the console. Each part has its own time limit,
+# so one that hangs still leaves the others' results.
 # VKINDEX_DEVICE_ICD names the ICD manifest where no NVIDIA one is found (also for a dry run on a CPU
 # driver here). For a short check of one area, when little device time is left:
 # VKINDEX_DEVICE_BENCH=<rows> runs only those bench rows (`vkindex bench --only`, with --steps) and no
-# sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*').
-# VKINDEX_DEVICE_SWEEP=0 leaves out the sweep parts, VKINDEX_DEVICE_ONNX=0 the node tests. VKINDEX_DEVICE_SECONDS (default 560) is the whole
+# sweep, and VKINDEX_DEVICE_TESTS=<glob> only the test binaries it matches (e.g. 'scatter_*'; one
+# that matches nothing, such as 'none', runs no suite). VKINDEX_DEVICE_SWEEP=0 leaves out the sweep
+# parts, VKINDEX_DEVICE_ONNX=0 the node tests. VKINDEX_DEVICE_SECONDS (default 560) is the whole
 # run's budget: each part's limit is cut to what is left, and a part that would get under 15 s is
 # reported as not run, so the logs of the parts that ran come back inside the call's timeout_s.
 # VKINDEX_DEVICE_AB=<rows> times builds against each other in the same call (timings from separate
