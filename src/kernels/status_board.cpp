@@ -7,7 +7,7 @@ namespace vkindex::kernels {
 
 StatusOr<std::unique_ptr<StatusBoard>> StatusBoard::create(const vk::Device& device) {
   // The alignment is a power of two of at most 256 (Vulkan's limit) and at least 16 (kSlotBytes), so the
-  // board is at most 256 KiB.
+  // board (the acquirable slots and the clean one) is at most 256 KiB and 256 bytes.
   const VkDeviceSize stride = plan::bindingAlignment(device.info());
   VKINDEX_ASSIGN_OR_RETURN(vk::Buffer buffer, vk::Buffer::create(device, (kSlotCount + 1) * stride,
                                                                  vk::Buffer::Kind::kReadback, "status board"));
