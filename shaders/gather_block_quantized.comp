@@ -367,10 +367,10 @@ uint outputWord(WordSource source, bool plain, uint w) {
 // not, keeps the CPU drivers' compilers from making that loop tight (the measurements page of
 // GatherBlockQuantized). The modules built with VKINDEX_GBQ_VECTORS (the native-multiply ones: GPUs
 // and lavapipe) store them as 16- or 8-byte vectors where the pass's flag VKINDEX_GBQ_VECTOR_STORES
-// says the output is aligned: an NVIDIA H200 ran the word path 3x faster so, lavapipe about 1.1x.
-// SwiftShader (no rounding control, so never those modules) ran the word path 1.8x slower with the
-// vector code compiled in, taken or not, and keeps the word stores alone
-// (docs/measurements/2026-11-30-h200.md).
+// says the output is aligned, so that a warp's stores cover contiguous memory. SwiftShader never takes
+// those modules (it has no rounding control) and keeps the word stores alone: it runs an `if`'s body
+// under a mask whether or not an invocation takes it, so the vector code compiled in slowed every word
+// (the H200 and CPU-driver numbers: docs/tuning.md links them).
 void storeWord(WordSource source, bool plain, uint out_word) {
 #if VKINDEX_GBQ_VECTORS
   if (hasFlag(VKINDEX_GBQ_VECTOR_STORES)) {
