@@ -189,30 +189,38 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
     EXPECT_GT(step.groups, 0u);
   }
   plan::test::checkScatterWindows(op_plan, {data, indices, updates, output}, device);
-  // A few tuples of ScatterND none in place (at most 16 components, and 256 components x workgroups)
-  // walk in one self-checking dispatch, and nothing else does: whole-word slices in units
-  // (scatter_nd_rows_checked*) where their groups keep that bound, others element by element
-  // (scatter_nd_move_checked). It writes its own status: nothing before it, no wait.
+  // A few updates in place without a reduction under the error policy (at most 16 components, and 256
+  // components x workgroups) walk in one self-checking dispatch, and nothing else does: ScatterND's
+  // whole-word slices in units (scatter_nd_rows_checked*) where their groups keep that bound, the
+  // move-only walk otherwise. It writes its own status: nothing before it, no wait.
   const uint64_t components = shape.check.tuple_count * shape.check.extents.size();
-  const bool small_walk = in_place && shape.kind == plan::ScatterKind::kND && shape.reduction == Reduction::kNone &&
+  const bool small_walk = in_place && shape.reduction == Reduction::kNone &&
+                          shape.check.policy == IndexPolicy::kError && components > 0 &&
                           components <= plan::kMaxSelfCheckedComponents;
   const auto fits = [&](const Step& walk) { return components * walk.groups <= plan::kMaxSelfCheckedWork; };
+  const bool nd = shape.kind == plan::ScatterKind::kND;
+  const plan::Kernel walk = nd ? plan::Kernel::kScatterNDMoveChecked : plan::Kernel::kScatterElementsMoveChecked;
   const bool rows = op_plan.steps.size() == 1 && plan::isSelfCheckingScatterNDRowsKernel(op_plan.steps[0].kernel);
-  if (rows || (op_plan.steps.size() == 1 && op_plan.steps[0].kernel == plan::Kernel::kScatterNDMoveChecked)) {
+  if (op_plan.steps.size() == 1 && (rows || plan::isSelfCheckingScatterWalkKernel(op_plan.steps[0].kernel))) {
     EXPECT_TRUE(small_walk && fits(op_plan.steps[0])) << plan::test::kernels(op_plan);
     EXPECT_EQ(plan::test::str(op_plan.steps[0].wait_for), "none");
     EXPECT_TRUE(op_plan.writes_own_status);
     if (rows) {
+      EXPECT_TRUE(nd);
       const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
       EXPECT_EQ(plan::scatterNDRowsUnitBytes(op_plan.steps[0].kernel),
                 plan::largestUnit(slice_bytes | updates.offset | output.offset))
           << plan::test::kernels(op_plan);
+    } else {
+      EXPECT_EQ(op_plan.steps[0].kernel, walk) << plan::test::kernels(op_plan);
     }
     return;
   }
   plan::test::checkIndexSteps(op_plan, shape.check, indices, device);
-  const bool fusable = small_walk && op_plan.steps.size() == 3 &&
-                       op_plan.steps[2].kernel == plan::Kernel::kScatterNDMove && fits(op_plan.steps[2]);
+  // A small call in place that another strategy served: the walk it would take instead must not fuse
+  // (planScatter prefers a walk that does).
+  const bool fusable = small_walk && op_plan.steps.size() == 3 && plan::isScatterWalkKernel(op_plan.steps[2].kernel) &&
+                       fits(op_plan.steps[2]);
   EXPECT_FALSE(fusable) << "a small walk was not fused: " << plan::test::kernels(op_plan);
 }
 

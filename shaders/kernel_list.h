@@ -98,8 +98,10 @@ VKINDEX_KERNEL(kScatterNDIntegers, scatter_nd_integers, scatter_nd.comp, "VKINDE
 // The same two with reduction none only, which SwiftShader runs far faster than the plain ones.
 VKINDEX_KERNEL(kScatterElementsMove, scatter_elements_move, scatter_elements.comp, "VKINDEX_SCATTER_MOVE_ONLY=1", abi::ScatterElementsParams)
 VKINDEX_KERNEL(kScatterNDMove, scatter_nd_move, scatter_nd.comp, "VKINDEX_SCATTER_MOVE_ONLY=1", abi::ScatterNDParams)
-// scatter_nd_move doing its own index check and report (a few tuples in place)
+// The move-only walks doing their own index check and report (a few updates in place, reduction none:
+// one dispatch).
 VKINDEX_KERNEL(kScatterNDMoveChecked, scatter_nd_move_checked, scatter_nd.comp, "VKINDEX_SCATTER_MOVE_ONLY=1,VKINDEX_SELF_CHECK=1", abi::ScatterNDParams)
+VKINDEX_KERNEL(kScatterElementsMoveChecked, scatter_elements_move_checked, scatter_elements.comp, "VKINDEX_SCATTER_MOVE_ONLY=1,VKINDEX_SELF_CHECK=1", abi::ScatterElementsParams)
 // ScatterElements none as a winner table, where the walk would leave the device idle (few lines):
 // scatter_elements_claim.comp: each update claims its data element
 VKINDEX_KERNEL(kScatterElementsClaim, scatter_elements_claim, scatter_elements_claim.comp, "", abi::ScatterElementsParams)

@@ -2,9 +2,15 @@
 #extension GL_GOOGLE_include_directive : require
 // ScatterElements: one invocation per line (every coordinate but the axis), walking the axis in index
 // order, so duplicates within a line combine in order and distinct lines never share a target. A pass
-// writes only the targets of its output window (see common/scatter_elements_params.h).
+// writes only the targets of its output window (see common/scatter_elements_params.h). With
+// VKINDEX_SELF_CHECK (scatter_elements_move_checked: a few updates in place in one pass) every invocation
+// does the index check and report passes' work first, as scatter_nd_move_checked does.
 #include "common/spec_ids.h"
 #include "common/scatter_elements_params.h"
+
+#ifndef VKINDEX_SELF_CHECK
+#define VKINDEX_SELF_CHECK 0
+#endif
 
 layout(local_size_x_id = VKINDEX_SPEC_WORKGROUP_SIZE) in;
 #include "common/grid.glsl"
@@ -18,9 +24,20 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 #include "common/element_lines.glsl"
 #include "common/scatter_apply.glsl"
 #include "common/status_gate.glsl"
+#if VKINDEX_SELF_CHECK
+const uint TUPLE_LENGTH = 1u;
+#define VKINDEX_SELF_CHECK_EXTENT(position) pc.axis_size
+#include "common/self_check.glsl"
+#endif
 
 void main() {
+#if VKINDEX_SELF_CHECK
+  // A single pass over every line from the first and every axis position (the planner's choice): its
+  // updates, and so its indices, are the tensor's line_count x axis_extent elements.
+  if (checkAndReport(pc.line_count * pc.axis_extent)) return;
+#else
   if (badIndexFound()) return;
+#endif
   uint stride = invocationStride();
   uint first = firstInvocationItem();
   // One output window (most calls) is [0, 2^32-1): a test lavapipe can leave out, where a per-update

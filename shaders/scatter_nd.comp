@@ -32,7 +32,7 @@ layout(binding = 3, std430) buffer Status { uint status_words[]; };
 
 void main() {
 #if VKINDEX_SELF_CHECK
-  // scatter_nd_move_checked: a single pass over every tuple, few of them (the planner's choice).
+  // A single pass over every tuple from the first, few of them (the planner's choice).
   if (checkAndReport(pc.end_tuple)) return;
 #else
   if (badIndexFound()) return;

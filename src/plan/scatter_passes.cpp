@@ -56,6 +56,21 @@ SpecValues scatterSpec(const ScatterShape& shape, uint32_t workgroup, uint32_t d
           dims};
 }
 
+bool isSelfCheckingScatterWalkKernel(Kernel kernel) {
+  return kernel == Kernel::kScatterElementsMoveChecked || kernel == Kernel::kScatterNDMoveChecked;
+}
+
+bool isScatterWalkKernel(Kernel kernel) {
+  for (const WalkKernels& walks : {kElementsWalk, kNDWalk}) {
+    for (Kernel walk :
+         {walks.move, walks.plain, walks.float32, walks.float64, walks.float32_add, walks.float32_add_native,
+          walks.half_add, walks.float64_add, walks.order32, walks.int32, walks.integers}) {
+      if (kernel == walk) return true;
+    }
+  }
+  return isSelfCheckingScatterWalkKernel(kernel);
+}
+
 Kernel walkKernel(const ScatterShape& shape, const WalkKernels& kernels, bool native_add) {
   if (shape.reduction == Reduction::kNone) return kernels.move;
   const bool ordered = shape.reduction == Reduction::kMax || shape.reduction == Reduction::kMin;

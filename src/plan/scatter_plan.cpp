@@ -62,13 +62,16 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
   }
 }
 
-// A few tuples in place (a KV-cache row update) in one self-checking dispatch: scatter_nd_move_checked
-// (fuseSmallChecks), then, for slices of whole words, scatter_nd_rows_checked* moving them in the widest
-// unit dividing the slice and both offsets, in the device's row segments, as the winner table's row
-// writes do. Duplicates need no table: a tuple writes its row only if no later tuple addresses it.
+// A few updates in place without a reduction (a KV-cache row update) in one self-checking dispatch: the
+// move-only walk in index order, which needs no table for duplicates (last wins), does the check and
+// report passes' work itself (fuseSmallChecks); for ScatterND slices of whole words,
+// scatter_nd_rows_checked* moves rows in the widest unit dividing the slice and both offsets in the
+// device's row segments (a tuple writes its row only if no later tuple addresses it).
 void fuseSmallMove(OpPlan& plan, const ScatterShape& shape, const Placement& updates, const Placement& output,
                    const Tuning& tuning) {
-  if (!fuseSmallChecks(plan, shape.check, Kernel::kScatterNDMoveChecked)) return;
+  const bool elements = shape.kind == ScatterKind::kElements;
+  const Kernel checked = elements ? Kernel::kScatterElementsMoveChecked : Kernel::kScatterNDMoveChecked;
+  if (!fuseSmallChecks(plan, shape.check, checked) || elements) return;
   const uint64_t slice_bytes = shape.slice_elements * shape.element_bytes;
   const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   if (unit < 4) return;
@@ -85,11 +88,10 @@ void fuseSmallMove(OpPlan& plan, const ScatterShape& shape, const Placement& upd
   step.groups = groups;
 }
 
-}  // namespace
-
-StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
-                             const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
-                             const Tuning& tuning) {
+// planScatter with the strategy given (`walk`: the walk whatever the call would otherwise take).
+StatusOr<OpPlan> planScatterWith(const ScatterShape& shape, const Placement& data, const Placement& indices,
+                                 const Placement& updates, const Placement& output, bool in_place,
+                                 const DeviceInfo& device, const Tuning& tuning, bool walk) {
   const std::string op = scatterName(shape.kind);
   OpPlan plan;
   plan.report = shape.report;
@@ -126,7 +128,8 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
                                                 : tupleRuns(shape, updates, indices, device));
     }
     const bool one_run_one_target = layout.runs.size() == 1 && layout.targets.size() == 1;
-    choice = chooseScatterStrategy(shape, updates, output, one_run_one_target, device, tuning);
+    choice = walk && !peeled ? ScatterStrategyChoice{ScatterStrategy::kWalk, "a few updates in place: one dispatch"}
+                             : chooseScatterStrategy(shape, updates, output, one_run_one_target, device, tuning);
   }
   bool wait_for_checks = checked, output_written = false;
   if (!in_place && output.bytes > 0) {
@@ -152,9 +155,9 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
       break;
     case ScatterStrategy::kWalk:
       appendWalkPasses(plan, layout, device, tuning, wait_for_checks, output_written);
-      // A few tuples in place (a KV-cache row update) in one dispatch; under the skip policy there is
-      // no check to fuse.
-      if (checked && plan.steps.size() == 3 && plan.steps[2].kernel == Kernel::kScatterNDMove) {
+      // A few updates in place in one dispatch; under the skip policy there is no check to fuse, and
+      // out of place the copy of data must wait for the checks.
+      if (checked && shape.reduction == Reduction::kNone && plan.steps.size() == 3) {
         fuseSmallMove(plan, shape, updates, output, tuning);
       }
       break;
@@ -162,6 +165,23 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
   // The passes that read indices skip as the policy says (no check pass ran under kSkip).
   applyIndexPolicy(plan, shape.check.policy);
   return plan;
+}
+
+}  // namespace
+
+StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, const Placement& indices,
+                             const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
+                             const Tuning& tuning) {
+  StatusOr<OpPlan> plan = planScatterWith(shape, data, indices, updates, output, in_place, device, tuning, false);
+  // A few updates in place without a reduction under the error policy that the winner table served in
+  // several passes: the walk instead, where it fuses into one self-checking dispatch.
+  const uint64_t components = shape.check.tuple_count * shape.check.extents.size();
+  if (!plan.ok() || plan->writes_own_status || !in_place || shape.reduction != Reduction::kNone ||
+      shape.check.policy != IndexPolicy::kError || components == 0 || components > kMaxSelfCheckedComponents) {
+    return plan;
+  }
+  StatusOr<OpPlan> walk = planScatterWith(shape, data, indices, updates, output, in_place, device, tuning, true);
+  return walk.ok() && walk->writes_own_status ? walk : plan;
 }
 
 }  // namespace vkindex::plan

@@ -53,4 +53,11 @@ StatusOr<OpPlan> planScatter(const ScatterShape& shape, const Placement& data, c
                              const Placement& updates, const Placement& output, bool in_place, const DeviceInfo& device,
                              const Tuning& tuning);
 
+// True for the walk kernels in index order (scatter_elements.comp, scatter_nd.comp: every arithmetic
+// variant, self-checking or not).
+bool isScatterWalkKernel(Kernel kernel);
+// True for the walks that check every index themselves first (a few updates in place, reduction none:
+// one dispatch).
+bool isSelfCheckingScatterWalkKernel(Kernel kernel);
+
 }  // namespace vkindex::plan

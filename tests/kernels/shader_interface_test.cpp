@@ -155,32 +155,42 @@ std::vector<OpPlan> samplePlans() {
           }
         }
       }
+      // 17 tuples in place: more index components than one self-checking walk reads (its modules are
+      // planned below).
       StatusOr<plan::ScatterShape> scatter_nd =
-          plan::inferScatterNDShape({12, 5}, type, {4, 1}, DataType::kInt32, {4, 5}, type, reduction);
+          plan::inferScatterNDShape({12, 5}, type, {17, 1}, DataType::kInt32, {17, 5}, type, reduction);
       EXPECT_TRUE(scatter_nd.ok()) << scatter_nd.status().toString();
       if (scatter_nd.ok()) {
-        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 17 * 4), placed(0, 17 * 5 * e),
                                   placed(0, 12 * 5 * e), true, device, device));
         // Slices of 5 elements below the walk threshold: reductions fold by owner.
         FakeDevice narrow = device;
         narrow.min_walk_lines = 6;
-        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 17 * 4), placed(0, 17 * 5 * e),
                                   placed(0, 12 * 5 * e), true, narrow, narrow));
         FakeDevice claims_by_store = device;
         claims_by_store.claim_by_store = true;
-        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 17 * 4), placed(0, 17 * 5 * e),
                                   placed(0, 12 * 5 * e), true, claims_by_store, claims_by_store));
         if (reduction == Reduction::kAdd && type == DataType::kFloat32) {
           FakeDevice native = device;
           native.native_float32_add = true;
-          addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+          addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 17 * 4), placed(0, 17 * 5 * e),
                                     placed(0, 12 * 5 * e), true, native, native));
         }
         // The row writes in 64-bit components (int64's 8-byte and complex128's 16-byte units).
-        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 4 * 4), placed(0, 4 * 5 * e),
+        addPlan(plan::planScatter(*scatter_nd, placed(0, 12 * 5 * e), placed(0, 17 * 4), placed(0, 17 * 5 * e),
                                   placed(0, 12 * 5 * e), true, int64_device, int64_device));
       }
-      // One tuple walks whatever the reduction (none: the move-only walk, self-checking in place).
+      // A few updates in place: reduction none in one self-checking walk.
+      StatusOr<plan::ScatterShape> few =
+          plan::inferScatterElementsShape({10, 12}, type, {2, 3}, DataType::kInt64, {2, 3}, type, 1, reduction);
+      EXPECT_TRUE(few.ok()) << few.status().toString();
+      if (few.ok()) {
+        addPlan(plan::planScatter(*few, placed(0, 10 * 12 * e), placed(0, 6 * 8), placed(0, 6 * e),
+                                  placed(0, 10 * 12 * e), true, device, device));
+      }
+      // One tuple walks whatever the reduction (self-checking in place).
       StatusOr<plan::ScatterShape> one_row =
           plan::inferScatterNDShape({12, 5}, type, {1, 1}, DataType::kInt32, {1, 5}, type, reduction);
       EXPECT_TRUE(one_row.ok()) << one_row.status().toString();
@@ -213,7 +223,8 @@ std::vector<OpPlan> samplePlans() {
     addPlan(plan::planGather(*long_axis, DataType::kInt64, placed(0, 0), placed(0, 24), placed(0, 0), device, device));
   }
   // More tuples than data rows: the winner table is zeroed whole (clear_words), not by the tuples; slices
-  // of 5 floats are written per tuple, slices of 2 per data element (scatter_nd_write_by_target).
+  // of 5 floats are written per tuple, slices of 2 per data element (scatter_nd_write_by_target). Out of
+  // place: in place, 4 tuples would be one self-checking walk.
   for (const int64_t slice : {5, 2}) {
     StatusOr<plan::ScatterShape> crowded = plan::inferScatterNDShape(
         {3, slice}, DataType::kFloat32, {4, 1}, DataType::kInt32, {4, slice}, DataType::kFloat32, Reduction::kNone);
@@ -221,7 +232,7 @@ std::vector<OpPlan> samplePlans() {
     if (crowded.ok()) {
       const uint64_t row_bytes = 4 * static_cast<uint64_t>(slice);
       addPlan(plan::planScatter(*crowded, placed(0, 3 * row_bytes), placed(0, 16), placed(0, 4 * row_bytes),
-                                placed(0, 3 * row_bytes), true, device, device));
+                                placed(0, 3 * row_bytes), false, device, device));
     }
   }
   return plans;
@@ -306,6 +317,7 @@ TEST(ShaderInterfaceTest, EveryPlannedStepMatchesItsKernel) {
                         Kernel::kScatterElementsMove,
                         Kernel::kScatterNDMove,
                         Kernel::kScatterNDMoveChecked,
+                        Kernel::kScatterElementsMoveChecked,
                         Kernel::kScatterElementsClaim,
                         Kernel::kScatterElementsWrite,
                         Kernel::kScatterElementsWriteByTarget,

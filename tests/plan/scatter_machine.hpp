@@ -73,6 +73,7 @@ class ScatterMachine {
   uint32_t elementTarget(BufferBinding& indices, const abi::ScatterElementsParams& p, uint32_t index_words,
                          const LineStart& line, uint32_t position);
 
+  void selfCheck(const Step& step, size_t step_index);
   void walkElements(const Step& step);
 
   // element_lines.glsl's locateUpdate, item by item: calls `visit(position, target)` for each update of
@@ -302,7 +303,8 @@ class ScatterMachine {
   // and the heavy fold's runs are checked.
   std::unordered_map<uint32_t, uint32_t> given_heavy_ids_;
   uint32_t ignored_ = 0;  // what an access outside scratch reads and writes, after fail()
-  bool winner_table_ = false;
+  // A winner table, or the self-checking row writes: only the last update to an element lands.
+  bool winners_only_ = false;
   bool order_free_ = false;
   std::mt19937 rng_;
 };

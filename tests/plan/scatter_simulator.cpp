@@ -101,6 +101,10 @@ void ScatterMachine::run(const OpPlan& plan) {
       if (output_written && !waits) fail("step " + std::to_string(i) + " writes the output without a barrier");
     }
     output_written = output_written || writesOutput(step.kernel);
+    // The self-checking writers do the check and report passes' work first, then pass the same gate.
+    if (isSelfCheckingScatterWalkKernel(step.kernel) || isSelfCheckingScatterNDRowsKernel(step.kernel)) {
+      selfCheck(step, i);
+    }
     if (isCheckKernel(step.kernel)) {
       index_sim_.checkIndices(step);
     } else if (step.kernel == Kernel::kReportIndex) {
@@ -248,6 +252,30 @@ uint32_t ScatterMachine::elementTarget(BufferBinding& indices, const abi::Scatte
                                        uint32_t index_words, const LineStart& line, uint32_t position) {
   const uint32_t index = normalizeIndex(loadIndex(indices, p.indices_word_offset, position, index_words), p.axis_size);
   return line.data_base + index * p.data_strides[p.axis_dim];
+}
+
+// The self-checking walks' and row writes' VKINDEX_SELF_CHECK part (common/self_check.glsl):
+// check_indices.comp and report_index.comp over every index of the pass from the first, a single pass
+// over the whole call (every invocation does it; the result is the same as once).
+void ScatterMachine::selfCheck(const Step& step, size_t step_index) {
+  abi::CheckParams check{};
+  if (pushBytesOf(step.kernel) == sizeof(abi::ScatterElementsParams)) {
+    const abi::ScatterElementsParams p = pushOf<abi::ScatterElementsParams>(step);
+    check.status_slot = p.status_slot;
+    check.index_count = p.line_count * p.axis_extent;
+    check.indices_word_offset = p.indices_word_offset;
+    check.tuple_length = 1;
+    check.extents[0] = p.axis_size;
+  } else {
+    const abi::ScatterNDParams p = pushOf<abi::ScatterNDParams>(step);
+    const uint32_t tuple_length = step.spec[kSpecTupleLength];
+    check.status_slot = p.status_slot;
+    check.index_count = p.end_tuple * tuple_length;
+    check.indices_word_offset = p.indices_word_offset;
+    check.tuple_length = tuple_length;
+    std::copy(std::begin(p.extents), std::end(p.extents), std::begin(check.extents));
+  }
+  index_sim_.selfCheck(step, check, step_index);
 }
 
 void ScatterMachine::walkElements(const Step& step) {
@@ -420,7 +448,7 @@ uint32_t& ScatterMachine::scratchWord(const Window& window, uint64_t word, const
 
 // Entry `entry` of a winner table: the step's scratch binding.
 uint32_t& ScatterMachine::tableEntry(const Step& step, uint32_t entry, const char* what) {
-  winner_table_ = true;
+  winners_only_ = true;
   return scratchWord(*windowOf(step, Role::kScratch), entry, what);
 }
 
@@ -444,6 +472,7 @@ void ScatterMachine::writeWinnerRows(const Step& step) {
     if (first_target < p.target_begin || first_target >= p.target_end) continue;
     if (isSelfCheckingScatterNDRowsKernel(step.kernel)) {
       // No table: the slice is written unless a later tuple of the pass addresses the same row.
+      winners_only_ = true;
       bool later = false;
       for (uint32_t m = n + 1; m < p.end_tuple && !later; ++m) {
         later = tupleRow(indices, p, step.spec[kSpecTupleLength], step.spec[kSpecIndexWords], m) == row;
@@ -535,7 +564,7 @@ void ScatterMachine::expectReceived() {
     }
   }
   for (size_t t = 0; t < expected.size(); ++t) {
-    if (winner_table_ && expected[t].size() > 1) expected[t].erase(expected[t].begin(), expected[t].end() - 1);
+    if (winners_only_ && expected[t].size() > 1) expected[t].erase(expected[t].begin(), expected[t].end() - 1);
     // Atomics apply every update once, in any order: only integer reductions whose bits do not depend on it.
     if (order_free_) std::sort(received_[t].begin(), received_[t].end());
     if (received_[t] != expected[t]) {

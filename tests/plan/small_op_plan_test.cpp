@@ -1,8 +1,8 @@
 // Small operations in one dispatch (issue 57): a decode step's embedding lookup, KV row update and
-// token write, a top-k's GatherElements, and a quantized embedding row under the error policy, plan
-// exactly one dispatch that checks its own indices and writes its own status, with no status reset and
-// no barrier before it, on every row of the tuning table. Larger calls keep their check and report
-// passes; under the skip policy nothing writes a status slot. No GPU needed.
+// token write, a top-k's GatherElements, a few scatter updates in place, and a quantized embedding row
+// under the error policy, plan exactly one dispatch that checks its own indices and writes its own
+// status, with no status reset and no barrier before it, on every row of the tuning table. Larger calls
+// keep their check and report passes; under the skip policy nothing writes a status slot. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -89,20 +89,47 @@ TEST(SmallOpPlanTest, KvRowUpdateInPlaceIsOneDispatch) {
   }
 }
 
-// A few tuples in place fuse too where the winner table would pass its 64 MiB (more than 2^24 rows): a
-// tuple then writes its row unless a later one addresses it (scatter_nd_rows_checked*, no table).
-TEST(SmallOpPlanTest, FewTuplesPastTheWinnerTableAreOneDispatch) {
-  const int64_t rows = (int64_t(1) << 24) + 1;
+// A few tuples in place are one dispatch whatever the winner table would cost (a 1 KiB one, or one past
+// its 64 MiB: more than 2^24 rows): a tuple writes its row unless a later one addresses it
+// (scatter_nd_rows_checked*, no table).
+TEST(SmallOpPlanTest, FewTuplesInPlaceAreOneDispatch) {
   for (DriverClass row : kRows) {
     const FakeDevice device = tableDevice(row);
-    StatusOr<ScatterShape> shape = inferScatterNDShape({rows, 1}, DataType::kFloat32, {8, 1}, DataType::kInt32, {8, 1},
-                                                       DataType::kFloat32, Reduction::kNone);
-    ASSERT_TRUE(shape.ok());
-    const Placement cache = placed(0, uint64_t(rows) * 4);
-    const StatusOr<OpPlan> plan = planScatter(*shape, cache, placed(0, 32), placed(0, 32), cache, true, device, device);
-    expectOneDispatch(plan, row);
-    ASSERT_TRUE(plan.ok());
-    EXPECT_EQ(kernels(*plan), "scatter_nd_rows_checked_4 x1");
+    for (int64_t rows : {int64_t(256), (int64_t(1) << 24) + 1}) {
+      StatusOr<ScatterShape> shape = inferScatterNDShape({rows, 1}, DataType::kFloat32, {8, 1}, DataType::kInt32,
+                                                         {8, 1}, DataType::kFloat32, Reduction::kNone);
+      ASSERT_TRUE(shape.ok());
+      const Placement cache = placed(0, uint64_t(rows) * 4);
+      const StatusOr<OpPlan> plan =
+          planScatter(*shape, cache, placed(0, 32), placed(0, 32), cache, true, device, device);
+      expectOneDispatch(plan, row);
+      ASSERT_TRUE(plan.ok());
+      EXPECT_EQ(kernels(*plan), "scatter_nd_rows_checked_4 x1");
+    }
+  }
+}
+
+// A ScatterElements of a few updates in place (a logit mask's 8 positions, duplicates allowed) walks in
+// index order in one self-checking dispatch where the winner table would run several passes; with a
+// reduction, the strategy for its arithmetic keeps its check pass.
+TEST(SmallOpPlanTest, FewScatterElementsUpdatesInPlaceAreOneDispatch) {
+  for (DriverClass row : kRows) {
+    const FakeDevice device = tableDevice(row);
+    const Placement logits = placed(0, 4 * 32000 * 4);
+    for (Reduction reduction : {Reduction::kNone, Reduction::kAdd}) {
+      StatusOr<ScatterShape> shape = inferScatterElementsShape({4, 32000}, DataType::kFloat32, {1, 8}, DataType::kInt64,
+                                                               {1, 8}, DataType::kFloat32, 1, reduction);
+      ASSERT_TRUE(shape.ok()) << shape.status().toString();
+      const StatusOr<OpPlan> plan =
+          planScatter(*shape, logits, placed(1 << 20, 64), placed(2 << 20, 32), logits, true, device, device);
+      ASSERT_TRUE(plan.ok());
+      if (reduction == Reduction::kNone) {
+        expectOneDispatch(plan, row);
+        EXPECT_EQ(kernels(*plan), "scatter_elements_move_checked x1");
+      } else {
+        EXPECT_TRUE(isCheckKernel(plan->steps[0].kernel)) << describe(*plan, row);
+      }
+    }
   }
 }
 

@@ -2,9 +2,10 @@
 // (support/scatter_forms.hpp): the ONNX examples, integer wrap and signedness, float max/min and
 // float32 subnormal/NaN rules written out by hand; float32 add at every edge of the device's adder;
 // sums that only index order gets right for float32, float16, bfloat16, double and complex64 (each
-// proved order-sensitive on the host first); 1000 writers to one target; 20 repeated runs (float32,
-// double, float16); strings, empty indices, zero-sized dims, sub-word targets, more than one dispatch
-// and lines longer than 2^16 updates. Pairs the device's kernels do not run yet fail with kUnsupported.
+// proved order-sensitive on the host first); 1000 writers to one target, and a few in one dispatch; 20
+// repeated runs (float32, double, float16); strings, empty indices, zero-sized dims, sub-word targets,
+// more than one dispatch and lines longer than 2^16 updates. Pairs the device's kernels do not run yet
+// fail with kUnsupported.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -288,6 +289,22 @@ TEST_F(ScatterElementsTest, LastOfAThousandWritersWins) {
     ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
         context(), {randomTensor(rng, dtype, {1, 7}), indexTensor(DataType::kInt32, {1, 4000}, four_targets),
                     randomTensor(rng, dtype, {1, 4000}), 1, Reduction::kNone}));
+  }
+}
+
+// A few updates in place (at most plan::kMaxSelfCheckedComponents indices) run as one self-checking
+// walk (scatter_elements_move_checked): duplicates still leave the last writer, along either axis, for
+// every width; the other forms keep their check pass.
+TEST_F(ScatterElementsTest, AFewDuplicateUpdatesKeepTheLastWriter) {
+  Rng rng(16);
+  for (DataType dtype : kLastWriterTypes) {
+    SCOPED_TRACE(dataTypeName(dtype));
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), {randomTensor(rng, dtype, {2, 9}), indexTensor(DataType::kInt64, {1, 8}, {3, -6, 0, 8, 3, 7, 3, -1}),
+                    randomTensor(rng, dtype, {1, 8}), 1, Reduction::kNone}));
+    ASSERT_NO_FATAL_FAILURE(expectAllFormsMatchReference(
+        context(), {randomTensor(rng, dtype, {4, 3}), indexTensor(DataType::kInt32, {4, 2}, {1, 0, -3, 2, 1, 0, 3, 1}),
+                    randomTensor(rng, dtype, {4, 2}), 0, Reduction::kNone}));
   }
 }
 
