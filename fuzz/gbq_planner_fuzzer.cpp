@@ -219,6 +219,7 @@ void checkPlan(const Problem& p) {
     expect(p,
            self_checking || step.kernel == plan::Kernel::kGatherBlockQuantized ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWords ||
+               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsHalfScales ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative,
            "a pass of another kernel");
     // A self-checking pass (fuseSmallChecks) is the whole plan: the error policy, few indices, its own

@@ -25,6 +25,13 @@
 #ifndef VKINDEX_GBQ_NATIVE_MULTIPLY
 #define VKINDEX_GBQ_NATIVE_MULTIPLY 0
 #endif
+// 1 (the *_half_scales modules, float16 and bfloat16 scales alone): plainBits takes the device's float32
+// multiply on any device. A difference of at most 8 bits times an 11- or 8-bit significand is exact in
+// float32, and plain scales keep both operands and the product normal, so rounding and denormal modes
+// cannot change its bits.
+#ifndef VKINDEX_GBQ_EXACT_PRODUCTS
+#define VKINDEX_GBQ_EXACT_PRODUCTS 0
+#endif
 #ifndef VKINDEX_SELF_CHECK
 #define VKINDEX_SELF_CHECK 0
 #endif
@@ -277,11 +284,11 @@ bool plainScale(uint s) {
 // product exact to nearest even (the device's multiply where it rounds so; else one 32-bit integer
 // product rounded here), a zero difference a zero of the scale's sign, the output rounding by formula.
 uint plainBits(int difference, uint s) {
-  uint sign = (s ^ (difference < 0 ? kSoftSignBit : 0u)) & kSoftSignBit;
-#if VKINDEX_GBQ_NATIVE_MULTIPLY
+#if VKINDEX_GBQ_NATIVE_MULTIPLY || VKINDEX_GBQ_EXACT_PRODUCTS
   precise float native = float(difference) * uintBitsToFloat(s);
   uint product = floatBitsToUint(native);
 #else
+  uint sign = (s ^ (difference < 0 ? kSoftSignBit : 0u)) & kSoftSignBit;
   uint wide = uint(abs(difference)) * f32Significand(s);  // < 2^32
   int msb = int((floatBitsToUint(float(wide)) >> 23u) & 0xFFu) - 127;
   if ((wide >> uint(msb)) == 0u) msb -= 1;  // the conversion rounded up to the next power of two

@@ -66,7 +66,8 @@ BoundRange bindItems(Role role, const Placement& placement, uint64_t first_item,
 // The module of `kernel`'s path that checks every index itself (common/self_check.glsl).
 Kernel selfCheckingKernel(Kernel kernel) {
   switch (kernel) {
-    case Kernel::kGatherBlockQuantizedWords: return Kernel::kGatherBlockQuantizedWordsChecked;
+    case Kernel::kGatherBlockQuantizedWords:
+    case Kernel::kGatherBlockQuantizedWordsHalfScales: return Kernel::kGatherBlockQuantizedWordsChecked;
     case Kernel::kGatherBlockQuantizedWordsNative: return Kernel::kGatherBlockQuantizedWordsNativeChecked;
     default: return Kernel::kGatherBlockQuantizedChecked;
   }
@@ -285,9 +286,12 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
 
     Step step;
     // The device's multiply where it rounds to nearest even on request (the native float32 add's
-    // condition, Tuning::native_float32_add).
+    // condition, Tuning::native_float32_add); elsewhere for float16 and bfloat16 scales, whose
+    // products with integer codes are exact (the half_scales module).
+    const bool half_scales = shape.scale_type != DataType::kFloat32;
     step.kernel = !word_path                  ? Kernel::kGatherBlockQuantized
                   : tuning.native_float32_add ? Kernel::kGatherBlockQuantizedWordsNative
+                  : half_scales               ? Kernel::kGatherBlockQuantizedWordsHalfScales
                                               : Kernel::kGatherBlockQuantizedWords;
     step.spec[kSpecWorkgroupSize] = workgroup;
     step.spec[kSpecIndexWords] = shape.index_type == DataType::kInt64 ? 2 : 1;

@@ -56,15 +56,24 @@ TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch)
   device.native_float32_add = false;
   StatusOr<OpPlan> plan = planned(call, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
-  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWords});
+  // float16 scales: their products with integer codes are exact, so the device's multiply serves.
+  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsHalfScales});
   const auto params = pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]);
   EXPECT_EQ(params.flags & VKINDEX_GBQ_WRITES_ZEROS, VKINDEX_GBQ_WRITES_ZEROS);
   EXPECT_EQ(params.flags & VKINDEX_GBQ_STATUS_GATE, 0u);  // the skip policy: nothing to check
   EXPECT_EQ(commandCounts(*plan).dispatches, 1u);
+  // float32 scales need the product rounded: the soft multiply where the device cannot round on request.
+  Call float_scales = call;
+  float_scales.scales.type = DataType::kFloat32;
+  plan = planned(float_scales, device);
+  ASSERT_TRUE(plan.ok()) << plan.status().toString();
+  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWords});
   device.native_float32_add = true;
-  plan = planned(call, device);
-  ASSERT_TRUE(plan.ok());
-  EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
+  for (const Call& c : {call, float_scales}) {
+    plan = planned(c, device);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(kernelsOf(*plan), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
+  }
 }
 
 // The word path's native-multiply module stores a data word's output words (here 4: eight int4 codes

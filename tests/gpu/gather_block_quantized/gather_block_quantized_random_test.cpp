@@ -131,6 +131,7 @@ bool takesTheWordPath(Context& context, const QuantizedGatherCall& call) {
   if (!plan.ok()) return false;
   for (const plan::Step& step : plan->steps) {
     if (step.kernel == plan::Kernel::kGatherBlockQuantizedWords ||
+        step.kernel == plan::Kernel::kGatherBlockQuantizedWordsHalfScales ||
         step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative) {
       return true;
     }
