@@ -341,16 +341,21 @@ struct WordSource {
   uint codes;
   uint scale;
   int zero_point;
+  uint block_words;  // data words from this one to the end of its block (they share scale and zero point)
 };
 
 WordSource wordSource(uint p) {
   uint x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
-  uint block = (p - x * pc.quantize_span) >> pc.block_shift;
+  uint along = p - x * pc.quantize_span;
+  uint block = along >> pc.block_shift;
   uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
   WordSource source;
   source.scale = scaleBits(scale_index + pc.scale_lead);
   source.zero_point = zeroPoint(x, block, scale_index);
   source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
+  // At least 1: the word path's rows are whole words and blocks whole words too (the planner's
+  // condition), so `along` starts a word; the floor keeps the loop moving whatever the push block says.
+  source.block_words = max((((block + 1u) << pc.block_shift) - along) / kCodesPerWord, 1u);
   return source;
 }
 
@@ -416,14 +421,19 @@ void main() {
     uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
     if (row < pc.row_first || row >= pc.row_end) continue;
     uint first_p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
-    // The plain words, then (rarely: extreme scales, float codes) the others.
+    // The plain words, then (rarely: extreme scales, float codes) the others. A block's words share
+    // its scale and zero point: read once per block.
     bool general_left = false;
-    for (uint word = first_word; word < end_word; ++word) {
+    for (uint word = first_word; word < end_word;) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
       WordSource source = wordSource(p);
+      uint block_end = min(end_word, word + source.block_words);
       bool plain = plainWord(source);
-      if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
       general_left = general_left || !plain;
+      for (; word < block_end; ++word) {
+        source.codes = data_words[(first_p + (word - first_word) * kCodesPerWord + pc.data_code_lead) / kCodesPerWord];
+        if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
+      }
     }
     if (!general_left) continue;
     for (uint word = first_word; word < end_word; ++word) {
