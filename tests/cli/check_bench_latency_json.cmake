@@ -1,4 +1,4 @@
-# Runs `vkindex bench --quick --json --only latency` and checks the latency section's lines: the seven rows in
+# Runs `vkindex bench --quick --json --only latency` and checks the latency section's lines: the eight rows in
 # order, each checked by the bench against its CPU reference (a wrong byte fails the row, and so this test), the
 # bytes each writes (tools/bench/latency_cases.cpp), one dispatch for every small operation (the single-dispatch
 # plans of issue 57; the host-index row copies without a kernel), and the fields of both baselines.
@@ -12,6 +12,7 @@ set(expected
     "gather-1row-host,4096,0"
     "gathernd-1row,4096,1"
     "scatternd-1row,4096,1"
+    "scatterelements-8,32,1"
     "tensorscatter-1token,2048,1"
     "gbq-1row,4096,1")
 list(LENGTH lines count)

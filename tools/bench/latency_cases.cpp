@@ -219,6 +219,60 @@ class ScatterRow : public CacheUpdate {
   }
 };
 
+// A logit mask: ScatterElements in place of 8 float32 values into float[1, vocab] logits along axis 1 at
+// int64 positions, the last two repeating the first (duplicates: the last writer wins). The batch writes
+// kBatchOps logit rows, each a view of one storage tensor.
+class ScatterElementsFew : public CacheUpdate {
+ public:
+  static constexpr int64_t kUpdates = 8;
+
+  static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
+    auto row = std::make_unique<ScatterElementsFew>();
+    row->name = "scatterelements-8";
+    row->op = "ScatterElements";
+    row->shapes = "float[1," + std::to_string(vocab) + "] x int64[1,8] x float[1,8], axis 1, in place";
+    row->written_bytes = kUpdates * 4;
+    const uint64_t logit_bytes = uint64_t(vocab) * 4;
+    std::vector<uint8_t> logits = randomBytes(kBatchOps * logit_bytes, 41);
+    const std::vector<uint8_t> updates = randomBytes(kBatchOps * kUpdates * 4, 42);
+    std::vector<uint8_t> positions = randomIndices(DataType::kInt64, kBatchOps * kUpdates, vocab, 43);
+    for (int i = 0; i < kBatchOps; ++i) {  // each op's last two positions repeat its first two
+      uint8_t* op_positions = positions.data() + i * kUpdates * 8;
+      std::memcpy(op_positions + (kUpdates - 2) * 8, op_positions, 16);
+    }
+    VKINDEX_ASSIGN_OR_RETURN(
+        row->caches_, Tensor::fromHost(context, DataType::kFloat32, {kBatchOps, vocab}, logits.data(), logits.size()));
+    VKINDEX_ASSIGN_OR_RETURN(row->positions_, Tensor::fromHost(context, DataType::kInt64, {kBatchOps, kUpdates},
+                                                               positions.data(), positions.size()));
+    VKINDEX_ASSIGN_OR_RETURN(row->updates_, Tensor::fromHost(context, DataType::kFloat32, {kBatchOps, kUpdates},
+                                                             updates.data(), updates.size()));
+    VKINDEX_ASSIGN_OR_RETURN(row->cache_views_,
+                             viewsOf(context, row->caches_, DataType::kFloat32, {1, vocab}, logit_bytes, kBatchOps));
+    VKINDEX_ASSIGN_OR_RETURN(row->position_views_, viewsOf(context, row->positions_, DataType::kInt64, {1, kUpdates},
+                                                           kUpdates * 8, kBatchOps));
+    VKINDEX_ASSIGN_OR_RETURN(row->update_views_, viewsOf(context, row->updates_, DataType::kFloat32, {1, kUpdates},
+                                                         kUpdates * 4, kBatchOps));
+    // In index order, so a repeated position keeps its last update.
+    for (int i = 0; i < kBatchOps; ++i) {
+      for (int j = 0; j < kUpdates; ++j) {
+        const size_t n = static_cast<size_t>(i * kUpdates + j);
+        const uint64_t position = static_cast<uint64_t>(int64At(positions, n));
+        std::memcpy(logits.data() + uint64_t(i) * logit_bytes + position * 4, updates.data() + n * 4, 4);
+      }
+    }
+    row->expected_ = std::move(logits);
+    return std::unique_ptr<LatencyCase>(std::move(row));
+  }
+
+  StatusOr<RecordedOp> record(Context& context, VkCommandBuffer cmd, int i) override {
+    return recordScatterElements(context, cmd, cache_views_[i], position_views_[i], update_views_[i], 1,
+                                 Reduction::kNone, cache_views_[i]);
+  }
+  Status call(Context& context) override {
+    return scatterElementsInPlace(context, cache_views_[0], position_views_[0], update_views_[0], 1, Reduction::kNone);
+  }
+};
+
 // One decode token into one layer's KV cache: TensorScatter in place, float16 cache [1, heads, max_seq,
 // head_dim], update [1, heads, 1, head_dim] at an int64 write index (one per cache).
 class TensorScatterToken : public CacheUpdate {
@@ -289,6 +343,7 @@ std::vector<std::unique_ptr<LatencyCase>> createLatencyCases(Context& context, b
       {"gather-1row-host", EmbeddingRows::create(context, "gather-1row-host", vocab, 1, Lookup::kHostIndices)},
       {"gathernd-1row", EmbeddingRows::create(context, "gathernd-1row", vocab, 1, Lookup::kGatherND)},
       {"scatternd-1row", ScatterRow::create(context, cache_rows)},
+      {"scatterelements-8", ScatterElementsFew::create(context, vocab)},
       {"tensorscatter-1token", TensorScatterToken::create(context, max_seq)},
       {"gbq-1row", QuantizedRow::create(context, vocab)}};
   std::vector<std::unique_ptr<LatencyCase>> rows;
