@@ -51,14 +51,13 @@ class EmbeddingRows : public LatencyCase {
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, const std::string& name, int64_t vocab,
                                                        int64_t rows, Lookup lookup) {
     auto row = std::make_unique<EmbeddingRows>();
-    row->name = name;
-    row->op = lookup == Lookup::kGatherND ? "GatherND" : "Gather";
     const std::string count = std::to_string(rows);
-    row->shapes = "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x " +
-                  (lookup == Lookup::kHostIndices ? "host int64[" + count + "], axis 0"
-                   : lookup == Lookup::kGatherND  ? "int64[" + count + ",1]"
-                                                  : "int64[" + count + "], axis 0");
-    row->written_bytes = uint64_t(rows) * kRowBytes;
+    row->describe(name, lookup == Lookup::kGatherND ? "GatherND" : "Gather",
+                  "float[" + std::to_string(vocab) + "," + std::to_string(kHidden) + "] x " +
+                      (lookup == Lookup::kHostIndices ? "host int64[" + count + "], axis 0"
+                       : lookup == Lookup::kGatherND  ? "int64[" + count + ",1]"
+                                                      : "int64[" + count + "], axis 0"),
+                  uint64_t(rows) * kRowBytes);
     row->rows_ = rows;
     row->lookup_ = lookup;
     const Shape table_shape = {vocab, kHidden};
@@ -118,11 +117,10 @@ class QuantizedRow : public LatencyCase {
 
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
     auto row = std::make_unique<QuantizedRow>();
-    row->name = "gbq-1row";
-    row->op = "GatherBlockQuantized";
-    row->shapes = "int4[" + std::to_string(vocab) + "," + std::to_string(kCodes) +
-                  "] x int64[1], float16 scales, block 32, int4 zero points";
-    row->written_bytes = kCodes * 2;
+    row->describe("gbq-1row", "GatherBlockQuantized",
+                  "int4[" + std::to_string(vocab) + "," + std::to_string(kCodes) +
+                      "] x int64[1], float16 scales, block 32, int4 zero points",
+                  kCodes * 2);
     row->table_ = randomQuantizedTable(DataType::kInt4, vocab, kCodes, 32, 71);
     const std::vector<uint8_t> indices = randomIndices(DataType::kInt64, kBatchOps, vocab, 72);
     std::vector<int64_t> tokens(kBatchOps);
@@ -180,11 +178,10 @@ class ScatterRow : public CacheUpdate {
  public:
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t rows) {
     auto row = std::make_unique<ScatterRow>();
-    row->name = "scatternd-1row";
-    row->op = "ScatterND";
-    row->shapes = "float[" + std::to_string(rows) + "," + std::to_string(kHidden) + "] x int64[1,1] x float[1," +
-                  std::to_string(kHidden) + "], in place";
-    row->written_bytes = kRowBytes;
+    row->describe("scatternd-1row", "ScatterND",
+                  "float[" + std::to_string(rows) + "," + std::to_string(kHidden) + "] x int64[1,1] x float[1," +
+                      std::to_string(kHidden) + "], in place",
+                  kRowBytes);
     std::vector<uint8_t> caches = randomBytes(uint64_t(kBatchOps * rows) * kRowBytes, 31);
     const std::vector<uint8_t> updates = randomBytes(kBatchOps * kRowBytes, 32);
     const std::vector<uint8_t> positions = randomIndices(DataType::kInt64, kBatchOps, rows, 33);
@@ -228,10 +225,8 @@ class ScatterElementsFew : public CacheUpdate {
 
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t vocab) {
     auto row = std::make_unique<ScatterElementsFew>();
-    row->name = "scatterelements-8";
-    row->op = "ScatterElements";
-    row->shapes = "float[1," + std::to_string(vocab) + "] x int64[1,8] x float[1,8], axis 1, in place";
-    row->written_bytes = kUpdates * 4;
+    row->describe("scatterelements-8", "ScatterElements",
+                  "float[1," + std::to_string(vocab) + "] x int64[1,8] x float[1,8], axis 1, in place", kUpdates * 4);
     const uint64_t logit_bytes = uint64_t(vocab) * 4;
     std::vector<uint8_t> logits = randomBytes(kBatchOps * logit_bytes, 41);
     const std::vector<uint8_t> updates = randomBytes(kBatchOps * kUpdates * 4, 42);
@@ -281,16 +276,15 @@ class TensorScatterToken : public CacheUpdate {
 
   static StatusOr<std::unique_ptr<LatencyCase>> create(Context& context, int64_t max_seq) {
     auto row = std::make_unique<TensorScatterToken>();
-    row->name = "tensorscatter-1token";
-    row->op = "TensorScatter";
     const Shape cache_shape = {1, kHeads, max_seq, kHeadDim};
     const Shape update_shape = {1, kHeads, 1, kHeadDim};
-    row->shapes = "float16[1," + std::to_string(kHeads) + "," + std::to_string(max_seq) + "," +
-                  std::to_string(kHeadDim) + "] x float16[1," + std::to_string(kHeads) + ",1," +
-                  std::to_string(kHeadDim) + "] x int64[1], in place";
     const uint64_t head_row_bytes = kHeadDim * 2;
     const uint64_t cache_bytes = uint64_t(kHeads * max_seq) * head_row_bytes;
-    row->written_bytes = kHeads * head_row_bytes;
+    row->describe("tensorscatter-1token", "TensorScatter",
+                  "float16[1," + std::to_string(kHeads) + "," + std::to_string(max_seq) + "," +
+                      std::to_string(kHeadDim) + "] x float16[1," + std::to_string(kHeads) + ",1," +
+                      std::to_string(kHeadDim) + "] x int64[1], in place",
+                  kHeads * head_row_bytes);
     std::vector<uint8_t> caches = randomBytes(kBatchOps * cache_bytes, 51);
     const std::vector<uint8_t> updates = randomBytes(kBatchOps * row->written_bytes, 52);
     const std::vector<uint8_t> positions = randomIndices(DataType::kInt64, kBatchOps, max_seq, 53);

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/recorder.hpp"
@@ -27,6 +28,14 @@ class LatencyCase {
   // Compares every operation's output with the CPU's. Every operation is idempotent, so any number of
   // runs leaves the same bytes.
   virtual Status check() const = 0;
+
+  // Sets the four fields below.
+  void describe(std::string row_name, std::string operator_name, std::string row_shapes, uint64_t bytes) {
+    name = std::move(row_name);
+    op = std::move(operator_name);
+    shapes = std::move(row_shapes);
+    written_bytes = bytes;
+  }
 
   std::string name;
   std::string op;
