@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <optional>
 
 #include "gather_elements_simulator.hpp"
 #include "gather_simulator.hpp"
@@ -53,6 +54,20 @@ bool tooManyWindows(std::initializer_list<Placement> tensors, const FakeDevice& 
   return false;
 }
 
+// Where a gather's data, indices and output lie: the three placements every gather has (the
+// GatherElements simulator's struct).
+using GatherPlacements = plan::test::ElementsPlacements;
+
+// The placements of `p`'s tensors, the output shaped `output_shape`, or nullopt where one has no
+// placement or more windows than the checks take (tooManyWindows): such a problem is skipped.
+std::optional<GatherPlacements> gatherPlacements(const PlanProblem& p, const plan::Shape& output_shape) {
+  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
+  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
+  const auto output = placementOf(output_shape, p.data_type, p.output_offset);
+  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return std::nullopt;
+  return GatherPlacements{*data, *indices, *output};
+}
+
 // A planner may refuse a problem only as the caller's mistake or as something it cannot run.
 void expectRefusal(const Status& status) {
   EXPECT_TRUE(status.code() == StatusCode::kInvalidArgument || status.code() == StatusCode::kUnsupported)
@@ -88,8 +103,8 @@ std::string checkThenSimulate(const std::function<void()>& structure, const std:
 }
 
 std::string checkRowGather(const PlanProblem& p, const StatusOr<OpPlan>& planned, const plan::RowGather& gather,
-                           const Placement& data, const Placement& indices, const Placement& output,
-                           const std::function<void()>& report) {
+                           const GatherPlacements& at, const std::function<void()>& report) {
+  const Placement &data = at.data, &indices = at.indices, &output = at.output;
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   const OpPlan& op_plan = *planned;
   if (op_plan.steps.size() > kMaxCheckedSteps) return "";
@@ -112,33 +127,29 @@ std::string checkGather(const PlanProblem& p) {
   StatusOr<plan::GatherShape> shape =
       plan::inferGatherShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
   if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
-  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
-  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
-  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
-  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
-  const StatusOr<OpPlan> planned = plan::planGather(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
+  const std::optional<GatherPlacements> at = gatherPlacements(p, shape->output_shape);
+  if (!at) return "";
+  const StatusOr<OpPlan> planned =
+      plan::planGather(*shape, p.index_type, at->data, at->indices, at->output, p.device, p.device);
   const plan::RowGather gather = plan::test::rowGatherOf(*shape, p.index_type);
-  return checkRowGather(p, planned, gather, *data, *indices, *output,
-                        [&] { plan::test::expectGatherReport(*planned, *shape); });
+  return checkRowGather(p, planned, gather, *at, [&] { plan::test::expectGatherReport(*planned, *shape); });
 }
 
 std::string checkGatherND(const PlanProblem& p) {
   StatusOr<plan::GatherNDShape> shape =
       plan::inferGatherNDShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
   if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
-  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
-  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
-  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
-  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
+  const std::optional<GatherPlacements> at = gatherPlacements(p, shape->output_shape);
+  if (!at) return "";
   const StatusOr<OpPlan> planned =
-      plan::planGatherND(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
+      plan::planGatherND(*shape, p.index_type, at->data, at->indices, at->output, p.device, p.device);
   // What GatherND must reduce to (ONNX): per batch, its own tuples addressing data dims batch_dims ..
   // batch_dims + k - 1, each copying the slice after them.
   plan::RowGather gather = plan::test::rowGather(shape->batch, shape->tuples, shape->row_bytes, shape->extents,
                                                  p.index_type, /*batched=*/true);
   gather.op = "GatherND";
   gather.row_name = "one slice after the indexed dims";
-  return checkRowGather(p, planned, gather, *data, *indices, *output, [&] {
+  return checkRowGather(p, planned, gather, *at, [&] {
     EXPECT_TRUE(planned->report.tuples);
     EXPECT_EQ(planned->report.indices_shape, shape->indices_shape);
     EXPECT_EQ(planned->report.extents, shape->extents);
@@ -149,17 +160,14 @@ std::string checkGatherElements(const PlanProblem& p) {
   StatusOr<plan::GatherElementsShape> shape =
       plan::inferGatherElementsShape(p.data_shape, p.data_type, p.indices_shape, p.index_type, p.attribute);
   if (!shape.ok()) return failuresOf([&] { expectRefusal(shape.status()); });
-  const auto data = placementOf(p.data_shape, p.data_type, p.data_offset);
-  const auto indices = placementOf(p.indices_shape, p.index_type, p.indices_offset);
-  const auto output = placementOf(shape->output_shape, p.data_type, p.output_offset);
-  if (!data || !indices || !output || tooManyWindows({*data, *indices, *output}, p.device)) return "";
+  const std::optional<GatherPlacements> at = gatherPlacements(p, shape->output_shape);
+  if (!at) return "";
   const StatusOr<OpPlan> planned =
-      plan::planGatherElements(*shape, p.index_type, *data, *indices, *output, p.device, p.device);
+      plan::planGatherElements(*shape, p.index_type, at->data, at->indices, at->output, p.device, p.device);
   if (!planned.ok()) return failuresOf([&] { expectRefusal(planned.status()); });
   if (planned->steps.size() > kMaxCheckedSteps) return "";
-  const plan::test::ElementsPlacements at{*data, *indices, *output};
   std::function<void()> simulation;
-  if (cheapToSimulate(*planned, {*data, *indices, *output}, p.device)) {
+  if (cheapToSimulate(*planned, {at->data, at->indices, at->output}, p.device)) {
     simulation = [&] {
       plan::test::ElementsCase c{
           p.data_shape,  p.data_type,      p.indices_shape, p.index_type, p.attribute,
@@ -169,7 +177,7 @@ std::string checkGatherElements(const PlanProblem& p) {
   }
   return checkThenSimulate(
       [&] {
-        plan::test::checkElementsStructure(*planned, *shape, p.index_type, at, p.device);
+        plan::test::checkElementsStructure(*planned, *shape, p.index_type, *at, p.device);
         plan::test::expectElementsReport(*planned, *shape);
       },
       simulation);
