@@ -426,13 +426,16 @@ void main() {
     bool general_left = false;
     for (uint word = first_word; word < end_word;) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
-      WordSource source = wordSource(p);
+      WordSource source = wordSource(p);  // the block's scale and zero point, and this word's codes
       uint block_end = min(end_word, word + source.block_words);
       bool plain = plainWord(source);
       general_left = general_left || !plain;
-      for (; word < block_end; ++word) {
-        source.codes = data_words[(first_p + (word - first_word) * kCodesPerWord + pc.data_code_lead) / kCodesPerWord];
+      // The block's words, each one's codes loaded once (the first one's by wordSource).
+      for (;;) {
         if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
+        if (++word == block_end) break;
+        p += kCodesPerWord;
+        source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
       }
     }
     if (!general_left) continue;
