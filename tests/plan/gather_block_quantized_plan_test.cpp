@@ -49,11 +49,22 @@ std::vector<Kernel> kernelsOf(const OpPlan& plan) {
   return kernels;
 }
 
-TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch) {
+// The embedding layout (the default Call, blocks of 16) on a device without the native modules' rounding
+// control; the tests below switch it on where they need it.
+Call wordPathCall() {
   Call call;
   call.options.block_size = 16;
+  return call;
+}
+FakeDevice softMultiplyDevice() {
   FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
   device.native_float32_add = false;
+  return device;
+}
+
+TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch) {
+  const Call call = wordPathCall();
+  FakeDevice device = softMultiplyDevice();
   StatusOr<OpPlan> plan = planned(call, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   // float16 scales: their products with integer codes are exact, so the device's multiply serves.
@@ -80,10 +91,8 @@ TEST(GatherBlockQuantizedPlanTest, EmbeddingLayoutTakesTheWordPathInOneDispatch)
 // into float16) as one 16-byte vector where the output starts on a 16-byte boundary of its binding,
 // else word by word; the soft-multiply module (SwiftShader's) always word by word.
 TEST(GatherBlockQuantizedPlanTest, WordPathStoresVectorsOnlyWhereTheOutputIsAligned) {
-  Call call;
-  call.options.block_size = 16;
-  FakeDevice device = fakeDevice(uint64_t(1) << 27, 64);
-  device.native_float32_add = false;
+  Call call = wordPathCall();
+  FakeDevice device = softMultiplyDevice();
   StatusOr<OpPlan> soft = planned(call, device);
   ASSERT_TRUE(soft.ok()) << soft.status().toString();
   EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(soft->steps[0]).flags & VKINDEX_GBQ_VECTOR_STORES, 0u);
@@ -118,9 +127,8 @@ TEST(GatherBlockQuantizedPlanTest, OtherLayoutsTakeTheGeneralKernel) {
 
 // Past fuseSmallChecks' bound (16 index components) the error policy keeps its check pass.
 TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
-  Call call;
+  Call call = wordPathCall();
   call.indices.shape = {kMaxSelfCheckedComponents + 1};
-  call.options.block_size = 16;
   call.options.index_policy = IndexPolicy::kError;
   StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
@@ -135,8 +143,7 @@ TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
 // A few indices under the error policy: one dispatch of the path's self-checking module, which writes
 // its own status and waits for nothing.
 TEST(GatherBlockQuantizedPlanTest, FewIndicesUnderTheErrorPolicyAreOneSelfCheckingDispatch) {
-  Call words;
-  words.options.block_size = 16;
+  Call words = wordPathCall();
   words.options.index_policy = IndexPolicy::kError;
   Call general = words;  // quantize_axis 0 before gather_axis 1
   general.options.gather_axis = 1;
@@ -162,8 +169,7 @@ TEST(GatherBlockQuantizedPlanTest, FewIndicesUnderTheErrorPolicyAreOneSelfChecki
 }
 
 TEST(GatherBlockQuantizedPlanTest, EmptyIndicesRecordNothing) {
-  Call call;
-  call.options.block_size = 16;
+  Call call = wordPathCall();
   call.indices.shape = {0};
   StatusOr<OpPlan> plan = planned(call, fakeDevice(uint64_t(1) << 27, 64));
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
