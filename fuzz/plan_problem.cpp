@@ -86,6 +86,9 @@ FakeDevice decodeDevice(FuzzedDataProvider& input) {
   device.max_workgroup_count = {65535, 65535, 65535};
   device.max_workgroup_invocations = 256;
   device.max_workgroup_size_x = 256;
+  // Unknown (0: no group is fitted to its work), or a power of two up to 128 (plan::fitOneGroup).
+  const int subgroup_log2 = input.ConsumeIntegralInRange<int>(-1, 7);
+  device.subgroup_size = subgroup_log2 < 0 ? 0 : 1u << subgroup_log2;
   device.shader_int64 = input.ConsumeBool();
   device.int64_units = device.shader_int64;         // the 64-bit-component row gathers need the feature
   device.native_float32_add = input.ConsumeBool();  // float32 add's native-add modules
@@ -168,17 +171,18 @@ PlanProblem decodeProblem(FuzzedDataProvider& input) {
 }
 
 std::string describe(const PlanProblem& p) {
-  std::string text =
-      std::string(opName(p.op)) + " data " + plan::shapeString(p.data_shape) + " " + dataTypeName(p.data_type) + " @" +
-      std::to_string(p.data_offset) + ", indices " + plan::shapeString(p.indices_shape) + " " +
-      dataTypeName(p.index_type) + " @" + std::to_string(p.indices_offset) + ", updates " +
-      plan::shapeString(p.updates_shape) + " " + dataTypeName(p.updates_type) + " @" +
-      std::to_string(p.updates_offset) + ", output @" + std::to_string(p.output_offset) + ", attribute " +
-      std::to_string(p.attribute) + ", reduction " + reductionName(p.reduction) + (p.in_place ? " in place" : "") +
-      "; device range " + std::to_string(p.device.max_storage_buffer_range) + ", alignment " +
-      std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
-      std::to_string(p.device.workgroup_size) + " x " + std::to_string(p.device.items_per_invocation) +
-      ", row segments " + std::to_string(p.device.row_lanes) + " x " + std::to_string(p.device.row_items);
+  std::string text = std::string(opName(p.op)) + " data " + plan::shapeString(p.data_shape) + " " +
+                     dataTypeName(p.data_type) + " @" + std::to_string(p.data_offset) + ", indices " +
+                     plan::shapeString(p.indices_shape) + " " + dataTypeName(p.index_type) + " @" +
+                     std::to_string(p.indices_offset) + ", updates " + plan::shapeString(p.updates_shape) + " " +
+                     dataTypeName(p.updates_type) + " @" + std::to_string(p.updates_offset) + ", output @" +
+                     std::to_string(p.output_offset) + ", attribute " + std::to_string(p.attribute) + ", reduction " +
+                     reductionName(p.reduction) + (p.in_place ? " in place" : "") + "; device range " +
+                     std::to_string(p.device.max_storage_buffer_range) + ", alignment " +
+                     std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
+                     std::to_string(p.device.workgroup_size) + " x " + std::to_string(p.device.items_per_invocation) +
+                     ", subgroup " + std::to_string(p.device.subgroup_size) + ", row segments " +
+                     std::to_string(p.device.row_lanes) + " x " + std::to_string(p.device.row_items);
   for (const auto& [position, value] : p.bad) {
     text += ", bad [" + std::to_string(position) + "] = " + std::to_string(value);
   }

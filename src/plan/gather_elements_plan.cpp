@@ -174,6 +174,7 @@ StatusOr<OpPlan> planGatherElements(const GatherElementsShape& shape, DataType i
           data_binding, {Role::kIndices, index_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
       setPush(pass, p);
       pass.groups = layout.groupsFor(layout.segmentsOf(items), tuning.workgroup_size);
+      fitOneGroup(pass, layout.segmentsOf(items) * layout.lanes, layout.lanes, device);
       if (checked) {
         waitForChecks(pass);
         checked = false;

@@ -64,11 +64,13 @@ StatusOr<bool> appendIndexChecks(OpPlan& plan, const IndexCheck& check, const Pl
     step.bindings = {{Role::kIndices, window}, {Role::kStatus, {}}};
     setPush(step, params);
     step.groups = layout.groupsFor(layout.segmentsOf(params.index_count), tuning.workgroup_size);
+    fitOneGroup(step, layout.segmentsOf(params.index_count) * layout.lanes, layout.lanes, device);
     plan.steps.push_back(step);
 
     step.kernel = Kernel::kReportIndex;  // one invocation: no segments
     step.spec = {tuning.workgroup_size, step.spec[kSpecIndexWords], 0, 0, 0, 0};
     step.groups = 1;
+    fitOneGroup(step, 1, 1, device);
     reports.push_back(step);
   }
   waitForChecks(reports.front());

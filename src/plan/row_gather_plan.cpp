@@ -138,10 +138,11 @@ struct PassBuilder {
       pass.bindings = {
           data_binding, {Role::kIndices, index_window}, {Role::kOutput, output_window}, {Role::kStatus, {}}};
       setPush(pass, p);
-      pass.groups = copiesColumns(p, shape)
-                        ? groupsForItems(columnItems(p, shape), shape.workgroup_size)
-                        : SegmentLayout{shape.lanes, shape.items}.groupsFor(
-                              shape.passSegments(p.pass_rows, p.out_word_count), shape.workgroup_size);
+      const bool columns = copiesColumns(p, shape);
+      const uint64_t invocations =
+          columns ? columnItems(p, shape) : shape.passSegments(p.pass_rows, p.out_word_count) * shape.lanes;
+      pass.groups = groupsForItems(invocations, shape.workgroup_size);
+      fitOneGroup(pass, invocations, columns ? 1 : shape.lanes, device);
       if (wait_for_checks) {
         waitForChecks(pass);
         wait_for_checks = false;

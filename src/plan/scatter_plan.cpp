@@ -68,7 +68,7 @@ void appendDataCopy(OpPlan& plan, const Placement& data, const Placement& output
 // scatter_nd_rows_checked* moves rows in the widest unit dividing the slice and both offsets in the
 // device's row segments (a tuple writes its row only if no later tuple addresses it).
 void fuseSmallMove(OpPlan& plan, const ScatterShape& shape, const Placement& updates, const Placement& output,
-                   const Tuning& tuning) {
+                   const DeviceInfo& device, const Tuning& tuning) {
   const bool elements = shape.kind == ScatterKind::kElements;
   const Kernel checked = elements ? Kernel::kScatterElementsMoveChecked : Kernel::kScatterNDMoveChecked;
   if (!fuseSmallChecks(plan, shape.check, checked) || elements) return;
@@ -76,16 +76,20 @@ void fuseSmallMove(OpPlan& plan, const ScatterShape& shape, const Placement& upd
   const uint32_t unit = largestUnit(slice_bytes | updates.offset | output.offset);
   if (unit < 4) return;
   Step& step = plan.steps[0];
-  const uint32_t workgroup = step.spec[kSpecWorkgroupSize];
+  // The walk's group was fitted to its lines: the rows take the device's workgroup, then their own fit.
+  const uint32_t workgroup = tuning.workgroup_size;
   const uint64_t slice_units = slice_bytes / unit;
   const SegmentLayout segments = segmentLayout(tuning, workgroup, slice_units);
-  const uint64_t groups = segments.groupsFor(shape.check.tuple_count * segments.segmentsOf(slice_units), workgroup);
+  const uint64_t segment_count = shape.check.tuple_count * segments.segmentsOf(slice_units);
+  const uint64_t groups = segments.groupsFor(segment_count, workgroup);
   // fuseSmallChecks' bound on the redundant reads: every invocation reads every component.
   if (shape.check.tuple_count * shape.check.extents.size() * groups > kMaxSelfCheckedWork) return;
   step.kernel = scatterNDRowsCheckedKernel(unit);
+  step.spec[kSpecWorkgroupSize] = workgroup;
   step.spec[kSpecItems] = segments.items;
   step.spec[kSpecRowLanes] = segments.lanes;
   step.groups = groups;
+  fitOneGroup(step, segment_count * segments.lanes, segments.lanes, device);
 }
 
 // planScatter with the strategy given (`walk`: the walk whatever the call would otherwise take).
@@ -158,7 +162,7 @@ StatusOr<OpPlan> planScatterWith(const ScatterShape& shape, const Placement& dat
       // A few updates in place in one dispatch; under the skip policy there is no check to fuse, and
       // out of place the copy of data must wait for the checks.
       if (checked && shape.reduction == Reduction::kNone && plan.steps.size() == 3) {
-        fuseSmallMove(plan, shape, updates, output, tuning);
+        fuseSmallMove(plan, shape, updates, output, device, tuning);
       }
       break;
   }

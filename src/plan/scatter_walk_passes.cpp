@@ -32,6 +32,7 @@ void appendWalkPasses(OpPlan& plan, const PassLayout& layout, const DeviceInfo& 
           pass.spec = scatterSpec(shape, layout.workgroup, static_cast<uint32_t>(shape.check.extents.size()));
           setPush(pass, ndParams(shape, run, target, begin, end));
         }
+        fitOneGroup(pass, run.line_end - run.line_begin, 1, device);
         orderPass(pass, target.output.window, wait_for_checks, output_written);
         plan.steps.push_back(pass);
       }

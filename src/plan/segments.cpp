@@ -19,4 +19,17 @@ SegmentLayout segmentLayout(const Tuning& tuning, uint32_t workgroup, uint64_t r
   return layout;
 }
 
+uint32_t workgroupForWork(uint64_t invocations, uint32_t lanes, uint32_t workgroup, uint32_t subgroup_size) {
+  if (subgroup_size == 0 || invocations >= workgroup) return workgroup;
+  uint32_t fitted = std::max<uint32_t>({subgroup_size, lanes, 1});
+  while (fitted < invocations) fitted *= 2;
+  return std::min(fitted, workgroup);
+}
+
+void fitOneGroup(Step& step, uint64_t invocations, uint32_t lanes, const DeviceInfo& device) {
+  if (step.groups != 1) return;
+  step.spec[kSpecWorkgroupSize] =
+      workgroupForWork(invocations, lanes, step.spec[kSpecWorkgroupSize], device.subgroup_size);
+}
+
 }  // namespace vkindex::plan

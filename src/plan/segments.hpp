@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "plan/op_plan.hpp"
 #include "plan/tuning.hpp"
 #include "vkindex/device_info.hpp"
 
@@ -38,5 +39,18 @@ struct SegmentLayout {
 // has units, so short runs leave no lane idle), each moving row_items units (at least 1). Items stay
 // the device's whatever the run, so that run lengths share pipelines.
 SegmentLayout segmentLayout(const Tuning& tuning, uint32_t workgroup, uint64_t run_units);
+
+// The workgroup for `invocations` invocations of work that fit one group of `workgroup`: the
+// invocations rounded up to a power of two, but at least `lanes` (they share segments) and the
+// device's subgroup size (`subgroup_size`; 0: unknown, keep `workgroup`). A CPU driver runs every
+// invocation of a group, idle or not (SwiftShader: a 1-row Gather's self-checking dispatch in a group of
+// 256 took 4x the time it took in a group of 4, docs/gather-kernels.md); a GPU schedules whole
+// subgroups, so below one nothing changes. The grid-stride kernels (shaders/common/grid.glsl) cover
+// their work whatever the group's size.
+uint32_t workgroupForWork(uint64_t invocations, uint32_t lanes, uint32_t workgroup, uint32_t subgroup_size);
+
+// A dispatch of one group sized to its work: `step` (a grid-stride kernel with no shared memory, its
+// workgroup size in kSpecWorkgroupSize) takes workgroupForWork's group when it has one group.
+void fitOneGroup(Step& step, uint64_t invocations, uint32_t lanes, const DeviceInfo& device);
 
 }  // namespace vkindex::plan

@@ -215,6 +215,7 @@ StatusOr<OpPlan> planTensorScatter(const TensorScatterShape& shape, const Placem
     setPush(step, params);
     const uint64_t segments = runs * layout.segmentsOf(run_slots);
     step.groups = std::max<uint64_t>(layout.groupsFor(segments, workgroup), 1);
+    fitOneGroup(step, segments * layout.lanes, layout.lanes, device);
     step.wait_for = std::move(wait_for);
     plan.steps.push_back(std::move(step));
   };

@@ -155,7 +155,7 @@ TEST(PlanGatherElementsTest, OneWindowOfWords) {
             "unit 1 words 22, indices at word 3, dims 2 (3: 5, 7*: 1)");
   EXPECT_EQ(
       str(passes[0].step),
-      "gather_elements_4 spec {64, 1, 4, 4, 16, 2}, bindings data {0, 64}, indices {0, 96}, output {32, 88}, status, "
+      "gather_elements_4 spec {16, 1, 4, 4, 16, 2}, bindings data {0, 64}, indices {0, 96}, output {32, 88}, status, "
       "push 112, groups 1, waits status");
 }
 
@@ -193,8 +193,8 @@ TEST(PlanGatherElementsTest, SubWordChunksSplitAnOutputWordAndDataTakesTwoWindow
             "slot 0, units_per_element 1, pass_elements 124, first 126, axis_size 40, data "
             "[1008, 1200) at unit 0, output at unit 2 words 32" +
                 dims);
-  // 33 and 32 output words: segments of 32 lanes x 4 words.
-  const std::string spec = "gather_element_bytes spec {64, 2, 1, 4, 32, 2}, bindings ";
+  // 33 and 32 output words: segments of 32 lanes x 4 words, one each (a group fitted to 32 lanes).
+  const std::string spec = "gather_element_bytes spec {32, 2, 1, 4, 32, 2}, bindings ";
   EXPECT_EQ(str(passes[0].step),
             spec + "data {0, 1008}, indices {0, 1020}, output {0, 132}, status, push 112, groups 1, waits status");
   EXPECT_EQ(str(passes[1].step), spec +

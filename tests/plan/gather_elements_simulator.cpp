@@ -459,10 +459,15 @@ bool checkElementsStructure(const OpPlan& plan, const GatherElementsShape& shape
       lanes *= 2;
     }
     const uint32_t per_lane = std::max<uint32_t>(device.row_items, 1);
-    const SpecValues spec{device.workgroup_size,       uint32_t(index_bytes / 4), U, per_lane, lanes,
+    const uint64_t segments = ceilDiv(items, uint64_t(lanes) * per_lane);
+    const SpecValues spec{expectedWorkgroup(device, pass.step.groups, segments * lanes, lanes),
+                          uint32_t(index_bytes / 4),
+                          U,
+                          per_lane,
+                          lanes,
                           uint32_t(kernel.dims.size())};
     EXPECT_EQ(pass.step.spec, spec);
-    EXPECT_EQ(pass.step.groups, ceilDiv(ceilDiv(items, uint64_t(lanes) * per_lane), device.workgroup_size / lanes));
+    EXPECT_EQ(pass.step.groups, ceilDiv(segments, device.workgroup_size / lanes));
     reads[block][{q0, q1}].push_back({p.data_element_begin, p.data_element_end});
   }
   for (uint64_t block = 0; block < view.blocks; ++block) {

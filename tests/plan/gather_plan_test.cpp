@@ -32,12 +32,11 @@ TEST(PlanGatherTest, EverythingInOneWindowIsOneCheckOneReportAndOnePass) {
   // for both.
   ASSERT_EQ(plan->steps.size(), 3u);
   EXPECT_EQ(str(plan->steps[0]),
-            "check_indices spec {64, 1, 0, 4, 4, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits none");
-  EXPECT_EQ(
-      str(plan->steps[1]),
-      "report_index spec {64, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits status");
+            "check_indices spec {4, 1, 0, 4, 4, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits none");
+  EXPECT_EQ(str(plan->steps[1]),
+            "report_index spec {4, 1, 0, 0, 0, 0}, bindings indices {0, 20}, status, push 116, groups 1, waits status");
   EXPECT_EQ(str(plan->steps[2]),
-            "gather_row_bytes spec {64, 1, 2, 4, 8, 1}, bindings data {0, 60}, indices {0, 20}, output {0, 32}, "
+            "gather_row_bytes spec {8, 1, 2, 4, 8, 1}, bindings data {0, 60}, indices {0, 20}, output {0, 32}, "
             "status, push 128, groups 1, waits status");
   const std::vector<CheckStep> checks = checkSteps(*plan);
   ASSERT_EQ(checks.size(), 1u);
@@ -61,7 +60,7 @@ TEST(PlanGatherTest, SmallCopyUnitPlansAreOneSelfCheckingPass) {
   EXPECT_EQ(kernels(*plan), "gather_rows_checked x1");
   ASSERT_EQ(plan->steps.size(), 1u);
   EXPECT_EQ(str(plan->steps[0]),
-            "gather_rows_checked spec {64, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, "
+            "gather_rows_checked spec {4, 1, 16, 4, 2, 1}, bindings data {0, 320}, indices {0, 20}, output {0, 160}, "
             "status, push 128, groups 1, waits none");
   EXPECT_TRUE(plan->writes_own_status) << "no status reset before it";
   const std::vector<RowsStep> passes = rowSteps(*plan);
@@ -241,21 +240,21 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     uint32_t lanes;
     uint32_t segments_per_row;
     uint32_t rows_per_segment;  // whole rows sharing a segment when a row fits one
+    uint32_t workgroup;         // 64, or a single group fitted to its segments' lanes (subgroup 4)
   };
-  const Case cases[] = {{256, 0, 32, 1, 2},   // 64 units: two rows per segment of 32 x 4
-                        {1024, 0, 32, 2, 1},  // 256 units: two segments of 128
-                        {400, 0, 32, 1, 1},   // 100 units: one partial segment
-                        {1000, 0, 32, 2, 1},  // 250 units: a full and a partial segment
-                        {256, 4, 32, 2, 1},   // 4-byte units: 256 of them
-                        {12, 0, 2, 1, 2},     // 3 units: 2 lanes (a power of two no larger than the row)
-                        {4, 0, 1, 1, 4}};     // 1 unit: 1 lane, 4 rows per segment
+  const Case cases[] = {{256, 0, 32, 1, 2, 64},   // 64 units: two rows per segment of 32 x 4
+                        {1024, 0, 32, 2, 1, 64},  // 256 units: two segments of 128
+                        {400, 0, 32, 1, 1, 64},   // 100 units: one partial segment
+                        {1000, 0, 32, 2, 1, 64},  // 250 units: a full and a partial segment
+                        {256, 4, 32, 2, 1, 64},   // 4-byte units: 256 of them
+                        {12, 0, 2, 1, 2, 8},      // 3 units: 2 lanes (a power of two no larger than the row)
+                        {4, 0, 1, 1, 4, 4}};      // 1 unit: 1 lane, 4 rows per segment
   for (const Case& c : cases) {
     SCOPED_TRACE(std::to_string(c.floats) + " floats per row at " + std::to_string(c.data_offset));
     StatusOr<OpPlan> plan = planFor({6, c.floats}, DataType::kFloat32, {5}, DataType::kInt32, 0,
                                     fakeDevice(1 << 20, 16, 64, 4), c.data_offset, 0, 0);
     ASSERT_TRUE(plan.ok()) << plan.status().toString();
     const CopyShape shape = copyShape(*plan);
-    EXPECT_EQ(shape.workgroup_size, 64u);
     EXPECT_EQ(shape.items, 4u);
     EXPECT_EQ(shape.lanes, c.lanes);
     const std::vector<RowsStep> passes = rowSteps(*plan);
@@ -263,6 +262,7 @@ TEST(PlanGatherTest, RowsAreCopiedInSegmentsOfLanesTimesItems) {
     EXPECT_EQ(passes[0].params.segments_per_row, c.segments_per_row);
     const uint64_t segments = c.rows_per_segment > 1 ? ceilDiv(5, c.rows_per_segment) : 5 * c.segments_per_row;
     EXPECT_EQ(passes[0].step.groups, ceilDiv(segments, uint64_t(64 / c.lanes)));
+    EXPECT_EQ(shape.workgroup_size, c.workgroup);
     // 5 indices: one self-checking pass.
     EXPECT_EQ(kernels(*plan), std::string(kernelName(passes[0].step.kernel)) + " x1");
     EXPECT_TRUE(checkSteps(*plan).empty());

@@ -138,7 +138,9 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
       lanes *= 2;
     }
     const uint32_t items = std::max<uint32_t>(device.row_items, 1);
-    EXPECT_EQ(c.step.spec, (SpecValues{device.workgroup_size, uint32_t(index_bytes / 4), 0, items, lanes, 0}));
+    const uint64_t segments = ceilDiv(p.index_count, uint64_t(lanes) * items);
+    EXPECT_EQ(c.step.spec, (SpecValues{expectedWorkgroup(device, c.step.groups, segments * lanes, lanes),
+                                       uint32_t(index_bytes / 4), 0, items, lanes, 0}));
     EXPECT_EQ(str(c.step.bindings), "indices " + str(c.window(Role::kIndices)) + ", status");
     ok = validWindow(c.window(Role::kIndices), indices, device, "check indices") && ok;
     EXPECT_EQ(p.status_slot, 0u);
@@ -159,7 +161,7 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     const Window window = c.window(Role::kIndices);
     EXPECT_EQ(window.offset + 4 * p.indices_word_offset, indices.offset + checked * index_bytes);
     EXPECT_GE(window.offset + window.size, indices.offset + (checked + p.index_count) * index_bytes);
-    EXPECT_EQ(c.step.groups, ceilDiv(ceilDiv(p.index_count, uint64_t(lanes) * items), device.workgroup_size / lanes));
+    EXPECT_EQ(c.step.groups, ceilDiv(segments, device.workgroup_size / lanes));
     EXPECT_EQ(str(c.step.wait_for), "none");
     checked += p.index_count;
   }
@@ -170,7 +172,8 @@ bool checkIndexSteps(const OpPlan& plan, const IndexCheck& check, const Placemen
     const Step& report = reports[i].step;
     const Step& mirrored = checks[i].step;
     SCOPED_TRACE("report step " + std::to_string(i) + ": " + str(reports[i]));
-    EXPECT_EQ(report.spec, (SpecValues{device.workgroup_size, mirrored.spec[kSpecIndexWords], 0, 0, 0, 0}));
+    EXPECT_EQ(report.spec,
+              (SpecValues{expectedWorkgroup(device, 1, 1, 1), mirrored.spec[kSpecIndexWords], 0, 0, 0, 0}));
     EXPECT_EQ(str(report.bindings), str(mirrored.bindings));
     EXPECT_EQ(report.push, mirrored.push);
     EXPECT_EQ(report.push_bytes, mirrored.push_bytes);
@@ -224,7 +227,7 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
   const bool has_checks = !checkSteps(plan).empty();
   EXPECT_EQ(passes.empty(), O == 0 || N == 0 || R == 0 || A == 0);
   if (passes.empty()) return ok && !::testing::Test::HasFailure();
-  const CopyShape shape = copyShape(plan);
+  CopyShape shape = copyShape(plan);
   const uint32_t U = shape.unit_bytes;
   EXPECT_EQ(U, largest);
   if (U != largest) return false;
@@ -239,7 +242,9 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
          device.workgroup_size % (lanes * 2) == 0) {
     lanes *= 2;
   }
-  EXPECT_EQ(shape.workgroup_size, device.workgroup_size);
+  // Every pass of several groups has the device's workgroup; one of one group, its fitted one (below).
+  EXPECT_LE(shape.workgroup_size, device.workgroup_size);
+  shape.workgroup_size = device.workgroup_size;
   EXPECT_EQ(shape.lanes, lanes);
   EXPECT_EQ(shape.items, std::max<uint32_t>(device.row_items, 1));
   const uint64_t segment_units = uint64_t(shape.lanes) * shape.items;
@@ -311,6 +316,9 @@ bool checkStructure(const OpPlan& plan, const RowGather& g, const Placement& dat
                          p.first_index == 0 && p.pass_rows % N == 0 && slices >= block;
     EXPECT_EQ(pass.step.groups, columns ? ceilDiv(N * ceilDiv(slices, block), shape.workgroup_size)
                                         : ceilDiv(segments, segments_per_group));
+    const uint64_t invocations = columns ? N * ceilDiv(slices, block) : segments * shape.lanes;
+    EXPECT_EQ(pass.step.spec[kSpecWorkgroupSize],
+              expectedWorkgroup(device, pass.step.groups, invocations, columns ? 1 : shape.lanes));
     reads[{q0, q1}].push_back({p.data_row_begin, p.data_row_end});
   }
   // Whatever the index values, an output row of outer slice o reads a row of slice o.

@@ -13,6 +13,7 @@
 #include "common/scatter_elements_params.h"
 #include "common/scatter_nd_params.h"
 #include "common/tensor_scatter_params.h"
+#include "plan/segments.hpp"
 
 namespace vkindex::plan::test {
 
@@ -25,6 +26,8 @@ FakeDevice fakeDevice(uint64_t range, uint64_t alignment, uint32_t workgroup, ui
   device.row_lanes = std::min(32u, workgroup);  // a GPU's (src/plan/tuning_table.cpp)
   device.row_items = items;
   device.max_workgroup_count = {65535, 65535, 65535};
+  // One-group dispatches are fitted to their work down to this (plan::fitOneGroup): SwiftShader's.
+  device.subgroup_size = 4;
   return device;
 }
 
@@ -175,10 +178,22 @@ CopyShape copyShape(const OpPlan& plan) {
     ADD_FAILURE() << "the plan has no gather_rows steps";
     return {};
   }
+  const auto unfitted = [](const Step& step) {
+    SpecValues spec = step.spec;
+    spec[kSpecWorkgroupSize] = 0;
+    return spec;
+  };
+  CopyShape shape = copyShapeOf(passes.front().step);
   for (const RowsStep& pass : passes) {
-    EXPECT_EQ(pass.step.spec, passes.front().step.spec) << "gather_rows steps differ in their specialization";
+    EXPECT_EQ(unfitted(pass.step), unfitted(passes.front().step)) << "gather_rows steps differ in their specialization";
+    shape.workgroup_size = std::max(shape.workgroup_size, pass.step.spec[kSpecWorkgroupSize]);
   }
-  return copyShapeOf(passes.front().step);
+  return shape;
+}
+
+uint32_t expectedWorkgroup(const FakeDevice& device, uint64_t groups, uint64_t invocations, uint32_t lanes) {
+  return groups == 1 ? workgroupForWork(invocations, lanes, device.workgroup_size, device.subgroup_size)
+                     : device.workgroup_size;
 }
 
 // ---------------------------------------------------------------------------------------------

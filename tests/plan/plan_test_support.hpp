@@ -99,8 +99,15 @@ struct CopyShape {
   uint32_t lanes = 0;  // copy units: invocations per row segment; sub-word: 1
 };
 CopyShape copyShapeOf(const Step& step);
-// The shape all of the plan's kGatherRows steps share (a test failure when they differ or there are none).
+// The shape all of the plan's kGatherRows steps share but for the workgroup size (a test failure when
+// they differ or there are none), whose largest it takes: a pass of one group may have fitted its
+// workgroup to its work (expectedWorkgroup).
 CopyShape copyShape(const OpPlan& plan);
+
+// The workgroup size of a step of `groups` groups whose work is `invocations` invocations in
+// segments of `lanes` on `device`: a single group's fitted to its work (plan::fitOneGroup), else the
+// device's.
+uint32_t expectedWorkgroup(const FakeDevice& device, uint64_t groups, uint64_t invocations, uint32_t lanes);
 
 // ---------------------------------------------------------------------------------------------
 // Printing

@@ -55,10 +55,10 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
   ASSERT_EQ(reports.size(), 2u);
   EXPECT_EQ(
       str(reports[0].step),
-      "report_index spec {64, 2, 0, 0, 0, 0}, bindings indices {0, 1004}, status, push 116, groups 1, waits status");
+      "report_index spec {4, 2, 0, 0, 0, 0}, bindings indices {0, 1004}, status, push 116, groups 1, waits status");
   EXPECT_EQ(
       str(reports[1].step),
-      "report_index spec {64, 2, 0, 0, 0, 0}, bindings indices {992, 620}, status, push 116, groups 1, waits none");
+      "report_index spec {4, 2, 0, 0, 0, 0}, bindings indices {992, 620}, status, push 116, groups 1, waits none");
   const std::vector<RowsStep> passes = rowSteps(*planned);
   ASSERT_EQ(passes.size(), 2u);
   // 50: l = 6, m = floor(2^32 * 14 / 50) + 1, shift 5.
@@ -74,11 +74,11 @@ TEST(PlanRowGatherTest, BatchedPairsOverTwoIndexWindows) {
             "tuple (3, 5)");
   EXPECT_EQ(
       str(passes[0].step),
-      "gather_short_rows spec {64, 2, 16, 4, 1, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
+      "gather_short_rows spec {16, 2, 16, 4, 1, 2}, bindings data {0, 240}, indices {0, 812}, output {0, 800}, status, "
       "push 128, groups 1, waits status");
   EXPECT_EQ(
       str(passes[1].step),
-      "gather_short_rows spec {64, 2, 16, 4, 1, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
+      "gather_short_rows spec {16, 2, 16, 4, 1, 2}, bindings data {240, 240}, indices {800, 812}, output {800, 800}, "
       "status, push 128, groups 1, waits none");
 }
 
@@ -101,7 +101,7 @@ TEST(PlanRowGatherTest, BatchedTriplesInOnePassAcrossOuterSlices) {
             "[0, 72) at unit 0, output at unit 0 words 24, indices at word 0 from 0, outer stride 4, tuple (2, 3, 4)");
   EXPECT_EQ(
       str(passes[0].step),
-      "gather_short_rows_8 spec {64, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
+      "gather_short_rows_8 spec {4, 1, 8, 4, 1, 3}, bindings data {0, 576}, indices {0, 144}, output {0, 96}, status, "
       "push 128, groups 1, waits status");
   // Shared tuples (stride 0): the same pass reads the 4 tuples for every batch.
   planned = checkedRowPlan(rowGather(3, 4, 8, {2, 3, 4}, DataType::kInt32, false), fakeDevice(1024, 16), 0, 0, 0);

@@ -12,6 +12,7 @@
 #include "plan/gather_nd_plan.hpp"
 #include "plan/gather_plan.hpp"
 #include "plan/scatter_plan.hpp"
+#include "plan/segments.hpp"
 #include "plan/tensor_scatter_plan.hpp"
 #include "plan_test_support.hpp"
 
@@ -20,11 +21,16 @@ namespace {
 
 constexpr int64_t kVocab = 4096, kHidden = 1024;
 
-// A device with a GPU's binding limits and the tuning table's row for `row`.
+// A device with a GPU's binding limits, the subgroup size its class reports (SwiftShader 4, lavapipe 8
+// with 256-bit vectors, AMD 64, the other GPUs 32) and the tuning table's row for `row`.
 FakeDevice tableDevice(DriverClass row) {
   FakeDevice device = fakeDevice(uint64_t(1) << 30, 64, 256, 4);
   device.max_workgroup_invocations = 1024;
   device.max_workgroup_size_x = 1024;
+  device.subgroup_size = row == DriverClass::kSwiftShader ? 4
+                         : row == DriverClass::kLavapipe  ? 8
+                         : row == DriverClass::kAmd       ? 64
+                                                          : 32;
   static_cast<Tuning&>(device) = tableTuning(row, device);
   return device;
 }
@@ -182,6 +188,58 @@ TEST(SmallOpPlanTest, QuantizedEmbeddingRowUnderTheErrorPolicyIsOneDispatch) {
                                                placed(uint64_t(3) << 30, kHidden * 2), device, device),
                       row);
   }
+}
+
+// A CPU driver runs every invocation of a workgroup, idle or not, so a dispatch of one group takes a
+// group of the invocations its work needs (plan::fitOneGroup): a power of two, at least the lanes of a
+// segment and the device's subgroup, at most the tuning's workgroup.
+TEST(SmallOpPlanTest, WorkgroupForWorkIsThePowerOfTwoTheWorkNeeds) {
+  EXPECT_EQ(workgroupForWork(1, 1, 256, 4), 4u);
+  EXPECT_EQ(workgroupForWork(5, 1, 256, 4), 8u);
+  EXPECT_EQ(workgroupForWork(40, 1, 96, 4), 64u);   // a workgroup override that is no power of two
+  EXPECT_EQ(workgroupForWork(1, 32, 256, 4), 32u);  // a segment's lanes
+  EXPECT_EQ(workgroupForWork(3, 1, 256, 32), 32u);  // a GPU's subgroup
+  EXPECT_EQ(workgroupForWork(256, 1, 256, 4), 256u);
+  EXPECT_EQ(workgroupForWork(300, 1, 256, 4), 256u);  // several groups' work keeps the workgroup
+  EXPECT_EQ(workgroupForWork(1, 1, 96, 128), 96u);    // a subgroup larger than the workgroup
+  EXPECT_EQ(workgroupForWork(1, 1, 256, 0), 256u);    // subgroup size unknown: nothing changes
+}
+
+// A decode step's single dispatches in groups sized to their work: on SwiftShader's row (one lane
+// streaming 256 units of 16 bytes) a 4 KiB row is one invocation, a group of 4, and 8 rows a group of
+// 8; on NVIDIA's (32 lanes x 4 units) a row is 2 segments of 32 lanes, a group of 64, and 8 rows need
+// two groups of 256.
+TEST(SmallOpPlanTest, SingleGroupsAreSizedToTheirWork) {
+  const struct {
+    DriverClass row;
+    int64_t rows;
+    uint64_t groups;
+    uint32_t workgroup;
+  } cases[] = {{DriverClass::kSwiftShader, 1, 1, 4},
+               {DriverClass::kSwiftShader, 8, 1, 8},
+               {DriverClass::kLavapipe, 1, 1, 8},
+               {DriverClass::kNvidia, 1, 1, 64},
+               {DriverClass::kNvidia, 8, 2, 256}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(driverClassName(c.row)) + ", " + std::to_string(c.rows) + " rows");
+    const FakeDevice device = tableDevice(c.row);
+    const StatusOr<OpPlan> plan = planFor({kVocab, kHidden}, DataType::kFloat32, {c.rows}, DataType::kInt64, 0, device);
+    expectOneDispatch(plan, c.row);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->steps[0].groups, c.groups);
+    EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], c.workgroup);
+  }
+  // The in-place KV row (ScatterND of one 4 KiB slice) on SwiftShader's row: one invocation too.
+  const FakeDevice device = tableDevice(DriverClass::kSwiftShader);
+  StatusOr<ScatterShape> shape = inferScatterNDShape({64, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64,
+                                                     {1, kHidden}, DataType::kFloat32, Reduction::kNone);
+  ASSERT_TRUE(shape.ok());
+  const Placement cache = placed(0, 64 * kHidden * 4);
+  const StatusOr<OpPlan> plan =
+      planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device);
+  expectOneDispatch(plan, DriverClass::kSwiftShader);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], 4u);
 }
 
 // Under the skip policy nothing is checked on the device: whatever the size, the plan writes no status

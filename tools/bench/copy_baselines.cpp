@@ -50,7 +50,7 @@ StatusOr<kernels::DescriptorPool> recordComputeCopy(Context::Impl& context, VkCo
                                                     VkBuffer target, VkDeviceSize bytes, CopyLayout layout,
                                                     VkDeviceSize source_offset, VkDeviceSize target_offset) {
   const DeviceInfo& info = context.device->info();
-  const uint32_t workgroup = context.tuning.values.workgroup_size;
+  const uint32_t workgroup = layout.workgroup != 0 ? layout.workgroup : context.tuning.values.workgroup_size;
   const VkDeviceSize total = (bytes + kQuadBytes - 1) / kQuadBytes * kQuadBytes;
   const VkDeviceSize chunk = chunkBytes(info);
   const uint32_t chunk_count = static_cast<uint32_t>(std::max<VkDeviceSize>(1, (total + chunk - 1) / chunk));

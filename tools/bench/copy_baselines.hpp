@@ -17,12 +17,14 @@ void recordCopyBuffer(const vk::Device& device, VkCommandBuffer cmd, VkBuffer so
 
 // How the compute copy spreads quads over invocations (copy.comp): `lanes` invocations per segment
 // of lanes x items quads, each moved as a uvec4 or, with `int64_components`, a u64vec2 (copy_int64);
-// with `batched_loads`, whole segments load four quads before storing them.
+// with `batched_loads`, whole segments load four quads before storing them; in groups of `workgroup`
+// invocations (0: the device's Tuning::workgroup_size).
 struct CopyLayout {
   uint32_t lanes = 1;
   uint32_t items = 1;
   bool int64_components = false;
   bool batched_loads = false;
+  uint32_t workgroup = 0;
 };
 
 // The layouts the benchmark times, the fastest being the ceiling: the device's workgroup as one

@@ -6,6 +6,7 @@
 #include "copy_baselines.hpp"
 #include "core/context_impl.hpp"
 #include "host_data.hpp"
+#include "plan/segments.hpp"
 #include "plan/shape.hpp"
 #include "quantized_tables.hpp"
 #include "vkindex/tensor_scatter.hpp"
@@ -368,9 +369,15 @@ Status BareCopies::record(Context& context, VkCommandBuffer cmd, int i) {
   Context::Impl& impl = implOf(context);
   const plan::Tuning& tuning = impl.tuning.values;
   const uint64_t slot = slot_bytes_ * static_cast<uint64_t>(i);
+  // The row gathers' segments for this device, in a group sized to the work as the operations'
+  // single-group dispatches are (plan::fitOneGroup).
+  CopyLayout layout{std::max<uint32_t>(tuning.row_lanes, 1), std::max<uint32_t>(tuning.row_items, 1)};
+  const uint64_t quads = (bytes_ + 15) / 16;
+  const uint64_t invocations = (quads + layout.lanes * layout.items - 1) / (layout.lanes * layout.items) * layout.lanes;
+  layout.workgroup =
+      plan::workgroupForWork(invocations, layout.lanes, tuning.workgroup_size, impl.device->info().subgroup_size);
   VKINDEX_ASSIGN_OR_RETURN(kernels::DescriptorPool pool,
-                           recordComputeCopy(impl, cmd, sources_.buffer(), targets_.buffer(), bytes_,
-                                             CopyLayout{tuning.workgroup_size, tuning.items_per_invocation},
+                           recordComputeCopy(impl, cmd, sources_.buffer(), targets_.buffer(), bytes_, layout,
                                              sources_.offset() + slot, targets_.offset() + slot));
   pools_.push_back(std::move(pool));
   return Status::Ok();
