@@ -182,11 +182,19 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
   const bool word_path = cut_rows && shape.quantize_inner == 1 && shape.quantize_axis != shape.gather_axis &&
                          shape.quantize_dim % codes_per_word == 0 && shape.row_codes % codes_per_word == 0;
   // Its segments: up to the device's row_items data words of a row per invocation (Tuning::row_items:
-  // long runs on CPU drivers), but short enough that four workgroups' invocations all have one, so a
-  // decode step's single row is spread out too; a power of two, so that few pipelines serve all sizes.
+  // long runs on CPU drivers), but short enough that four workgroups' invocations all have one; a
+  // power of two, so that few pipelines serve all sizes. A call that spread would leave at one word
+  // per invocation (a decode step's row or few) is spread over four subgroups' invocations instead,
+  // in groups fitted to them (plan::fitOneGroup): a CPU driver runs a group's invocations one SIMD
+  // batch after another, each paying for its index and its block, so one-word invocations cost it
+  // more than their words (SwiftShader: 256 of one word took 3.6x the time of 16 of 16 words); a GPU's
+  // segments stay at most row_items (4) words.
   const uint64_t words = word_path ? shape.index_count * (shape.row_codes / codes_per_word) : 0;
-  const uint64_t wanted_segment =
-      std::clamp<uint64_t>(words / (uint64_t(4) * tuning.workgroup_size), 1, std::max<uint32_t>(tuning.row_items, 1));
+  const uint64_t groups_spread = uint64_t(4) * workgroup;
+  const uint64_t spread = words / groups_spread < 2 && device.subgroup_size != 0
+                              ? uint64_t(4) * std::min(device.subgroup_size, workgroup)
+                              : groups_spread;
+  const uint64_t wanted_segment = std::clamp<uint64_t>(words / spread, 1, std::max<uint32_t>(tuning.row_items, 1));
   uint64_t segment_words = 1;
   while (segment_words * 2 <= wanted_segment) segment_words *= 2;
   const uint64_t segments_per_row = (shape.row_codes / codes_per_word + segment_words - 1) / segment_words;
@@ -307,6 +315,7 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
                      {Role::kOutput, output_window}};
     setPush(step, params);
     step.groups = std::max<uint64_t>(groupsForItems(items, workgroup), 1);
+    fitOneGroup(step, items, 1, device);
     if (gated) waitForChecks(step);
     plan.steps.push_back(std::move(step));
   }

@@ -242,6 +242,39 @@ TEST(SmallOpPlanTest, SingleGroupsAreSizedToTheirWork) {
   EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], 4u);
 }
 
+// One token's int4 row (1024 codes: 128 data words) is spread over four subgroups' invocations in a
+// group fitted to them: 16 invocations of 8 words on SwiftShader's row, 128 of one word on NVIDIA's;
+// 8 rows' 1024 words, 16 of 64 words on SwiftShader's and 128 of 4 (its row_items) on NVIDIA's. Calls
+// that four groups of 256 give two words or more per invocation keep that spread.
+TEST(SmallOpPlanTest, QuantizedRowIsSpreadOverFourSubgroups) {
+  const struct {
+    DriverClass row;
+    int64_t rows;
+    uint32_t segment_words;
+    uint32_t workgroup;
+  } cases[] = {{DriverClass::kSwiftShader, 1, 8, 16}, {DriverClass::kLavapipe, 1, 4, 32},
+               {DriverClass::kNvidia, 1, 1, 128},     {DriverClass::kSwiftShader, 8, 64, 16},
+               {DriverClass::kNvidia, 8, 4, 256},     {DriverClass::kSwiftShader, 64, 8, 256}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(std::string(driverClassName(c.row)) + ", " + std::to_string(c.rows) + " rows");
+    const FakeDevice device = tableDevice(c.row);
+    GatherBlockQuantizedOptions options;
+    options.block_size = 32;
+    StatusOr<GatherBlockQuantizedShape> shape =
+        inferGatherBlockQuantizedShape({DataType::kInt4, {kVocab, kHidden}}, {DataType::kInt64, {c.rows}},
+                                       {DataType::kFloat16, {kVocab, kHidden / 32}}, std::nullopt, options);
+    ASSERT_TRUE(shape.ok()) << shape.status().toString();
+    const StatusOr<OpPlan> plan =
+        planGatherBlockQuantized(*shape, placed(0, kVocab * kHidden / 2), placed(1 << 30, 8 * c.rows),
+                                 placed(uint64_t(2) << 30, kVocab * kHidden / 16), std::nullopt,
+                                 placed(uint64_t(3) << 30, kHidden * 2 * c.rows), device, device);
+    ASSERT_TRUE(plan.ok()) << plan.status().toString();
+    ASSERT_EQ(plan->steps.size(), 1u) << kernels(*plan);
+    EXPECT_EQ(plan->steps[0].spec[kSpecSegmentWords], c.segment_words);
+    EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], c.workgroup);
+  }
+}
+
 // Under the skip policy nothing is checked on the device: whatever the size, the plan writes no status
 // slot, so it takes none (its gates read the status board's clean slot), resets none and has no barrier
 // to the host: in a batch such an operation waits on nothing but its data. GatherBlockQuantized's
