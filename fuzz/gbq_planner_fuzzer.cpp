@@ -98,7 +98,8 @@ std::string describe(const Problem& p) {
           std::to_string(p.options.quantize_axis) + ", block_size " + std::to_string(p.options.block_size) + ", bits " +
           std::to_string(p.options.bits) + "; device range " + std::to_string(p.device.max_storage_buffer_range) +
           ", alignment " + std::to_string(p.device.min_storage_buffer_offset_alignment) + ", workgroup " +
-          std::to_string(p.device.workgroup_size) + ", row items " + std::to_string(p.device.row_items);
+          std::to_string(p.device.workgroup_size) + ", subgroup " + std::to_string(p.device.subgroup_size) +
+          ", row items " + std::to_string(p.device.row_items);
   return text;
 }
 
@@ -142,6 +143,12 @@ void checkPass(const plan::Step& step, const plan::GatherBlockQuantizedShape& sh
   expect(p, step.bindings.size() == 6, "a pass binds six buffers");
   const auto params = plan::pushOf<abi::GatherBlockQuantizedParams>(step);
   expect(p, step.groups >= 1, "a pass with no workgroup");
+  // The device's workgroup, or a single group's fitted to its work (plan::fitOneGroup).
+  const uint32_t workgroup = step.spec[plan::kSpecWorkgroupSize];
+  expect(p,
+         workgroup == p.device.workgroup_size ||
+             (step.groups == 1 && workgroup >= 1 && workgroup < p.device.workgroup_size),
+         "a workgroup other than the device's, in a pass of several groups");
   expect(p, params.row_first < params.row_end || shape.axis_dim == 0, "a pass with no rows");
   const plan::Binding& data_binding = step.bindings[2];
   const plan::Binding& scale_binding = step.bindings[3];

@@ -195,6 +195,11 @@ void checkScatterStructure(const OpPlan& op_plan, const plan::ScatterShape& shap
     EXPECT_EQ(step.push_bytes, plan::test::pushBytesOf(step.kernel));
     EXPECT_EQ(step.push[0], 0u) << "the status slot is the runner's to fill";
     EXPECT_GT(step.groups, 0u);
+    // No group larger than the device's (a single one may be fitted to its work: plan::fitOneGroup).
+    if (step.kind == plan::StepKind::kDispatch) {
+      EXPECT_GE(step.spec[plan::kSpecWorkgroupSize], 1u);
+      EXPECT_LE(step.spec[plan::kSpecWorkgroupSize], device.workgroup_size);
+    }
   }
   plan::test::checkScatterWindows(op_plan, {data, indices, updates, output}, device);
   // A few updates in place without a reduction under the error policy (at most 16 components, and 256
