@@ -80,15 +80,18 @@ TEST(SmallOpPlanTest, GatherNDRowIsOneDispatch) {
   }
 }
 
+// A KV row update in place: ScatterND of float32 [64, 1024] x int64 [1, 1] x [1, 1024].
+StatusOr<OpPlan> kvRowPlan(const FakeDevice& device) {
+  StatusOr<ScatterShape> shape = inferScatterNDShape({64, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64,
+                                                     {1, kHidden}, DataType::kFloat32, Reduction::kNone);
+  if (!shape.ok()) return shape.status();
+  const Placement cache = placed(0, 64 * kHidden * 4);
+  return planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device);
+}
+
 TEST(SmallOpPlanTest, KvRowUpdateInPlaceIsOneDispatch) {
   for (DriverClass row : kRows) {
-    const FakeDevice device = tableDevice(row);
-    StatusOr<ScatterShape> shape = inferScatterNDShape({64, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64,
-                                                       {1, kHidden}, DataType::kFloat32, Reduction::kNone);
-    ASSERT_TRUE(shape.ok());
-    const Placement cache = placed(0, 64 * kHidden * 4);
-    const StatusOr<OpPlan> plan =
-        planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device);
+    const StatusOr<OpPlan> plan = kvRowPlan(tableDevice(row));
     expectOneDispatch(plan, row);
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(kernels(*plan), "scatter_nd_rows_checked x1") << "16-byte units";
@@ -230,13 +233,7 @@ TEST(SmallOpPlanTest, SingleGroupsAreSizedToTheirWork) {
     EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], c.workgroup);
   }
   // The in-place KV row (ScatterND of one 4 KiB slice) on SwiftShader's row: one invocation too.
-  const FakeDevice device = tableDevice(DriverClass::kSwiftShader);
-  StatusOr<ScatterShape> shape = inferScatterNDShape({64, kHidden}, DataType::kFloat32, {1, 1}, DataType::kInt64,
-                                                     {1, kHidden}, DataType::kFloat32, Reduction::kNone);
-  ASSERT_TRUE(shape.ok());
-  const Placement cache = placed(0, 64 * kHidden * 4);
-  const StatusOr<OpPlan> plan =
-      planScatter(*shape, cache, placed(1 << 20, 8), placed(2 << 20, kHidden * 4), cache, true, device, device);
+  const StatusOr<OpPlan> plan = kvRowPlan(tableDevice(DriverClass::kSwiftShader));
   expectOneDispatch(plan, DriverClass::kSwiftShader);
   ASSERT_TRUE(plan.ok());
   EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], 4u);
