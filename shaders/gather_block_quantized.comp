@@ -341,7 +341,9 @@ struct WordSource {
   uint codes;
   uint scale;
   int zero_point;
-  uint block_words;  // data words from this one to the end of its block (they share scale and zero point)
+  // Data words from this one to the end of its block (they share scale and zero point): the block's
+  // end or the quantized axis's, whichever comes first (a block may be longer than the axis).
+  uint block_words;
 };
 
 WordSource wordSource(uint p) {
@@ -355,7 +357,8 @@ WordSource wordSource(uint p) {
   source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
   // At least 1: the word path's rows are whole words and blocks whole words too (the planner's
   // condition), so `along` starts a word; the floor keeps the loop moving whatever the push block says.
-  source.block_words = max((((block + 1u) << pc.block_shift) - along) / kCodesPerWord, 1u);
+  uint block_left = (1u << pc.block_shift) - (along & ((1u << pc.block_shift) - 1u));  // block_shift <= 31
+  source.block_words = max(min(block_left, pc.quantize_span - along) / kCodesPerWord, 1u);
   return source;
 }
 

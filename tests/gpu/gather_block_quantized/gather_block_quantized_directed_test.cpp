@@ -3,7 +3,8 @@
 // with packed zero-point rows ending mid-byte, signed int4 rows starting mid-byte), every code of each
 // float8 type and of float4e2m1 decoded (NaN codes by the agreed rule), results that overflow to
 // infinity or fall to float16/float32 subnormals, -0.0, float data's scales shared along outer or inner
-// axes and per tensor, gather_axis equal to, before and after quantize_axis, rank-0 and empty indices,
+// axes and per tensor, gather_axis equal to, before and after quantize_axis, a last block cut short by
+// the quantized axis under segments of several words, rank-0 and empty indices,
 // empty data, tables split into binding windows, and tensors viewed at unaligned offsets of one buffer.
 // Expected outputs come from exact arithmetic in the test (values exactly representable) or are bit
 // patterns written out, and the reference must agree; the other cases compare with the reference.
@@ -154,6 +155,31 @@ TEST_F(QuantizedGatherTest, SignedInt4RowsStartMidByte) {
   ASSERT_NO_FATAL_FAILURE(expectQuantizedGatherGives(context(),
                                                      makeCall(data, {2}, {-1, 1}, scales, zero_points, -2, -1, 16),
                                                      realTensor(DataType::kBFloat16, {2, 5}, rows)));
+}
+
+// int4 [6, 2, 40] gathered along axis 0 and quantized along the last axis in blocks of 32: each
+// 40-code line has a full block and one of 8 codes, and its last block ends with the line (5 data
+// words), not 32 codes on. 12 indices give the word path segments of several words, which cross from
+// one line to the next: each line's words take that line's scales (its second block's, from word 4).
+TEST_F(QuantizedGatherTest, BlocksCutShortByTheQuantizedAxisEndWithIt) {
+  constexpr int kLines = 12, kCodes = 40;
+  std::vector<int> codes;
+  for (int i = 0; i < kLines * kCodes; ++i) codes.push_back((3 * i + i / kCodes) % 16 - 8);
+  std::vector<double> scale;  // [6, 2, 2]: a power of two of its own per line and block, signs alternating
+  for (int i = 0; i < kLines * 2; ++i) scale.push_back(std::ldexp(i % 2 == 0 ? 1.0 : -1.0, i % 7 - 3));
+  const HostTensor data = packedTensor(DataType::kInt4, {6, 2, kCodes}, codes);
+  const HostTensor scales = realTensor(DataType::kFloat16, {6, 2, 2}, scale);
+  const std::vector<int64_t> indices = {5, 0, -1, 3, 2, 2, -6, 4, 1, 5, 0, 3};
+  std::vector<double> expected;
+  for (int64_t index : indices) {
+    const int row = static_cast<int>(index < 0 ? index + 6 : index);
+    for (int line = 2 * row; line < 2 * row + 2; ++line) {
+      for (int c = 0; c < kCodes; ++c) expected.push_back(codes[line * kCodes + c] * scale[line * 2 + c / 32]);
+    }
+  }
+  ASSERT_NO_FATAL_FAILURE(expectQuantizedGatherGives(context(),
+                                                     makeCall(data, {12}, indices, scales, std::nullopt, 0, 2, 32),
+                                                     realTensor(DataType::kFloat16, {12, 2, kCodes}, expected)));
 }
 
 // uint4 [20, 3] quantized along axis 0 (blocks of 16: rows 0-15 and 16-19), gathered along axis 1 after
