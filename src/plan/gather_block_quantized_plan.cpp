@@ -187,8 +187,8 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
   // per invocation (a decode step's row or few) is spread over four subgroups' invocations instead,
   // in groups fitted to them (plan::fitOneGroup): a CPU driver runs a group's invocations one SIMD
   // batch after another, each paying for its index and its block, so one-word invocations cost it
-  // more than their words (SwiftShader: 256 of one word took 3.6x the time of 16 of 16 words); a GPU's
-  // segments stay at most row_items (4) words.
+  // more than their words (docs/tuning.md, row_items); a GPU's segments stay at most row_items (4)
+  // words.
   const uint64_t words = word_path ? shape.index_count * (shape.row_codes / codes_per_word) : 0;
   const uint64_t groups_spread = uint64_t(4) * workgroup;
   const uint64_t spread = words / groups_spread < 2 && device.subgroup_size != 0

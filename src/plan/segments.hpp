@@ -43,8 +43,8 @@ SegmentLayout segmentLayout(const Tuning& tuning, uint32_t workgroup, uint64_t r
 // The workgroup for `invocations` invocations of work that fit one group of `workgroup`: the
 // invocations rounded up to a power of two, but at least `lanes` (they share segments) and the
 // device's subgroup size (`subgroup_size`; 0: unknown, keep `workgroup`). A CPU driver runs every
-// invocation of a group, idle or not (SwiftShader: a 1-row Gather's self-checking dispatch in a group of
-// 256 took 4x the time it took in a group of 4, docs/gather-kernels.md); a GPU schedules whole
+// invocation of a group, idle or not (a 1-row Gather's one busy invocation shared its group with 255
+// idle ones that each still checked the index: docs/gather-kernels.md); a GPU schedules whole
 // subgroups, so below one nothing changes. The grid-stride kernels (shaders/common/grid.glsl) cover
 // their work whatever the group's size.
 uint32_t workgroupForWork(uint64_t invocations, uint32_t lanes, uint32_t workgroup, uint32_t subgroup_size);

@@ -358,6 +358,13 @@ StatusOr<std::unique_ptr<BareCopies>> BareCopies::create(Context& context, uint6
   const uint64_t alignment = std::max<uint64_t>(implOf(context).device->info().min_storage_buffer_offset_alignment, 16);
   copies->bytes_ = bytes;
   copies->slot_bytes_ = plan::alignUp(bytes, alignment);
+  const plan::Tuning& tuning = implOf(context).tuning.values;
+  const uint64_t quads = (bytes + 15) / 16;
+  const plan::SegmentLayout segments = plan::segmentLayout(tuning, tuning.workgroup_size, quads);
+  copies->layout_ = CopyLayout{segments.lanes, segments.items};
+  copies->layout_.workgroup =
+      plan::workgroupForWork(segments.segmentsOf(quads) * segments.lanes, segments.lanes, tuning.workgroup_size,
+                             implOf(context).device->info().subgroup_size);
   const std::vector<uint8_t> sources = randomBytes(kBatchOps * copies->slot_bytes_, 61);
   VKINDEX_ASSIGN_OR_RETURN(copies->sources_, Tensor::fromHost(context, DataType::kUInt8, {int64_t(sources.size())},
                                                               sources.data(), sources.size()));
@@ -366,19 +373,10 @@ StatusOr<std::unique_ptr<BareCopies>> BareCopies::create(Context& context, uint6
 }
 
 Status BareCopies::record(Context& context, VkCommandBuffer cmd, int i) {
-  Context::Impl& impl = implOf(context);
-  const plan::Tuning& tuning = impl.tuning.values;
   const uint64_t slot = slot_bytes_ * static_cast<uint64_t>(i);
-  // The row gathers' segments for this device, in a group sized to the work as the operations'
-  // single-group dispatches are (plan::fitOneGroup).
-  CopyLayout layout{std::max<uint32_t>(tuning.row_lanes, 1), std::max<uint32_t>(tuning.row_items, 1)};
-  const uint64_t quads = (bytes_ + 15) / 16;
-  const uint64_t invocations = (quads + layout.lanes * layout.items - 1) / (layout.lanes * layout.items) * layout.lanes;
-  layout.workgroup =
-      plan::workgroupForWork(invocations, layout.lanes, tuning.workgroup_size, impl.device->info().subgroup_size);
   VKINDEX_ASSIGN_OR_RETURN(kernels::DescriptorPool pool,
-                           recordComputeCopy(impl, cmd, sources_.buffer(), targets_.buffer(), bytes_, layout,
-                                             sources_.offset() + slot, targets_.offset() + slot));
+                           recordComputeCopy(implOf(context), cmd, sources_.buffer(), targets_.buffer(), bytes_,
+                                             layout_, sources_.offset() + slot, targets_.offset() + slot));
   pools_.push_back(std::move(pool));
   return Status::Ok();
 }

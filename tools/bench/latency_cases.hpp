@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "copy_baselines.hpp"
 #include "kernels/recorder.hpp"
 #include "vkindex/ops.hpp"
 
@@ -62,6 +63,9 @@ class BareCopies {
 
  private:
   uint64_t bytes_ = 0, slot_bytes_ = 0;
+  // The row gathers' segments for the device, in a group sized to the work as the operations'
+  // single-group dispatches are (plan::fitOneGroup).
+  CopyLayout layout_;
   Tensor sources_, targets_;
   std::vector<kernels::DescriptorPool> pools_;
 };
