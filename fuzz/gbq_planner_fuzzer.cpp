@@ -170,6 +170,21 @@ void checkPass(const plan::Step& step, const plan::GatherBlockQuantizedShape& sh
     checkWindow(p, data_binding, data, "data");
     expect(p, params.data_code_lead + codes <= itemsOf(data_binding, shape.code_bits), "codes leave the data window");
   }
+  // Quads of data words: only in the native modules, and only where everything they step over is whole
+  // quads, so that each 16-byte load and store lies inside the windows and one block.
+  if ((params.flags & VKINDEX_GBQ_QUAD_WORDS) != 0) {
+    const uint64_t quad_codes = 4 * 32 / shape.code_bits;
+    expect(p,
+           step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative ||
+               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeInt64 ||
+               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeChecked,
+           "quads in a module without them");
+    expect(p, params.out_word_offset % 4 == 0 && params.data_code_lead % quad_codes == 0, "quads off 16 bytes");
+    expect(p,
+           step.spec[plan::kSpecSegmentWords] % 4 == 0 && shape.quantize_dim % quad_codes == 0 &&
+               shape.block_size % quad_codes == 0 && (params.data_code_lead + codes) % quad_codes == 0,
+           "quads over segments, rows or blocks that are not whole quads");
+  }
   if (codes == 0) return;
   // The highest scale index: the last code's x, the last block, the last inner position.
   const uint64_t span = std::max<uint64_t>(shape.quantize_dim * shape.quantize_inner, 1);
@@ -227,8 +242,11 @@ void checkPlan(const Problem& p) {
            self_checking || step.kernel == plan::Kernel::kGatherBlockQuantized ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWords ||
                step.kernel == plan::Kernel::kGatherBlockQuantizedWordsHalfScales ||
-               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative,
+               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative ||
+               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeInt64,
            "a pass of another kernel");
+    expect(p, step.kernel != plan::Kernel::kGatherBlockQuantizedWordsNativeInt64 || p.device.int64_units,
+           "64-bit units without int64_units");
     // A self-checking pass (fuseSmallChecks) is the whole plan: the error policy, few indices, its own
     // status, nothing before it.
     if (self_checking) {

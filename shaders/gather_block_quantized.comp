@@ -51,9 +51,25 @@ layout(binding = 5, std430) buffer Out { uint out_words[]; };
 #ifndef VKINDEX_GBQ_VECTORS
 #define VKINDEX_GBQ_VECTORS 0
 #endif
+#ifndef VKINDEX_GBQ_INT64_UNITS
+#define VKINDEX_GBQ_INT64_UNITS 0
+#endif
 #if VKINDEX_GBQ_VECTORS
-// The same binding as vectors, for VKINDEX_GBQ_VECTOR_STORES.
-layout(binding = 5, std430) writeonly buffer OutVectors4 { uvec4 out_vectors4[]; };
+// Data and output as 16-byte units (quads of words), for VKINDEX_GBQ_VECTOR_STORES and
+// VKINDEX_GBQ_QUAD_WORDS: as 64-bit components in the *_int64 modules (Tuning::int64_units), since
+// lavapipe moves each component of a storage access lane by lane (common/unit_type.glsl).
+#if VKINDEX_GBQ_INT64_UNITS
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#define GBQ_QUAD u64vec2
+uvec4 fromQuad(u64vec2 quad) { return uvec4(unpackUint2x32(quad.x), unpackUint2x32(quad.y)); }
+u64vec2 toQuad(uvec4 words) { return u64vec2(packUint2x32(words.xy), packUint2x32(words.zw)); }
+#else
+#define GBQ_QUAD uvec4
+uvec4 fromQuad(uvec4 quad) { return quad; }
+uvec4 toQuad(uvec4 words) { return words; }
+#endif
+layout(binding = 2, std430) readonly buffer DataQuads { GBQ_QUAD data_quads[]; };
+layout(binding = 5, std430) writeonly buffer OutQuads { GBQ_QUAD out_quads[]; };
 layout(binding = 5, std430) writeonly buffer OutVectors2 { uvec2 out_vectors2[]; };
 #endif
 
@@ -280,14 +296,32 @@ bool plainScale(uint s) {
   return SCALE_KIND != VKINDEX_SCALE_FLOAT16 || (e >= 113u && e <= 133u);
 }
 
-// dequantized()'s bits for an integer code under a plain scale, with no special case left: the
-// product exact to nearest even (the device's multiply where it rounds so; else one 32-bit integer
-// product rounded here), a zero difference a zero of the scale's sign, the output rounding by formula.
-uint plainBits(int difference, uint s) {
+// What plainBits multiplies by for a plain scale `s`: the scale itself, but where the device multiplies,
+// a float16 output's scale divided by 2^112 (its exponent field less 112: still a normal number, the
+// scale being plain), so that the product's bits are the float16's before rounding, a zero difference
+// giving a signed zero that rounds to itself (no rebias and no special case per code).
+uint plainFactor(uint s) {
 #if VKINDEX_GBQ_NATIVE_MULTIPLY || VKINDEX_GBQ_EXACT_PRODUCTS
-  precise float native = float(difference) * uintBitsToFloat(s);
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT16) return s - (112u << 23u);
+#endif
+  return s;
+}
+
+// dequantized()'s bits for an integer code under a plain scale (as plainFactor(scale)), with no
+// special case left: the product exact to nearest even (the device's multiply where it rounds so; else
+// one 32-bit integer product rounded here), a zero difference a zero of the scale's sign, the output
+// rounding by formula.
+uint plainBits(int difference, uint factor) {
+#if VKINDEX_GBQ_NATIVE_MULTIPLY || VKINDEX_GBQ_EXACT_PRODUCTS
+  // 0 x the factor is a zero of its sign, which each output's rounding below keeps.
+  precise float native = float(difference) * uintBitsToFloat(factor);
   uint product = floatBitsToUint(native);
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return product;
+  if (SCALE_KIND == VKINDEX_SCALE_BFLOAT16) return (product + 0x7FFFu + ((product >> 16u) & 1u)) >> 16u;
+  uint magnitude = product & kSoftMagnitude;  // already rebiased by plainFactor
+  return ((product >> 16u) & 0x8000u) | ((magnitude + 0xFFFu + ((magnitude >> 13u) & 1u)) >> 13u);
 #else
+  uint s = factor;
   uint sign = (s ^ (difference < 0 ? kSoftSignBit : 0u)) & kSoftSignBit;
   uint wide = uint(abs(difference)) * f32Significand(s);  // < 2^32
   int msb = int((floatBitsToUint(float(wide)) >> 23u) & 0xFFu) - 127;
@@ -298,13 +332,13 @@ uint plainBits(int difference, uint s) {
   uint halfway = (1u << shift) >> 1u;
   if (shift != 0u && (rest > halfway || (rest == halfway && (significand & 1u) != 0u))) significand += 1u;
   uint product = sign | ((((s >> 23u) & 0xFFu) + shift - 1u) << 23u) + significand;
-#endif
   if (difference == 0) product = s & kSoftSignBit;
   if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return product;
   if (SCALE_KIND == VKINDEX_SCALE_BFLOAT16) return (product + 0x7FFFu + ((product >> 16u) & 1u)) >> 16u;
   uint magnitude = (product & kSoftMagnitude) - (112u << 23u);  // rebias 127 -> 15
   uint half_bits = ((product >> 16u) & 0x8000u) | ((magnitude + 0xFFFu + ((magnitude >> 13u) & 1u)) >> 13u);
   return difference == 0 ? (product >> 16u) : half_bits;
+#endif
 }
 
 // The element's output bits (the row must be owned): by plainBits (`general` false) or by the
@@ -322,7 +356,7 @@ uint elementBits(Cursor c, bool general, out bool plain) {
   int zero_point = zeroPoint(c.x, block, scale_index);
   plain = CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(scale);
   if (general) return dequantized(code, zero_point, scale);
-  return plainBits(integerCode(code) - zero_point, scale);
+  return plainBits(integerCode(code) - zero_point, plainFactor(scale));
 }
 
 #if VKINDEX_GBQ_WORD_PATH
@@ -331,8 +365,9 @@ uint elementBits(Cursor c, bool general, out bool plain) {
 // point. An invocation takes a segment of SEGMENT_WORDS data words of one output row (the device's
 // row_items: a long run streamed by one invocation on CPU drivers, a few words on GPUs, where adjacent
 // invocations take adjacent segments): its index is read once, and each word's codes are
-// dequantized with one scale and zero point. row_multiplier and row_shift divide by the segments per
-// row here.
+// dequantized with one scale and zero point; in the native modules, four words at a time where the
+// pass says everything is whole quads (VKINDEX_GBQ_QUAD_WORDS). row_multiplier and row_shift divide by
+// the segments per row here.
 layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
 const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
 
@@ -340,6 +375,7 @@ const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
 struct WordSource {
   uint codes;
   uint scale;
+  uint factor;  // plainFactor(scale)
   int zero_point;
   // Data words from this one to the end of its block (they share scale and zero point): the block's
   // end or the quantized axis's, whichever comes first (a block may be longer than the axis).
@@ -353,6 +389,7 @@ WordSource wordSource(uint p) {
   uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
   WordSource source;
   source.scale = scaleBits(scale_index + pc.scale_lead);
+  source.factor = plainFactor(source.scale);
   source.zero_point = zeroPoint(x, block, scale_index);
   source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
   // At least 1: the word path's rows are whole words and blocks whole words too (the planner's
@@ -369,7 +406,7 @@ uint outputWord(WordSource source, bool plain, uint w) {
   uint bits = 0u;
   for (uint i = 0u; i < kElementsPerWord; ++i) {
     uint code = (source.codes >> ((w * kElementsPerWord + i) * CODE_BITS)) & kCodeMask;
-    uint element = plain ? plainBits(integerCode(code) - source.zero_point, source.scale)
+    uint element = plain ? plainBits(integerCode(code) - source.zero_point, source.factor)
                          : dequantized(code, source.zero_point, source.scale);
     bits |= element << (16u * i);
   }
@@ -394,15 +431,59 @@ void storeWord(WordSource source, bool plain, uint out_word) {
       return;
     }
     for (uint w = 0u; w < kOutWordsPerWord; w += 4u) {
-      out_vectors4[(out_word + w) / 4u] =
-          uvec4(outputWord(source, plain, w), outputWord(source, plain, w + 1u), outputWord(source, plain, w + 2u),
-                outputWord(source, plain, w + 3u));
+      out_quads[(out_word + w) / 4u] =
+          toQuad(uvec4(outputWord(source, plain, w), outputWord(source, plain, w + 1u), outputWord(source, plain, w + 2u),
+                       outputWord(source, plain, w + 3u)));
     }
     return;
   }
 #endif
   for (uint w = 0u; w < kOutWordsPerWord; ++w) out_words[out_word + w] = outputWord(source, plain, w);
 }
+
+#if VKINDEX_GBQ_VECTORS
+// Plain output words [w, w + 4) of data word `codes` (kOutWordsPerWord of 4 or more).
+uvec4 fourPlainWords(WordSource source, uint codes, uint w) {
+  source.codes = codes;
+  return uvec4(outputWord(source, true, w), outputWord(source, true, w + 1u), outputWord(source, true, w + 2u),
+               outputWord(source, true, w + 3u));
+}
+
+// Plain output words [0, 2) of data words `first` and `second` (kOutWordsPerWord 2: 8-bit codes into
+// float16 or bfloat16).
+uvec4 twoPlainWordsEach(WordSource source, uint first, uint second) {
+  WordSource other = source;
+  source.codes = first;
+  other.codes = second;
+  return uvec4(outputWord(source, true, 0u), outputWord(source, true, 1u), outputWord(other, true, 0u),
+               outputWord(other, true, 1u));
+}
+
+// The plain codes of `quads` quads of data words (VKINDEX_GBQ_QUAD_WORDS: four data words sharing the
+// source's scale and zero point) from data quad `data_quad` to output quad `out_quad` on: each quad's
+// codes in one 16-byte load, its output words (8 to 32) in 16-byte stores. Whole quads, as the copy
+// kernels move units, cut lavapipe's loop to about the copy's cost, where a word at a time cost more
+// than the arithmetic (docs/tuning.md, int64_units). Written out word by word rather than as a vector
+// indexed in loops left to the driver's unrolling.
+void storePlainQuads(WordSource source, uint data_quad, uint out_quad, uint quads) {
+  const uint kOutQuadsPerWord = kOutWordsPerWord / 4u;  // 0 for kOutWordsPerWord 2
+  for (uint i = 0u; i < quads; ++i) {
+    uvec4 codes = fromQuad(data_quads[data_quad + i]);
+    uint target = out_quad + i * kOutWordsPerWord;
+    if (kOutWordsPerWord == 2u) {
+      out_quads[target] = toQuad(twoPlainWordsEach(source, codes.x, codes.y));
+      out_quads[target + 1u] = toQuad(twoPlainWordsEach(source, codes.z, codes.w));
+      continue;
+    }
+    for (uint q = 0u; q < kOutQuadsPerWord; ++q) {
+      out_quads[target + q] = toQuad(fourPlainWords(source, codes.x, 4u * q));
+      out_quads[target + kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.y, 4u * q));
+      out_quads[target + 2u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.z, 4u * q));
+      out_quads[target + 3u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.w, 4u * q));
+    }
+  }
+}
+#endif
 
 void main() {
   if (!mayWrite()) return;
@@ -433,6 +514,16 @@ void main() {
       uint block_end = min(end_word, word + source.block_words);
       bool plain = plainWord(source);
       general_left = general_left || !plain;
+#if VKINDEX_GBQ_VECTORS
+      if (hasFlag(VKINDEX_GBQ_QUAD_WORDS)) {
+        // Blocks, segments and the data's lead are whole quads here (the planner's condition).
+        uint quad_codes = 4u * kCodesPerWord;
+        uint out_first = out_word + (word - first_word) * kOutWordsPerWord;
+        if (plain) storePlainQuads(source, (p + pc.data_code_lead) / quad_codes, out_first / 4u, (block_end - word) / 4u);
+        word = block_end;
+        continue;
+      }
+#endif
       // The block's words, each one's codes loaded once (the first one's by wordSource).
       for (;;) {
         if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);

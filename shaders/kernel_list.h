@@ -203,6 +203,8 @@ VKINDEX_KERNEL(kGatherBlockQuantizedWords, gather_block_quantized_words, gather_
 // float's (devices that round to nearest even on request, like the native float32 add modules), and
 // storing a data word's output words as vectors where the output is aligned (VKINDEX_GBQ_VECTORS)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsNative, gather_block_quantized_words_native, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_GBQ_VECTORS=1", abi::GatherBlockQuantizedParams)
+// the same with 16-byte units as 64-bit components (Tuning::int64_units)
+VKINDEX_KERNEL(kGatherBlockQuantizedWordsNativeInt64, gather_block_quantized_words_native_int64, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_GBQ_VECTORS=1,VKINDEX_GBQ_INT64_UNITS=1", abi::GatherBlockQuantizedParams)
 // The word path for float16 and bfloat16 scales on devices without that rounding control: their
 // products with integer differences are exact, so the device's multiply gives them (VKINDEX_GBQ_EXACT_PRODUCTS)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsHalfScales, gather_block_quantized_words_half_scales, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_EXACT_PRODUCTS=1", abi::GatherBlockQuantizedParams)

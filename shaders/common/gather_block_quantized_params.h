@@ -19,6 +19,10 @@
 // The word path stores each data word's output words as one 16- or 8-byte vector (the output's first
 // word lies on such a boundary): a warp's stores then cover contiguous memory.
 #define VKINDEX_GBQ_VECTOR_STORES 32u
+// The word path takes a segment's plain data words four at a time (a 16-byte load of codes, 16-byte
+// stores): the output's first word lies on a 16-byte boundary, the data binding's first row on a
+// quad of data words, and segments, rows, blocks and the quantized axis are whole quads.
+#define VKINDEX_GBQ_QUAD_WORDS 64u
 
 // Consecutive output words per invocation: its position is found by division once, then stepped.
 #define VKINDEX_GBQ_WORDS_PER_INVOCATION 4u

@@ -68,7 +68,8 @@ Kernel selfCheckingKernel(Kernel kernel) {
   switch (kernel) {
     case Kernel::kGatherBlockQuantizedWords:
     case Kernel::kGatherBlockQuantizedWordsHalfScales: return Kernel::kGatherBlockQuantizedWordsChecked;
-    case Kernel::kGatherBlockQuantizedWordsNative: return Kernel::kGatherBlockQuantizedWordsNativeChecked;
+    case Kernel::kGatherBlockQuantizedWordsNative:
+    case Kernel::kGatherBlockQuantizedWordsNativeInt64: return Kernel::kGatherBlockQuantizedWordsNativeChecked;
     default: return Kernel::kGatherBlockQuantizedChecked;
   }
 }
@@ -290,6 +291,15 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
         params.out_word_offset % std::min<uint64_t>(out_words_per_data_word, 4) == 0) {
       params.flags |= VKINDEX_GBQ_VECTOR_STORES;
     }
+    // And its quads of data words: a 16-byte load of codes for 16-byte stores, where everything the
+    // quads step over is whole quads (the quantized axis, hence rows and blocks' ends; blocks; segments;
+    // the data binding's lead) and the output starts on 16 bytes.
+    const uint64_t quad_codes = 4 * codes_per_word;
+    if (word_path && tuning.native_float32_add && params.out_word_offset % 4 == 0 && segment_words % 4 == 0 &&
+        shape.quantize_dim % quad_codes == 0 && shape.block_size % quad_codes == 0 &&
+        data_range.lead_items % quad_codes == 0) {
+      params.flags |= VKINDEX_GBQ_QUAD_WORDS;
+    }
     params.output_words = static_cast<uint32_t>(output_words);
 
     Step step;
@@ -298,7 +308,8 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
     // products with integer codes are exact (the half_scales module).
     const bool half_scales = shape.scale_type != DataType::kFloat32;
     step.kernel = !word_path                  ? Kernel::kGatherBlockQuantized
-                  : tuning.native_float32_add ? Kernel::kGatherBlockQuantizedWordsNative
+                  : tuning.native_float32_add ? (tuning.int64_units ? Kernel::kGatherBlockQuantizedWordsNativeInt64
+                                                                    : Kernel::kGatherBlockQuantizedWordsNative)
                   : half_scales               ? Kernel::kGatherBlockQuantizedWordsHalfScales
                                               : Kernel::kGatherBlockQuantizedWords;
     step.spec[kSpecWorkgroupSize] = workgroup;

@@ -31,9 +31,10 @@ uint64_t bytesOf(const TensorInput& input, uint32_t bits_override = 0) {
   return bits_override != 0 ? (count * bits_override + 7) / 8 : packedByteSize(input.type, count);
 }
 
-StatusOr<OpPlan> planned(const Call& call, const FakeDevice& device, uint64_t output_offset = 0) {
+StatusOr<OpPlan> planned(const Call& call, const FakeDevice& device, uint64_t output_offset = 0,
+                         uint64_t data_offset = 0) {
   const GatherBlockQuantizedShape shape = inferred(call);
-  const Placement data{0, bytesOf(call.data)};
+  const Placement data{data_offset, bytesOf(call.data)};
   const Placement indices{uint64_t(1) << 40, bytesOf(call.indices)};
   const Placement scales{uint64_t(2) << 40, bytesOf(call.scales)};
   const Placement output{(uint64_t(3) << 40) + output_offset,
@@ -112,6 +113,59 @@ TEST(GatherBlockQuantizedPlanTest, WordPathStoresVectorsOnlyWhereTheOutputIsAlig
   StatusOr<OpPlan> plan = planned(call, device);
   ASSERT_TRUE(plan.ok()) << plan.status().toString();
   EXPECT_EQ(pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]).flags & VKINDEX_GBQ_VECTOR_STORES, 0u);
+}
+
+// The native modules' word path takes a segment's data words four at a time (one 16-byte load, 16-byte
+// stores) where all it steps over is whole quads: int4 rows of 512 codes in blocks of 32 (a quad's
+// codes) or more, segments of 4 words or more, the data's lead and the output on 16 bytes. With
+// int64_units the module holding 64-bit units.
+TEST(GatherBlockQuantizedPlanTest, WordPathTakesQuadsOfDataWordsWhereAllIsWholeQuads) {
+  Call call;
+  call.data.shape = {32, 512};
+  call.indices.shape = {64};  // 4096 data words: segments of 4 on groups of 64
+  call.scales.shape = {32, 16};
+  call.options.block_size = 32;
+  FakeDevice device = softMultiplyDevice();
+  device.row_items = 256;
+  const auto quads = [&](const Call& c, uint64_t output_offset = 0, uint64_t data_offset = 0) {
+    StatusOr<OpPlan> plan = planned(c, device, output_offset, data_offset);
+    EXPECT_TRUE(plan.ok()) << plan.status().toString();
+    return plan.ok() && plan->steps.size() == 1 &&
+           (pushOf<abi::GatherBlockQuantizedParams>(plan->steps[0]).flags & VKINDEX_GBQ_QUAD_WORDS) != 0;
+  };
+  EXPECT_FALSE(quads(call));  // the soft multiply's module has none
+  device.native_float32_add = true;
+  EXPECT_TRUE(quads(call));
+  EXPECT_EQ(kernelsOf(*planned(call, device)), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNative});
+  device.int64_units = true;
+  EXPECT_TRUE(quads(call));
+  EXPECT_EQ(kernelsOf(*planned(call, device)), std::vector<Kernel>{Kernel::kGatherBlockQuantizedWordsNativeInt64});
+  // The output and the data's first row on 16 bytes of their bindings (64-byte alignment here).
+  EXPECT_TRUE(quads(call, 16, 0));
+  EXPECT_FALSE(quads(call, 8, 0));
+  EXPECT_TRUE(quads(call, 0, 16));
+  EXPECT_FALSE(quads(call, 0, 8));
+  // Blocks of 16 codes are half a quad.
+  Call short_blocks = call;
+  short_blocks.options.block_size = 16;
+  short_blocks.scales.shape = {32, 32};
+  EXPECT_FALSE(quads(short_blocks));
+  // An axis of 520 codes (65 words) ends mid-quad; blocks longer than the axis are fine where it does not.
+  Call odd_axis = call;
+  odd_axis.data.shape = {32, 520};
+  odd_axis.scales.shape = {32, 17};
+  EXPECT_FALSE(quads(odd_axis));
+  Call long_blocks = call;
+  long_blocks.options.block_size = 1024;
+  long_blocks.scales.shape = {32, 1};
+  EXPECT_TRUE(quads(long_blocks));
+  // A few rows' segments of 2 words (the small-call spread over four subgroups of 4) are half a quad.
+  Call few = call;
+  few.indices.shape = {1};  // 64 words over 16 invocations: 4 each
+  EXPECT_TRUE(quads(few));
+  few.data.shape = {32, 256};  // 32 words: 2 each
+  few.scales.shape = {32, 8};
+  EXPECT_FALSE(quads(few));
 }
 
 TEST(GatherBlockQuantizedPlanTest, OtherLayoutsTakeTheGeneralKernel) {

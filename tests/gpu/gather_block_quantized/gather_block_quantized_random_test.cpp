@@ -9,9 +9,11 @@
 // quantize_axis end mid-block, mid-byte and mid-word; scales span moderate and extreme magnitudes, so
 // results overflow float16 and fall to subnormals. Each (data, scale) pair takes one index type
 // (pairedIndexType) and one layout (wordLayoutFor): compiling the kernel's variants is most of
-// the suite's time (about half a second each on SwiftShader).
+// the suite's time (about half a second each on SwiftShader). The word path's quads (four data words
+// at a time) have random calls of their own, of every integer kind, in the layouts that take them.
 #include <string>
 
+#include "common/gather_block_quantized_params.h"
 #include "core/context_impl.hpp"
 #include "gather_block_quantized_forms.hpp"
 #include "plan/gather_block_quantized_plan.hpp"
@@ -114,43 +116,143 @@ QuantizedGatherCall randomCall(Rng& rng, const CodeKind& kind, size_t n) {
   return call;
 }
 
-// Whether `context` plans `call` with the word path's kernel: the coverage the word layout is for.
-bool takesTheWordPath(Context& context, const QuantizedGatherCall& call) {
+// The plan `context` makes for `call` with its tensors placed alone, or an error.
+StatusOr<plan::OpPlan> planOf(Context& context, const QuantizedGatherCall& call) {
   std::optional<plan::TensorInput> zero_points;
   if (call.zero_points) zero_points = plan::TensorInput{call.zero_points->dtype, call.zero_points->shape};
   const StatusOr<plan::GatherBlockQuantizedShape> shape =
       plan::inferGatherBlockQuantizedShape({call.data.dtype, call.data.shape}, {call.indices.dtype, call.indices.shape},
                                            {call.scales.dtype, call.scales.shape}, zero_points, call.options);
-  if (!shape.ok()) return false;
+  if (!shape.ok()) return shape.status();
   const auto whole = [](const HostTensor& tensor) { return plan::Placement{0, tensor.bytes.size()}; };
   std::optional<plan::Placement> zero_point_placement;
   if (call.zero_points) zero_point_placement = whole(*call.zero_points);
-  const StatusOr<plan::OpPlan> plan = plan::planGatherBlockQuantized(
-      *shape, whole(call.data), whole(call.indices), whole(call.scales), zero_point_placement,
-      whole(call.reference().output), context.device(), tuningOf(context));
+  return plan::planGatherBlockQuantized(*shape, whole(call.data), whole(call.indices), whole(call.scales),
+                                        zero_point_placement, whole(call.reference().output), context.device(),
+                                        tuningOf(context));
+}
+
+// Whether `context` plans `call` with the word path's kernel: the coverage the word layout is for.
+bool takesTheWordPath(Context& context, const QuantizedGatherCall& call) {
+  const StatusOr<plan::OpPlan> plan = planOf(context, call);
   if (!plan.ok()) return false;
   for (const plan::Step& step : plan->steps) {
     if (step.kernel == plan::Kernel::kGatherBlockQuantizedWords ||
         step.kernel == plan::Kernel::kGatherBlockQuantizedWordsHalfScales ||
-        step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative) {
+        step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative ||
+        step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeInt64) {
       return true;
     }
   }
   return false;
 }
 
-// 12 random calls of `kind`, in rotating forms; the word layout's take the word path.
-void expectRandomCallsMatch(Context& context, const CodeKind& kind) {
-  Rng rng(0x96b0 + 31 * static_cast<uint64_t>(kind.dtype) + static_cast<uint64_t>(kind.bits));
-  for (size_t n = 0; n < 12; ++n) {
+// Random calls of `kind` (`make`'s, seeded from `seed` and the kind), in rotating forms, each first
+// checked by `check_plan` (what the plan must hold for the coverage the calls are for).
+using CallMaker = QuantizedGatherCall (*)(Rng&, const CodeKind&, size_t);
+using PlanCheck = void (*)(Context&, const CodeKind&, const QuantizedGatherCall&, size_t);
+void expectCallsMatch(Context& context, const CodeKind& kind, uint64_t seed, size_t calls, CallMaker make,
+                      PlanCheck check_plan) {
+  Rng rng(seed + 31 * static_cast<uint64_t>(kind.dtype) + static_cast<uint64_t>(kind.bits));
+  for (size_t n = 0; n < calls; ++n) {
     SCOPED_TRACE("case " + std::to_string(n));
-    const QuantizedGatherCall call = randomCall(rng, kind, n);
-    if (wordLayout(kind, n)) {
-      EXPECT_TRUE(takesTheWordPath(context, call)) << "the word layout takes the element path";
-    }
+    const QuantizedGatherCall call = make(rng, kind, n);
+    check_plan(context, kind, call, n);
     ASSERT_NO_FATAL_FAILURE(expectQuantizedGatherMatches(context, call, rotatingForms(n)));
   }
 }
+
+// The word layout's calls take the word path.
+void expectWordLayoutTakesTheWordPath(Context& context, const CodeKind& kind, const QuantizedGatherCall& call,
+                                      size_t n) {
+  if (wordLayout(kind, n)) {
+    EXPECT_TRUE(takesTheWordPath(context, call)) << "the word layout takes the element path";
+  }
+}
+
+// 12 random calls of `kind`; the word layout's take the word path.
+void expectRandomCallsMatch(Context& context, const CodeKind& kind) {
+  expectCallsMatch(context, kind, 0x96b0, 12, randomCall, expectWordLayoutTakesTheWordPath);
+}
+
+// Whether the plan for `call` could take the word path's quads of data words (a native module's word
+// path, every pass in segments of whole quads: the rest of the condition holds by the quads' calls'
+// construction) and whether it does.
+struct QuadUse {
+  bool eligible = false, taken = false;
+};
+QuadUse quadUseOf(Context& context, const QuantizedGatherCall& call) {
+  const StatusOr<plan::OpPlan> plan = planOf(context, call);
+  QuadUse use;
+  if (!plan.ok() || plan->steps.empty()) return use;
+  use.eligible = use.taken = true;
+  for (const plan::Step& step : plan->steps) {
+    const bool native = step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNative ||
+                        step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeInt64;
+    use.eligible = use.eligible && native && step.spec[plan::kSpecSegmentWords] % 4 == 0;
+    use.taken = use.taken && (plan::pushOf<abi::GatherBlockQuantizedParams>(step).flags & VKINDEX_GBQ_QUAD_WORDS) != 0;
+  }
+  return use;
+}
+
+// The n-th random call of integer `kind` in the word path's quads (four data words at a time, where the
+// quantized axis, blocks and segments are whole quads): data [rows, Q] or [rows, 2, Q] with Q a multiple
+// of a quad's codes, blocks of one, two or four quads' codes (longer than the axis now and then), scales
+// of type n % 3 (moderate and extreme, so that plain and general blocks share segments), zero points
+// every other turn, 40 indices (words enough for segments of whole quads on lavapipe) with negative and
+// duplicated values and now and then one out of range (kSkip: a zero slice).
+QuantizedGatherCall randomQuadCall(Rng& rng, const CodeKind& kind, size_t n) {
+  const bool uint8 = kind.dtype == DataType::kUInt8;
+  const int64_t code_bits = uint8 ? kind.bits : 4, per_byte = uint8 ? 8 / kind.bits : 1;
+  const int64_t quad_codes = 4 * 32 / code_bits;
+  QuantizedGatherCall call;
+  GatherBlockQuantizedOptions& options = call.options;
+  options.bits = uint8 ? kind.bits : 4;
+  options.block_size = quad_codes << (n / 3 % 3 + n % 2);
+  options.gather_axis = 0;
+  options.quantize_axis = -1;
+  const int64_t along = quad_codes * pick(rng, {1, 2, 3, 5});
+  const int64_t axis_dim = pick(rng, {3, 7, 16});
+  const Shape codes = n % 2 ? Shape{axis_dim, along} : Shape{axis_dim, 2, along};
+  Shape data_shape = codes;
+  data_shape.back() /= per_byte;
+  call.data = randomCodes(rng, kind.dtype, data_shape);
+  Shape scales_shape = codes;
+  scales_shape.back() = (along + options.block_size - 1) / options.block_size;
+  call.scales = randomScales(rng, kScaleTypes[n % 3], scales_shape);
+  if (n / 3 % 2 == 0) {
+    call.zero_points = randomTensor(rng, kind.dtype, zeroPointShape(kind.dtype, kind.bits, scales_shape));
+  }
+  std::vector<int64_t> values(40);
+  for (int64_t& value : values) value = static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * axis_dim)) - axis_dim;
+  values[rng() % values.size()] = values[0];
+  if (n % 4 == 1) values[rng() % values.size()] = axis_dim + static_cast<int64_t>(rng() % 3);
+  call.indices =
+      indexTensor(pairedIndexType(kind.dtype, call.scales.dtype), {static_cast<int64_t>(values.size())}, values);
+  return call;
+}
+
+// The quads' calls take the quads wherever the plan could (lavapipe and GPUs, whose native modules
+// have them), under any tuning; under lavapipe's own (long segments, groups of 256) every one can.
+void expectQuadsWherePossible(Context& context, const CodeKind&, const QuantizedGatherCall& call, size_t) {
+  const QuadUse use = quadUseOf(context, call);
+  EXPECT_EQ(use.eligible, use.taken) << call.description();
+  const plan::Tuning& tuning = tuningOf(context);
+  if (tuning.native_float32_add && tuning.row_items >= 64 && tuning.workgroup_size == 256) {
+    EXPECT_TRUE(use.eligible) << call.description();
+  }
+}
+
+// 6 random calls of integer `kind` in the quads' layout.
+void expectRandomQuadCallsMatch(Context& context, const CodeKind& kind) {
+  expectCallsMatch(context, kind, 0x9a0d, 6, randomQuadCall, expectQuadsWherePossible);
+}
+
+TEST_F(QuantizedGatherTest, RandomQuadsInt4) { expectRandomQuadCallsMatch(context(), {DataType::kInt4, 4}); }
+TEST_F(QuantizedGatherTest, RandomQuadsUInt4) { expectRandomQuadCallsMatch(context(), {DataType::kUInt4, 4}); }
+TEST_F(QuantizedGatherTest, RandomQuadsUInt8Bits8) { expectRandomQuadCallsMatch(context(), {DataType::kUInt8, 8}); }
+TEST_F(QuantizedGatherTest, RandomQuadsUInt8Bits4) { expectRandomQuadCallsMatch(context(), {DataType::kUInt8, 4}); }
+TEST_F(QuantizedGatherTest, RandomQuadsUInt8Bits2) { expectRandomQuadCallsMatch(context(), {DataType::kUInt8, 2}); }
 
 TEST_F(QuantizedGatherTest, RandomInt4) { expectRandomCallsMatch(context(), {DataType::kInt4, 4}); }
 TEST_F(QuantizedGatherTest, RandomUInt4) { expectRandomCallsMatch(context(), {DataType::kUInt4, 4}); }
