@@ -371,7 +371,7 @@ uint elementBits(Cursor c, bool general, out bool plain) {
 layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
 const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
 
-// Where a data word's codes, scale and zero point lie.
+// A data word's scale and zero point (from wordSource), and its codes (the caller's load).
 struct WordSource {
   uint codes;
   uint scale;
@@ -391,7 +391,6 @@ WordSource wordSource(uint p) {
   source.scale = scaleBits(scale_index + pc.scale_lead);
   source.factor = plainFactor(source.scale);
   source.zero_point = zeroPoint(x, block, scale_index);
-  source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
   // At least 1: the word path's rows are whole words and blocks whole words too (the planner's
   // condition), so `along` starts a word; the floor keeps the loop moving whatever the push block says.
   uint block_left = (1u << pc.block_shift) - (along & ((1u << pc.block_shift) - 1u));  // block_shift <= 31
@@ -400,6 +399,9 @@ WordSource wordSource(uint p) {
 }
 
 bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(source.scale); }
+
+// The codes of the data word at code position `p` (counted from the pass's first row).
+uint dataWord(uint p) { return data_words[(p + pc.data_code_lead) / kCodesPerWord]; }
 
 // Output word `w` of a data word's codes: by plainBits when `plain`, else by the general dequantized().
 uint outputWord(WordSource source, bool plain, uint w) {
@@ -423,6 +425,14 @@ uint outputWord(WordSource source, bool plain, uint w) {
 // those modules (it has no rounding control) and keeps the word stores alone: it runs an `if`'s body
 // under a mask whether or not an invocation takes it, so the vector code compiled in slowed every word
 // (the H200 and CPU-driver numbers: docs/tuning.md links them).
+#if VKINDEX_GBQ_VECTORS
+// Output words [w, w + 4) of the source's data word (kOutWordsPerWord of 4 or more), as outputWord.
+uvec4 fourWords(WordSource source, bool plain, uint w) {
+  return uvec4(outputWord(source, plain, w), outputWord(source, plain, w + 1u), outputWord(source, plain, w + 2u),
+               outputWord(source, plain, w + 3u));
+}
+#endif
+
 void storeWord(WordSource source, bool plain, uint out_word) {
 #if VKINDEX_GBQ_VECTORS
   if (hasFlag(VKINDEX_GBQ_VECTOR_STORES)) {
@@ -430,11 +440,7 @@ void storeWord(WordSource source, bool plain, uint out_word) {
       out_vectors2[out_word / 2u] = uvec2(outputWord(source, plain, 0u), outputWord(source, plain, 1u));
       return;
     }
-    for (uint w = 0u; w < kOutWordsPerWord; w += 4u) {
-      out_quads[(out_word + w) / 4u] =
-          toQuad(uvec4(outputWord(source, plain, w), outputWord(source, plain, w + 1u), outputWord(source, plain, w + 2u),
-                       outputWord(source, plain, w + 3u)));
-    }
+    for (uint w = 0u; w < kOutWordsPerWord; w += 4u) out_quads[(out_word + w) / 4u] = toQuad(fourWords(source, plain, w));
     return;
   }
 #endif
@@ -445,8 +451,7 @@ void storeWord(WordSource source, bool plain, uint out_word) {
 // Plain output words [w, w + 4) of data word `codes` (kOutWordsPerWord of 4 or more).
 uvec4 fourPlainWords(WordSource source, uint codes, uint w) {
   source.codes = codes;
-  return uvec4(outputWord(source, true, w), outputWord(source, true, w + 1u), outputWord(source, true, w + 2u),
-               outputWord(source, true, w + 3u));
+  return fourWords(source, true, w);
 }
 
 // Plain output words [0, 2) of data words `first` and `second` (kOutWordsPerWord 2: 8-bit codes into
@@ -510,7 +515,7 @@ void main() {
     bool general_left = false;
     for (uint word = first_word; word < end_word;) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
-      WordSource source = wordSource(p);  // the block's scale and zero point, and this word's codes
+      WordSource source = wordSource(p);  // the block's scale and zero point
       uint block_end = min(end_word, word + source.block_words);
       bool plain = plainWord(source);
       general_left = general_left || !plain;
@@ -524,18 +529,20 @@ void main() {
         continue;
       }
 #endif
-      // The block's words, each one's codes loaded once (the first one's by wordSource).
+      // The block's words, each one's codes loaded once.
+      source.codes = dataWord(p);
       for (;;) {
         if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
         if (++word == block_end) break;
         p += kCodesPerWord;
-        source.codes = data_words[(p + pc.data_code_lead) / kCodesPerWord];
+        source.codes = dataWord(p);
       }
     }
     if (!general_left) continue;
     for (uint word = first_word; word < end_word; ++word) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
       WordSource source = wordSource(p);
+      source.codes = dataWord(p);
       if (!plainWord(source)) storeWord(source, false, out_word + (word - first_word) * kOutWordsPerWord);
     }
   }
