@@ -237,6 +237,7 @@ void checkPlan(const Problem& p) {
     }
     const bool self_checking = step.kernel == plan::Kernel::kGatherBlockQuantizedChecked ||
                                step.kernel == plan::Kernel::kGatherBlockQuantizedWordsChecked ||
+                               step.kernel == plan::Kernel::kGatherBlockQuantizedWordsHalfScalesChecked ||
                                step.kernel == plan::Kernel::kGatherBlockQuantizedWordsNativeChecked;
     expect(p,
            self_checking || step.kernel == plan::Kernel::kGatherBlockQuantized ||
@@ -247,6 +248,12 @@ void checkPlan(const Problem& p) {
            "a pass of another kernel");
     expect(p, step.kernel != plan::Kernel::kGatherBlockQuantizedWordsNativeInt64 || p.device.int64_units,
            "64-bit units without int64_units");
+    // The half_scales modules assemble two 16-bit elements per output word (storeUnshifted).
+    expect(p,
+           (step.kernel != plan::Kernel::kGatherBlockQuantizedWordsHalfScales &&
+            step.kernel != plan::Kernel::kGatherBlockQuantizedWordsHalfScalesChecked) ||
+               shape->scale_type == DataType::kFloat16 || shape->scale_type == DataType::kBFloat16,
+           "a half_scales module for scales that are not float16 or bfloat16");
     // A self-checking pass (fuseSmallChecks) is the whole plan: the error policy, few indices, its own
     // status, nothing before it.
     if (self_checking) {

@@ -370,6 +370,25 @@ uint elementBits(Cursor c, bool general, out bool plain) {
 // the segments per row here.
 layout(constant_id = VKINDEX_SPEC_SEGMENT_WORDS) const uint SEGMENT_WORDS = 1;
 const uint kOutWordsPerWord = kCodesPerWord / kElementsPerWord;
+#if VKINDEX_GBQ_EXACT_PRODUCTS
+// storeUnshifted's constants. A data word flipped by kFieldFlip has fields that read as their codes plus
+// these offsets; kFieldStep and 2^-bits (as float32 bits) step from field to field.
+const uint kFieldFlip = CODE_KIND == VKINDEX_CODE_INT4 ? 0x08888888u : 0x80000000u;
+const int kLowerFieldOffset = CODE_KIND == VKINDEX_CODE_INT4 ? 8 : 0;
+const int kTopFieldOffset = CODE_KIND == VKINDEX_CODE_INT4 ? 0 : -int(1u << (CODE_BITS - 1u));
+const uint kFieldStep = 1u << CODE_BITS;
+const uint kScaleStepBits = (127u - CODE_BITS) << 23u;
+// The output's rounding and placement, float16 (the product rebiased, its last bit bit 13, the
+// magnitude in bits 13 to 27) or bfloat16 (bit 16, bits 16 to 30): constants rather than branches,
+// which SwiftShader would run both of.
+const bool kBfloat16Out = SCALE_KIND == VKINDEX_SCALE_BFLOAT16;
+const uint kRoundBias = kBfloat16Out ? 0x7FFFu : 0xFFFu;
+const uint kLastBit = kBfloat16Out ? 0x10000u : 0x2000u;
+const uint kMagnitudeBits = kBfloat16Out ? 0x7FFF0000u : 0x0FFFE000u;
+const uint kHighFactor = kBfloat16Out ? 1u : 8u;
+const uint kLowSign = kBfloat16Out ? 0x80000000u : 0x10000000u;
+const uint kLowScaleBits = kBfloat16Out ? (127u - 16u) << 23u : (127u - 13u) << 23u;
+#endif
 
 // A data word's scale and zero point (from wordSource), and its codes (the caller's load).
 struct WordSource {
@@ -377,6 +396,12 @@ struct WordSource {
   uint scale;
   uint factor;  // plainFactor(scale)
   int zero_point;
+#if VKINDEX_GBQ_EXACT_PRODUCTS
+  // What unshiftedDifference subtracts from a lower and from the top field: the zero point plus the
+  // field's offset, as float32.
+  float lower_zero;
+  float top_zero;
+#endif
   // Data words from this one to the end of its block (they share scale and zero point): the block's
   // end or the quantized axis's, whichever comes first (a block may be longer than the axis).
   uint block_words;
@@ -391,6 +416,10 @@ WordSource wordSource(uint p) {
   source.scale = scaleBits(scale_index + pc.scale_lead);
   source.factor = plainFactor(source.scale);
   source.zero_point = zeroPoint(x, block, scale_index);
+#if VKINDEX_GBQ_EXACT_PRODUCTS
+  source.lower_zero = float(source.zero_point + kLowerFieldOffset);
+  source.top_zero = float(source.zero_point + kTopFieldOffset);
+#endif
   // At least 1: the word path's rows are whole words and blocks whole words too (the planner's
   // condition), so `along` starts a word; the floor keeps the loop moving whatever the push block says.
   uint block_left = (1u << pc.block_shift) - (along & ((1u << pc.block_shift) - 1u));  // block_shift <= 31
@@ -400,8 +429,62 @@ WordSource wordSource(uint p) {
 
 bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && plainScale(source.scale); }
 
+#if VKINDEX_GBQ_EXACT_PRODUCTS
+// The plain codes of the *_half_scales modules (SwiftShader, devices without rounding control) without a
+// shift: SwiftShader's compiler (Subzero) moves every vector shift lane by lane, constant amounts too
+// (some 16 instructions a shift where an AND is one), and unpacking and rounding by shifts took most of
+// its time (docs/measurements/2026-11-30-gbq-unshifted.md). Here each field is masked in place and read
+// as a float scaled down by its position's power of two, and the rounded output bits are moved by
+// multiplies and exact float conversions; every step is exact, so the bits are plainBits' on any
+// device. Two elements per output word: these modules take float16 and bfloat16 scales alone.
+
+// A code's product with the plain factor (exact, as in plainBits), rounded to nearest even at the
+// output type's last bit, its low bits left for unshiftedLow and unshiftedHigh to drop. `field` is the
+// code's field of the flipped data word in place, `down` 2^-(bits x its position), `zero` the
+// source's lower_zero or top_zero: a field below bit 31 reads as a non-negative int, the top one
+// signed, with at most 8 significant bits, so the conversion, the scaling and the subtraction of two
+// small integers are exact. min(bit, 1) is the rounding's last bit without a shift.
+uint unshiftedRounded(WordSource source, uint field, float down, float zero) {
+  precise float difference = float(int(field)) * down - zero;
+  precise float product = difference * uintBitsToFloat(source.factor);
+  uint bits = floatBitsToUint(product);
+  return bits + kRoundBias + min(bits & kLastBit, 1u);
+}
+
+// Rounded bits `r` as an output word's high half: a plain float16 result's exponent is at most 30, so
+// its magnitude times 8 stays below the sign.
+uint unshiftedHigh(uint r) { return (r & 0x80000000u) | (r & kMagnitudeBits) * kHighFactor; }
+
+// The same as the low half: the magnitude with the sign just above it (float16: bit 28, moved there by
+// min; bfloat16: bit 31, an int's sign) read as an int of at most 16 significant bits, converted to
+// float, scaled down by 2^13 or 2^16 and converted back, all exactly.
+uint unshiftedLow(uint r) {
+  int bits = int((r & kMagnitudeBits) | min(r & 0x80000000u, kLowSign));
+  return uint(int(float(bits) * uintBitsToFloat(kLowScaleBits))) & 0xFFFFu;
+}
+
+// The data word's plain output words (two elements each) from `out_word` on. The field's mask and its
+// power of two step by multiplies.
+void storeUnshifted(WordSource source, uint out_word) {
+  uint flipped = source.codes ^ kFieldFlip;
+  uint mask = kCodeMask;
+  float down = 1.0;
+  for (uint w = 0u; w < kOutWordsPerWord; ++w) {
+    uint low = unshiftedRounded(source, flipped & mask, down, source.lower_zero);
+    mask *= kFieldStep;
+    down *= uintBitsToFloat(kScaleStepBits);
+    float zero = w + 1u == kOutWordsPerWord ? source.top_zero : source.lower_zero;
+    uint high = unshiftedRounded(source, flipped & mask, down, zero);
+    mask *= kFieldStep;
+    down *= uintBitsToFloat(kScaleStepBits);
+    out_words[out_word + w] = unshiftedLow(low) | unshiftedHigh(high);
+  }
+}
+#endif
+
 // The codes of the data word at code position `p` (counted from the pass's first row).
-uint dataWord(uint p) { return data_words[(p + pc.data_code_lead) / kCodesPerWord]; }
+uint dataWordIndex(uint p) { return (p + pc.data_code_lead) / kCodesPerWord; }
+uint dataWord(uint p) { return data_words[dataWordIndex(p)]; }
 
 // Output word `w` of a data word's codes: by plainBits when `plain`, else by the general dequantized().
 uint outputWord(WordSource source, bool plain, uint w) {
@@ -434,6 +517,12 @@ uvec4 fourWords(WordSource source, bool plain, uint w) {
 #endif
 
 void storeWord(WordSource source, bool plain, uint out_word) {
+#if VKINDEX_GBQ_EXACT_PRODUCTS
+  if (plain) {
+    storeUnshifted(source, out_word);
+    return;
+  }
+#endif
 #if VKINDEX_GBQ_VECTORS
   if (hasFlag(VKINDEX_GBQ_VECTOR_STORES)) {
     if (kOutWordsPerWord == 2u) {
@@ -529,13 +618,11 @@ void main() {
         continue;
       }
 #endif
-      // The block's words, each one's codes loaded once.
-      source.codes = dataWord(p);
-      for (;;) {
+      // The block's words, each one's codes loaded once; the data word's index divided out once per
+      // block (a division by a specialization constant is a division on some drivers: SwiftShader).
+      for (uint data_word = dataWordIndex(p); word < block_end; ++word, ++data_word) {
+        source.codes = data_words[data_word];
         if (plain) storeWord(source, true, out_word + (word - first_word) * kOutWordsPerWord);
-        if (++word == block_end) break;
-        p += kCodesPerWord;
-        source.codes = dataWord(p);
       }
     }
     if (!general_left) continue;

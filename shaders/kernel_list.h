@@ -208,8 +208,9 @@ VKINDEX_KERNEL(kGatherBlockQuantizedWordsNativeInt64, gather_block_quantized_wor
 // The word path for float16 and bfloat16 scales on devices without that rounding control: their
 // products with integer differences are exact, so the device's multiply gives them (VKINDEX_GBQ_EXACT_PRODUCTS)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsHalfScales, gather_block_quantized_words_half_scales, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_EXACT_PRODUCTS=1", abi::GatherBlockQuantizedParams)
-// The three GatherBlockQuantized modules checking every index themselves first (VKINDEX_SELF_CHECK): an
+// The four GatherBlockQuantized modules checking every index themselves first (VKINDEX_SELF_CHECK): an
 // error-policy lookup of a few indices in one dispatch, without check and report passes
 VKINDEX_KERNEL(kGatherBlockQuantizedChecked, gather_block_quantized_checked, gather_block_quantized.comp, "VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsChecked, gather_block_quantized_words_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
+VKINDEX_KERNEL(kGatherBlockQuantizedWordsHalfScalesChecked, gather_block_quantized_words_half_scales_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_EXACT_PRODUCTS=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)
 VKINDEX_KERNEL(kGatherBlockQuantizedWordsNativeChecked, gather_block_quantized_words_native_checked, gather_block_quantized.comp, "VKINDEX_GBQ_WORD_PATH=1,VKINDEX_GBQ_NATIVE_MULTIPLY=1,VKINDEX_GBQ_VECTORS=1,VKINDEX_SELF_CHECK=1", abi::GatherBlockQuantizedParams)

@@ -66,8 +66,8 @@ BoundRange bindItems(Role role, const Placement& placement, uint64_t first_item,
 // The module of `kernel`'s path that checks every index itself (common/self_check.glsl).
 Kernel selfCheckingKernel(Kernel kernel) {
   switch (kernel) {
-    case Kernel::kGatherBlockQuantizedWords:
-    case Kernel::kGatherBlockQuantizedWordsHalfScales: return Kernel::kGatherBlockQuantizedWordsChecked;
+    case Kernel::kGatherBlockQuantizedWords: return Kernel::kGatherBlockQuantizedWordsChecked;
+    case Kernel::kGatherBlockQuantizedWordsHalfScales: return Kernel::kGatherBlockQuantizedWordsHalfScalesChecked;
     case Kernel::kGatherBlockQuantizedWordsNative:
     case Kernel::kGatherBlockQuantizedWordsNativeInt64: return Kernel::kGatherBlockQuantizedWordsNativeChecked;
     default: return Kernel::kGatherBlockQuantizedChecked;

@@ -199,6 +199,8 @@ TEST(GatherBlockQuantizedPlanTest, ErrorPolicyChecksFirstAndGatesTheWrite) {
 TEST(GatherBlockQuantizedPlanTest, FewIndicesUnderTheErrorPolicyAreOneSelfCheckingDispatch) {
   Call words = wordPathCall();
   words.options.index_policy = IndexPolicy::kError;
+  Call float32_words = words;  // float32 scales: the soft multiply, without the half_scales module
+  float32_words.scales.type = DataType::kFloat32;
   Call general = words;  // quantize_axis 0 before gather_axis 1
   general.options.gather_axis = 1;
   general.options.quantize_axis = 0;
@@ -208,7 +210,8 @@ TEST(GatherBlockQuantizedPlanTest, FewIndicesUnderTheErrorPolicyAreOneSelfChecki
     const Call& call;
     bool native;
     Kernel kernel;
-  } cases[] = {{words, false, Kernel::kGatherBlockQuantizedWordsChecked},
+  } cases[] = {{words, false, Kernel::kGatherBlockQuantizedWordsHalfScalesChecked},
+               {float32_words, false, Kernel::kGatherBlockQuantizedWordsChecked},
                {words, true, Kernel::kGatherBlockQuantizedWordsNativeChecked},
                {general, false, Kernel::kGatherBlockQuantizedChecked}};
   for (const auto& c : cases) {
