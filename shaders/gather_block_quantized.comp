@@ -386,8 +386,6 @@ const uint kRoundBias = kBfloat16Out ? 0x7FFFu : 0xFFFu;
 const uint kLastBit = kBfloat16Out ? 0x10000u : 0x2000u;
 const uint kMagnitudeBits = kBfloat16Out ? 0x7FFF0000u : 0x0FFFE000u;
 const uint kHighFactor = kBfloat16Out ? 1u : 8u;
-const uint kLowSign = kBfloat16Out ? 0x80000000u : 0x10000000u;
-const uint kLowScaleBits = kBfloat16Out ? (127u - 16u) << 23u : (127u - 13u) << 23u;
 #endif
 
 // A data word's scale and zero point (from wordSource), and its codes (the caller's load).
@@ -439,29 +437,25 @@ bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && pl
 // device. Two elements per output word: these modules take float16 and bfloat16 scales alone.
 
 // A code's product with the plain factor (exact, as in plainBits), rounded to nearest even at the
-// output type's last bit, its low bits left for unshiftedLow and unshiftedHigh to drop. `field` is the
+// output type's last bit, its low bits left for unshiftedHigh to drop. `field` is the
 // code's field of the flipped data word in place, `down` 2^-(bits x its position), `zero` the
 // source's lower_zero or top_zero: a field below bit 31 reads as a non-negative int, the top one
 // signed, with at most 8 significant bits, so the conversion, the scaling and the subtraction of two
-// small integers are exact. min(bit, 1) is the rounding's last bit without a shift.
+// small integers are exact. The rounding's last bit is taken by a comparison rather than a shift.
 uint unshiftedRounded(WordSource source, uint field, float down, float zero) {
   precise float difference = float(int(field)) * down - zero;
   precise float product = difference * uintBitsToFloat(source.factor);
   uint bits = floatBitsToUint(product);
-  return bits + kRoundBias + min(bits & kLastBit, 1u);
+  return bits + kRoundBias + ((bits & kLastBit) != 0u ? 1u : 0u);
 }
 
 // Rounded bits `r` as an output word's high half: a plain float16 result's exponent is at most 30, so
 // its magnitude times 8 stays below the sign.
 uint unshiftedHigh(uint r) { return (r & 0x80000000u) | (r & kMagnitudeBits) * kHighFactor; }
 
-// The same as the low half: the magnitude with the sign just above it (float16: bit 28, moved there by
-// min; bfloat16: bit 31, an int's sign) read as an int of at most 16 significant bits, converted to
-// float, scaled down by 2^13 or 2^16 and converted back, all exactly.
-uint unshiftedLow(uint r) {
-  int bits = int((r & kMagnitudeBits) | min(r & 0x80000000u, kLowSign));
-  return uint(int(float(bits) * uintBitsToFloat(kLowScaleBits))) & 0xFFFFu;
-}
+// An output word's high half `high` moved to the low half: read as an int it has at most 16
+// significant bits, so converting to float, scaling by 2^-16 and converting back is exact.
+uint unshiftedLow(uint high) { return uint(int(float(int(high)) * (1.0 / 65536.0))) & 0xFFFFu; }
 
 // The data word's plain output words (two elements each) from `out_word` on. The field's mask and its
 // power of two step by multiplies.
@@ -477,7 +471,7 @@ void storeUnshifted(WordSource source, uint out_word) {
     uint high = unshiftedRounded(source, flipped & mask, down, zero);
     mask *= kFieldStep;
     down *= uintBitsToFloat(kScaleStepBits);
-    out_words[out_word + w] = unshiftedLow(low) | unshiftedHigh(high);
+    out_words[out_word + w] = unshiftedLow(unshiftedHigh(low)) | unshiftedHigh(high);
   }
 }
 #endif
