@@ -395,8 +395,8 @@ struct WordSource {
   uint factor;  // plainFactor(scale)
   int zero_point;
 #if VKINDEX_GBQ_EXACT_PRODUCTS
-  // What unshiftedDifference subtracts from a lower and from the top field: the zero point plus the
-  // field's offset, as float32.
+  // What unshiftedRounded subtracts from a lower and from the top field's value: the zero point plus
+  // the field's offset, as float32.
   float lower_zero;
   float top_zero;
 #endif
@@ -431,7 +431,7 @@ bool plainWord(WordSource source) { return CODE_KIND < VKINDEX_CODE_E4M3FN && pl
 // The plain codes of the *_half_scales modules (SwiftShader, devices without rounding control) without a
 // shift: SwiftShader's compiler (Subzero) moves every vector shift lane by lane, constant amounts too
 // (some 16 instructions a shift where an AND is one), and unpacking and rounding by shifts took most of
-// its time (docs/measurements/2026-11-30-gbq-unshifted.md). Here each field is masked in place and read
+// its time (docs/tuning.md links the measurements). Here each field is masked in place and read
 // as a float scaled down by its position's power of two, and the rounded output bits are moved by
 // multiplies and exact float conversions; every step is exact, so the bits are plainBits' on any
 // device. Two elements per output word: these modules take float16 and bfloat16 scales alone.
