@@ -143,11 +143,16 @@ void checkPass(const plan::Step& step, const plan::GatherBlockQuantizedShape& sh
   expect(p, step.bindings.size() == 6, "a pass binds six buffers");
   const auto params = plan::pushOf<abi::GatherBlockQuantizedParams>(step);
   expect(p, step.groups >= 1, "a pass with no workgroup");
-  // The device's workgroup, or a single group's fitted to its work (plan::fitOneGroup).
+  // The device's workgroup, a single group's fitted to its work (plan::fitOneGroup), or on a CPU driver
+  // groups of one subgroup (a small call on the word path, spread over its threads).
   const uint32_t workgroup = step.spec[plan::kSpecWorkgroupSize];
+  const bool subgroup_groups = p.device.cpu_threads != 0 && p.device.subgroup_size != 0 &&
+                               workgroup == std::min(p.device.subgroup_size, p.device.workgroup_size) &&
+                               step.kernel != plan::Kernel::kGatherBlockQuantized &&
+                               step.kernel != plan::Kernel::kGatherBlockQuantizedChecked;
   expect(p,
          workgroup == p.device.workgroup_size ||
-             (step.groups == 1 && workgroup >= 1 && workgroup < p.device.workgroup_size),
+             (step.groups == 1 && workgroup >= 1 && workgroup < p.device.workgroup_size) || subgroup_groups,
          "a workgroup other than the device's, in a pass of several groups");
   expect(p, params.row_first < params.row_end || shape.axis_dim == 0, "a pass with no rows");
   const plan::Binding& data_binding = step.bindings[2];

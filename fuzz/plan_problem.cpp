@@ -101,6 +101,8 @@ FakeDevice decodeDevice(FuzzedDataProvider& input) {
   // float32 adds on one line folded from this many updates per element, or never.
   device.min_float32_add_fold_duplicates = input.ConsumeIntegralInRange<uint64_t>(0, 8);
   device.claim_by_store = input.ConsumeBool();  // the winner table claimed by atomicMax, or store and fixup
+  // A GPU, or a CPU driver with up to SwiftShader's 16 worker threads (DeviceInfo::cpu_threads).
+  device.cpu_threads = input.ConsumeBool() ? 0 : input.ConsumeIntegralInRange<uint32_t>(1, 16);
   return device;
 }
 

@@ -42,6 +42,10 @@ struct DeviceInfo {
 
   // Limits.
   uint32_t subgroup_size = 0;
+  // A CPU implementation (type "cpu"): the worker threads it runs workgroups on at once, taken as the
+  // host's logical CPUs up to 16 (SwiftShader's and llvmpipe's thread pools). Such a driver runs one
+  // workgroup's subgroups one after another on one thread. 0 on other devices.
+  uint32_t cpu_threads = 0;
   uint64_t max_storage_buffer_range = 0;  // bytes one storage binding may span (lavapipe: 128 MiB)
   uint64_t min_storage_buffer_offset_alignment = 0;
   std::array<uint32_t, 3> max_workgroup_count{};  // as low as 65535 per dimension

@@ -184,17 +184,20 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
                          shape.quantize_dim % codes_per_word == 0 && shape.row_codes % codes_per_word == 0;
   // Its segments: up to the device's row_items data words of a row per invocation (Tuning::row_items:
   // long runs on CPU drivers), but short enough that four workgroups' invocations all have one; a
-  // power of two, so that few pipelines serve all sizes. A call that spread would leave at one word
-  // per invocation (a decode step's row or few) is spread over four subgroups' invocations instead,
-  // in groups fitted to them (plan::fitOneGroup): a CPU driver runs a group's invocations one SIMD
-  // batch after another, each paying for its index and its block, so one-word invocations cost it
-  // more than their words (docs/tuning.md, row_items); a GPU's segments stay at most row_items (4)
-  // words.
+  // power of two, so that few pipelines serve all sizes. A small call, which that would leave at one
+  // word per invocation (a decode step's row or few), is spread over fewer invocations instead:
+  // - on a CPU driver, one group of one subgroup per worker thread (DeviceInfo::cpu_threads): it runs
+  //   a group's subgroups one SIMD batch after another on one thread, each paying for its index and
+  //   its blocks, and its groups on all its threads at once (docs/tuning.md, row_items);
+  // - on a GPU, four subgroups' invocations in one group fitted to them (plan::fitOneGroup), whose
+  //   segments stay at most row_items (4) words.
   const uint64_t words = word_path ? shape.index_count * (shape.row_codes / codes_per_word) : 0;
   const uint64_t groups_spread = uint64_t(4) * workgroup;
-  const uint64_t spread = words / groups_spread < 2 && device.subgroup_size != 0
-                              ? uint64_t(4) * std::min(device.subgroup_size, workgroup)
-                              : groups_spread;
+  const bool small_call = words / groups_spread < 2 && device.subgroup_size != 0;
+  const uint32_t subgroup = std::min(device.subgroup_size, workgroup);
+  const bool thread_groups = word_path && small_call && device.cpu_threads != 0;
+  const uint64_t spread =
+      !small_call ? groups_spread : uint64_t(thread_groups ? device.cpu_threads : 4) * std::max(subgroup, 1u);
   const uint64_t wanted_segment = std::clamp<uint64_t>(words / spread, 1, std::max<uint32_t>(tuning.row_items, 1));
   uint64_t segment_words = 1;
   while (segment_words * 2 <= wanted_segment) segment_words *= 2;
@@ -325,8 +328,13 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
                      zero_point_range.binding,
                      {Role::kOutput, output_window}};
     setPush(step, params);
-    step.groups = std::max<uint64_t>(groupsForItems(items, workgroup), 1);
-    fitOneGroup(step, items, 1, device);
+    if (thread_groups) {
+      step.spec[kSpecWorkgroupSize] = subgroup;
+      step.groups = std::max<uint64_t>(groupsForItems(items, subgroup), 1);
+    } else {
+      step.groups = std::max<uint64_t>(groupsForItems(items, workgroup), 1);
+      fitOneGroup(step, items, 1, device);
+    }
     if (gated) waitForChecks(step);
     plan.steps.push_back(std::move(step));
   }

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <thread>
 
 namespace vkindex::vk {
 namespace {
+
+// SwiftShader's scheduler starts min(logical CPUs, 16) workers; llvmpipe one per CPU up to its limit.
+constexpr unsigned kMostCpuThreads = 16;
 
 bool hasExtension(VkPhysicalDevice physical, const char* name) {
   uint32_t count = 0;
@@ -132,6 +136,7 @@ DeviceInfo probe(VkPhysicalDevice physical, uint32_t index) {
   info.storage_buffer_16bit = storage16.storageBuffer16BitAccess;
 
   info.subgroup_size = subgroup.subgroupSize;
+  info.cpu_threads = info.type == "cpu" ? std::clamp(std::thread::hardware_concurrency(), 1u, kMostCpuThreads) : 0;
   info.max_storage_buffer_range = limits.maxStorageBufferRange;
   info.min_storage_buffer_offset_alignment = limits.minStorageBufferOffsetAlignment;
   std::copy(std::begin(limits.maxComputeWorkGroupCount), std::end(limits.maxComputeWorkGroupCount),

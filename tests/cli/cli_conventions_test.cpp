@@ -120,6 +120,7 @@ TEST(CliConventions, DevicesJsonIsOneDocumentWithEveryField) {
                             "shader_float16",
                             "shader_float64",
                             "subgroup_size",
+                            "cpu_threads",
                             "max_storage_buffer_range",
                             "min_storage_buffer_offset_alignment",
                             "max_workgroup_count",

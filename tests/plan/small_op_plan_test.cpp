@@ -22,8 +22,9 @@ namespace {
 constexpr int64_t kVocab = 4096, kHidden = 1024;
 
 // A device with a GPU's binding limits, the subgroup size its class reports (SwiftShader 4, lavapipe 8
-// with 256-bit vectors, AMD 64, the other GPUs 32) and the tuning table's row for `row`.
-FakeDevice tableDevice(DriverClass row) {
+// with 256-bit vectors, AMD 64, the other GPUs 32), `cpu_threads` worker threads for the CPU drivers
+// and the tuning table's row for `row`.
+FakeDevice tableDevice(DriverClass row, uint32_t cpu_threads = 2) {
   FakeDevice device = fakeDevice(uint64_t(1) << 30, 64, 256, 4);
   device.max_workgroup_invocations = 1024;
   device.max_workgroup_size_x = 1024;
@@ -31,6 +32,8 @@ FakeDevice tableDevice(DriverClass row) {
                          : row == DriverClass::kLavapipe  ? 8
                          : row == DriverClass::kAmd       ? 64
                                                           : 32;
+  const bool cpu = row == DriverClass::kSwiftShader || row == DriverClass::kLavapipe;
+  device.cpu_threads = cpu ? cpu_threads : 0;
   static_cast<Tuning&>(device) = tableTuning(row, device);
   return device;
 }
@@ -239,22 +242,30 @@ TEST(SmallOpPlanTest, SingleGroupsAreSizedToTheirWork) {
   EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], 4u);
 }
 
-// One token's int4 row (1024 codes: 128 data words) is spread over four subgroups' invocations in a
-// group fitted to them: 16 invocations of 8 words on SwiftShader's row, 128 of one word on NVIDIA's;
-// 8 rows' 1024 words, 16 of 64 words on SwiftShader's and 128 of 4 (its row_items) on NVIDIA's. Calls
-// that four groups of 256 give two words or more per invocation keep that spread.
-TEST(SmallOpPlanTest, QuantizedRowIsSpreadOverFourSubgroups) {
+// One token's int4 row (1024 codes: 128 data words) is spread over the device's parallelism. A CPU
+// driver runs a group's subgroups one after another on one thread and its groups on all its threads
+// at once, so the row takes one group of one subgroup per thread: on SwiftShader's row with 2 threads
+// 2 groups of 4 invocations of 16 words, with 8 threads 8 groups of 4 of 4 words; on lavapipe's 2
+// groups of 8 of 8 words. A GPU takes four subgroups' invocations in one group fitted to them: 128 of
+// one word on NVIDIA's. 8 rows' 1024 words: SwiftShader's 2 groups of 4 invocations of 128 words (a
+// row each), NVIDIA's 128 invocations of 4 words (its row_items) in one group of 256. Calls that
+// four groups of 256 give two words or more per invocation keep that spread.
+TEST(SmallOpPlanTest, QuantizedRowIsSpreadOverTheDevicesParallelism) {
   const struct {
     DriverClass row;
+    uint32_t cpu_threads;
     int64_t rows;
     uint32_t segment_words;
     uint32_t workgroup;
-  } cases[] = {{DriverClass::kSwiftShader, 1, 8, 16}, {DriverClass::kLavapipe, 1, 4, 32},
-               {DriverClass::kNvidia, 1, 1, 128},     {DriverClass::kSwiftShader, 8, 64, 16},
-               {DriverClass::kNvidia, 8, 4, 256},     {DriverClass::kSwiftShader, 64, 8, 256}};
+    uint64_t groups;
+  } cases[] = {{DriverClass::kSwiftShader, 2, 1, 16, 4, 2},  {DriverClass::kSwiftShader, 8, 1, 4, 4, 8},
+               {DriverClass::kLavapipe, 2, 1, 8, 8, 2},      {DriverClass::kNvidia, 0, 1, 1, 128, 1},
+               {DriverClass::kSwiftShader, 2, 8, 128, 4, 2}, {DriverClass::kNvidia, 0, 8, 4, 256, 1},
+               {DriverClass::kSwiftShader, 2, 64, 8, 256, 4}};
   for (const auto& c : cases) {
-    SCOPED_TRACE(std::string(driverClassName(c.row)) + ", " + std::to_string(c.rows) + " rows");
-    const FakeDevice device = tableDevice(c.row);
+    SCOPED_TRACE(std::string(driverClassName(c.row)) + ", " + std::to_string(c.rows) + " rows, " +
+                 std::to_string(c.cpu_threads) + " CPU threads");
+    const FakeDevice device = tableDevice(c.row, c.cpu_threads);
     GatherBlockQuantizedOptions options;
     options.block_size = 32;
     StatusOr<GatherBlockQuantizedShape> shape =
@@ -269,6 +280,7 @@ TEST(SmallOpPlanTest, QuantizedRowIsSpreadOverFourSubgroups) {
     ASSERT_EQ(plan->steps.size(), 1u) << kernels(*plan);
     EXPECT_EQ(plan->steps[0].spec[kSpecSegmentWords], c.segment_words);
     EXPECT_EQ(plan->steps[0].spec[kSpecWorkgroupSize], c.workgroup);
+    EXPECT_EQ(plan->steps[0].groups, c.groups);
   }
 }
 

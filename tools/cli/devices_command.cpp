@@ -46,9 +46,10 @@ void printText(const DeviceInfo& d, const DeviceTuning& device_tuning, bool is_d
   std::printf("%s %u: %s [%s]\n", is_default ? "*" : " ", d.index, shown(d.name).c_str(), d.type.c_str());
   std::printf("     driver %s%s%s, Vulkan %s\n", d.driver_name.empty() ? "(unnamed)" : shown(d.driver_name).c_str(),
               d.driver_info.empty() ? "" : " ", shown(d.driver_info).c_str(), apiVersionString(d.api_version).c_str());
-  std::printf("     shaderInt64 %s, 8-bit storage %s, 16-bit storage %s, float16 %s, float64 %s, subgroup size %u\n",
+  std::printf("     shaderInt64 %s, 8-bit storage %s, 16-bit storage %s, float16 %s, float64 %s, subgroup size %u%s\n",
               yesNo(d.shader_int64), yesNo(d.storage_buffer_8bit), yesNo(d.storage_buffer_16bit),
-              yesNo(d.shader_float16), yesNo(d.shader_float64), d.subgroup_size);
+              yesNo(d.shader_float16), yesNo(d.shader_float64), d.subgroup_size,
+              d.cpu_threads > 0 ? (", " + std::to_string(d.cpu_threads) + " CPU threads").c_str() : "");
   std::printf(
       "     maxStorageBufferRange %llu, minStorageBufferOffsetAlignment %llu, max workgroup count %u x %u x %u\n",
       static_cast<unsigned long long>(d.max_storage_buffer_range),
@@ -108,6 +109,7 @@ JsonDocument deviceJson(const DeviceInfo& d, const DeviceTuning& device_tuning, 
   device["shader_float16"] = d.shader_float16;
   device["shader_float64"] = d.shader_float64;
   device["subgroup_size"] = d.subgroup_size;
+  device["cpu_threads"] = d.cpu_threads;  // 0: not a CPU implementation
   device["max_storage_buffer_range"] = d.max_storage_buffer_range;
   device["min_storage_buffer_offset_alignment"] = d.min_storage_buffer_offset_alignment;
   device["max_workgroup_count"] = d.max_workgroup_count;
