@@ -28,8 +28,9 @@ foreach(i RANGE ${last})
   list(GET row 0 workload)
   list(GET row 1 bytes)
   list(GET row 2 dispatches)
-  foreach(key section workload written_bytes dispatches device_us bare_dispatch_us batch_ops batch_device_us_per_op
-              batch_bare_dispatch_us_per_op ratio_device_bare ratio_batch_device_bare)
+  foreach(key section workload written_bytes dispatches device_us bare_dispatch_us bare_dispatch_host_barrier_us
+              batch_ops batch_device_us_per_op batch_bare_dispatch_us_per_op ratio_device_bare
+              ratio_device_bare_host_barrier ratio_batch_device_bare)
     string(JSON ${key}_value GET "${line}" ${key})
   endforeach()
   if(NOT section_value STREQUAL "latency" OR NOT workload_value STREQUAL "${workload}")
@@ -39,7 +40,8 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "${workload}: expected ${bytes} bytes, ${dispatches} dispatches, 100 per batch: ${line}")
   endif()
   # A CPU driver may run a few KiB within the timestamps' resolution: a time may be 0, never negative.
-  foreach(key device_us bare_dispatch_us batch_device_us_per_op batch_bare_dispatch_us_per_op)
+  foreach(key device_us bare_dispatch_us bare_dispatch_host_barrier_us batch_device_us_per_op
+              batch_bare_dispatch_us_per_op)
     if(${key}_value LESS 0)
       message(FATAL_ERROR "${workload}: ${key} must not be negative: ${line}")
     endif()

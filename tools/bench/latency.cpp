@@ -29,6 +29,7 @@ struct LatencyResult {
   double record_us = 0.0;        // host time of one record* call
   double device_us = 0.0;        // device time of one recorded operation (timestamps around it)
   double bare_us = 0.0;          // the same for one bare dispatch moving the same bytes
+  double bare_host_us = 0.0;     // the same for the bare dispatch and a barrier to the host after it
   double call_us = 0.0;          // host time of one synchronous call, submission and wait included
   double batch_record_us = 0.0;  // host time per operation when kBatchOps are recorded in a row
   double batch_device_us = 0.0;  // device time of the whole batch / kBatchOps
@@ -71,10 +72,12 @@ StatusOr<tools::Sample> runRecorded(Context& context, tools::CommandTimer& timer
   return sample;
 }
 
-// The baseline's [0, count) in one timed command buffer.
-StatusOr<tools::Sample> runBare(Context& context, tools::CommandTimer& timer, BareCopies& bare, int count) {
+// The baseline's [0, count) in one timed command buffer, each followed by a barrier to the host with
+// `host_barrier`.
+StatusOr<tools::Sample> runBare(Context& context, tools::CommandTimer& timer, BareCopies& bare, int count,
+                                bool host_barrier = false) {
   StatusOr<tools::Sample> sample = timer.run([&](VkCommandBuffer cmd) -> Status {
-    for (int i = 0; i < count; ++i) VKINDEX_RETURN_IF_ERROR(bare.record(context, cmd, i));
+    for (int i = 0; i < count; ++i) VKINDEX_RETURN_IF_ERROR(bare.record(context, cmd, i, host_barrier));
     return Status::Ok();
   });
   bare.clear();
@@ -96,13 +99,14 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
                              }));
     result.dispatches = dispatchCount(kernels);
   }
-  std::vector<double> record, device, bare_device, call, batch_record, batch_device, batch_bare;
+  std::vector<double> record, device, bare_device, bare_host_device, call, batch_record, batch_device, batch_bare;
   // Run -1 warms up, untimed: pipelines are created and the views' memory touched. The operation and
   // its baseline alternate run by run, so that the machine's load changes reach both alike.
   for (int run = -1; run < result.runs; ++run) {
     double record_ms = 0.0;
     VKINDEX_ASSIGN_OR_RETURN(tools::Sample sample, runRecorded(context, timer, row, 1, record_ms));
     VKINDEX_ASSIGN_OR_RETURN(tools::Sample bare_sample, runBare(context, timer, *bare, 1));
+    VKINDEX_ASSIGN_OR_RETURN(tools::Sample bare_host_sample, runBare(context, timer, *bare, 1, true));
     const auto start = std::chrono::steady_clock::now();
     VKINDEX_RETURN_IF_ERROR(row.call(context));
     const double call_ms = tools::millisecondsSince(start);
@@ -110,6 +114,7 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
     record.push_back(record_ms * 1e3);
     device.push_back(sample.device_ms * 1e3);
     bare_device.push_back(bare_sample.device_ms * 1e3);
+    bare_host_device.push_back(bare_host_sample.device_ms * 1e3);
     call.push_back(call_ms * 1e3);
   }
   for (int run = 0; run < result.batch_runs; ++run) {
@@ -125,6 +130,7 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
   result.record_us = tools::medianOf(record);
   result.device_us = tools::medianOf(device);
   result.bare_us = tools::medianOf(bare_device);
+  result.bare_host_us = tools::medianOf(bare_host_device);
   result.call_us = tools::medianOf(call);
   result.batch_record_us = tools::medianOf(batch_record);
   result.batch_device_us = tools::medianOf(batch_device);
@@ -135,9 +141,10 @@ StatusOr<LatencyResult> measureLatency(Context& context, tools::CommandTimer& ti
 double ratioOf(double value, double baseline) { return baseline > 0.0 ? value / baseline : 0.0; }
 
 constexpr int kLatencyNameWidth = -20;
-constexpr int kLatencyWidths[] = {10, 10, 9, 9, 13, 10, 10, 9, 9, 6};
-const char* const kLatencyHeadings[] = {"dispatches", "device us", "bare us",    "op/bare", "sync call us",
-                                        "x100: rec",  "x100: dev", "x100: bare", "op/bare", "runs"};
+constexpr int kLatencyWidths[] = {10, 10, 9, 9, 10, 10, 13, 10, 10, 9, 9, 6};
+const char* const kLatencyHeadings[] = {"dispatches", "device us",  "bare us",      "op/bare",
+                                        "bare+hb us", "op/bare+hb", "sync call us", "x100: rec",
+                                        "x100: dev",  "x100: bare", "op/bare",      "runs"};
 
 void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCase>>& rows, bool quick) {
   out << "\nlatency: one small operation at a time; medians of " << singleRuns(quick) << " runs (" << batchRuns(quick)
@@ -145,6 +152,7 @@ void printSection(std::ostream& out, const std::vector<std::unique_ptr<LatencyCa
       << "         dispatches = of one operation, counted by a timestamp after every dispatch;\n"
       << "         device = timestamps around the recorded operation; bare = the same around one dispatch of\n"
       << "         vkindex's copy kernel moving the operation's written bytes (no status, no checks, no barrier);\n"
+      << "         bare+hb = the bare dispatch and a barrier to the host after it, as a checked operation alone ends;\n"
       << "         sync call = host time of the submit-and-wait call (into existing tensors, in place where so);\n"
       << "         -host = the indices in host memory (HostIndices): one vkCmdCopyBuffer region, no kernel;\n"
       << "         x100 = " << kBatchOps << " such operations (distinct outputs) recorded into one command buffer,"
@@ -171,6 +179,8 @@ void printLatency(std::ostream& out, const RunInfo& info, const LatencyCase& row
         {"device_us", tools::jsonRounded(result.device_us, 1)},
         {"bare_dispatch_us", tools::jsonRounded(result.bare_us, 1)},
         {"ratio_device_bare", tools::jsonRounded(ratioOf(result.device_us, result.bare_us), 2)},
+        {"bare_dispatch_host_barrier_us", tools::jsonRounded(result.bare_host_us, 1)},
+        {"ratio_device_bare_host_barrier", tools::jsonRounded(ratioOf(result.device_us, result.bare_host_us), 2)},
         {"sync_call_us", tools::jsonRounded(result.call_us, 1)},
         {"batch_ops", kBatchOps},
         {"batch_record_us_per_op", tools::jsonRounded(result.batch_record_us, 1)},
@@ -188,6 +198,8 @@ void printLatency(std::ostream& out, const RunInfo& info, const LatencyCase& row
                                formatNumber("%.1f", result.device_us),
                                formatNumber("%.1f", result.bare_us),
                                formatNumber("%.2f", ratioOf(result.device_us, result.bare_us)),
+                               formatNumber("%.1f", result.bare_host_us),
+                               formatNumber("%.2f", ratioOf(result.device_us, result.bare_host_us)),
                                formatNumber("%.1f", result.call_us),
                                formatNumber("%.1f", result.batch_record_us),
                                formatNumber("%.1f", result.batch_device_us),

@@ -9,6 +9,7 @@
 #include "plan/segments.hpp"
 #include "plan/shape.hpp"
 #include "quantized_tables.hpp"
+#include "vk/barriers.hpp"
 #include "vkindex/tensor_scatter.hpp"
 
 namespace vkindex::bench {
@@ -372,12 +373,18 @@ StatusOr<std::unique_ptr<BareCopies>> BareCopies::create(Context& context, uint6
   return copies;
 }
 
-Status BareCopies::record(Context& context, VkCommandBuffer cmd, int i) {
+Status BareCopies::record(Context& context, VkCommandBuffer cmd, int i, bool host_barrier) {
   const uint64_t slot = slot_bytes_ * static_cast<uint64_t>(i);
+  Context::Impl& impl = implOf(context);
   VKINDEX_ASSIGN_OR_RETURN(kernels::DescriptorPool pool,
-                           recordComputeCopy(implOf(context), cmd, sources_.buffer(), targets_.buffer(), bytes_,
-                                             layout_, sources_.offset() + slot, targets_.offset() + slot));
+                           recordComputeCopy(impl, cmd, sources_.buffer(), targets_.buffer(), bytes_, layout_,
+                                             sources_.offset() + slot, targets_.offset() + slot));
   pools_.push_back(std::move(pool));
+  if (host_barrier) {
+    vk::recordBufferBarrier(impl.device->fn(), cmd, targets_.buffer(), targets_.offset() + slot, bytes_,
+                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  }
   return Status::Ok();
 }
 

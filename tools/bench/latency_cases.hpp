@@ -50,12 +50,15 @@ std::vector<std::unique_ptr<LatencyCase>> createLatencyCases(Context& context, b
                                                              std::vector<std::pair<std::string, Status>>& failures);
 
 // The baseline: one dispatch of vkindex's compute copy kernel (no status slot, no index check, no
-// barrier) moving `bytes` bytes, instance i from its own source slot to its own target slot.
+// barrier) moving `bytes` bytes, instance i from its own source slot to its own target slot; and the
+// same followed by the barrier a checked operation recorded alone ends with (compute writes made
+// visible to the host), which some drivers make cost more than the dispatch.
 class BareCopies {
  public:
   static StatusOr<std::unique_ptr<BareCopies>> create(Context& context, uint64_t bytes);
-  // Records copy `i` (0 <= i < kBatchOps); the descriptor sets it uses stay in `this` until clear().
-  Status record(Context& context, VkCommandBuffer cmd, int i);
+  // Records copy `i` (0 <= i < kBatchOps), then with `host_barrier` a barrier from its compute write to
+  // host reads of its target slot; the descriptor sets it uses stay in `this` until clear().
+  Status record(Context& context, VkCommandBuffer cmd, int i, bool host_barrier = false);
   // Frees the descriptor sets of the copies recorded so far (their commands have completed).
   void clear();
   // Every target slot holds its source slot's bytes.
