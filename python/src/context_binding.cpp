@@ -48,6 +48,7 @@ void bindDeviceInfo(py::module_& module) {
       .def_readonly("storage_buffer_16bit", &DeviceInfo::storage_buffer_16bit)
       .def_readonly("float32_rounding_rte", &DeviceInfo::float32_rounding_rte)
       .def_readonly("subgroup_size", &DeviceInfo::subgroup_size)
+      .def_readonly("cpu_threads", &DeviceInfo::cpu_threads)
       .def_readonly("max_storage_buffer_range", &DeviceInfo::max_storage_buffer_range)
       .def_readonly("max_memory_allocation_size", &DeviceInfo::max_memory_allocation_size)
       .def_readonly("device_local_heap_size", &DeviceInfo::device_local_heap_size)

@@ -25,6 +25,7 @@ class DeviceInfo:
     storage_buffer_16bit: bool
     float32_rounding_rte: bool
     subgroup_size: int
+    cpu_threads: int
     max_storage_buffer_range: int
     max_memory_allocation_size: int
     device_local_heap_size: int
