@@ -379,8 +379,8 @@ const int kTopFieldOffset = CODE_KIND == VKINDEX_CODE_INT4 ? 0 : -int(1u << (COD
 const uint kFieldStep = 1u << CODE_BITS;
 const uint kScaleStepBits = (127u - CODE_BITS) << 23u;
 // The output's rounding and placement, float16 (the product rebiased, its last bit bit 13, the
-// magnitude in bits 13 to 27) or bfloat16 (bit 16, bits 16 to 30): constants rather than branches,
-// which SwiftShader would run both of.
+// magnitude in bits 13 to 27) or bfloat16 (bit 16, bits 16 to 30): one formula, its constants chosen
+// by the scale kind.
 const bool kBfloat16Out = SCALE_KIND == VKINDEX_SCALE_BFLOAT16;
 const uint kRoundBias = kBfloat16Out ? 0x7FFFu : 0xFFFu;
 const uint kLastBit = kBfloat16Out ? 0x10000u : 0x2000u;

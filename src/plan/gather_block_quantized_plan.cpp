@@ -193,11 +193,10 @@ StatusOr<OpPlan> planGatherBlockQuantized(const GatherBlockQuantizedShape& shape
   //   segments stay at most row_items (4) words.
   const uint64_t words = word_path ? shape.index_count * (shape.row_codes / codes_per_word) : 0;
   const uint64_t groups_spread = uint64_t(4) * workgroup;
-  const bool small_call = words / groups_spread < 2 && device.subgroup_size != 0;
-  const uint32_t subgroup = std::min(device.subgroup_size, workgroup);
+  const uint32_t subgroup = std::min(device.subgroup_size, workgroup);  // 0: unknown
+  const bool small_call = words / groups_spread < 2 && subgroup != 0;
   const bool thread_groups = word_path && small_call && device.cpu_threads != 0;
-  const uint64_t spread =
-      !small_call ? groups_spread : uint64_t(thread_groups ? device.cpu_threads : 4) * std::max(subgroup, 1u);
+  const uint64_t spread = !small_call ? groups_spread : uint64_t(thread_groups ? device.cpu_threads : 4) * subgroup;
   const uint64_t wanted_segment = std::clamp<uint64_t>(words / spread, 1, std::max<uint32_t>(tuning.row_items, 1));
   uint64_t segment_words = 1;
   while (segment_words * 2 <= wanted_segment) segment_words *= 2;
