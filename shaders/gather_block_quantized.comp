@@ -547,29 +547,95 @@ uvec4 twoPlainWordsEach(WordSource source, uint first, uint second) {
                outputWord(other, true, 1u));
 }
 
-// The plain codes of `quads` quads of data words (VKINDEX_GBQ_QUAD_WORDS: four data words sharing the
-// source's scale and zero point) from data quad `data_quad` to output quad `out_quad` on: each quad's
-// codes in one 16-byte load, its output words (8 to 32) in 16-byte stores. Whole quads, as the copy
-// kernels move units, cut lavapipe's loop to about the copy's cost, where a word at a time cost more
-// than the arithmetic (docs/tuning.md, int64_units). Written out word by word rather than as a vector
-// indexed in loops left to the driver's unrolling.
-void storePlainQuads(WordSource source, uint data_quad, uint out_quad, uint quads) {
+// The plain codes of data quad `data_quad` (VKINDEX_GBQ_QUAD_WORDS: four data words sharing the
+// source's scale and zero point) from output quad `out_quad` on: the codes in one 16-byte load, their
+// output words (8 to 32) in 16-byte stores. Whole quads, as the copy kernels move units, cut lavapipe's
+// loop to about the copy's cost, where a word at a time cost more than the arithmetic (docs/tuning.md,
+// int64_units). Written out word by word rather than as a vector indexed in loops left to the
+// driver's unrolling.
+void storePlainQuad(WordSource source, uint data_quad, uint out_quad) {
   const uint kOutQuadsPerWord = kOutWordsPerWord / 4u;  // 0 for kOutWordsPerWord 2
-  for (uint i = 0u; i < quads; ++i) {
-    uvec4 codes = fromQuad(data_quads[data_quad + i]);
-    uint target = out_quad + i * kOutWordsPerWord;
-    if (kOutWordsPerWord == 2u) {
-      out_quads[target] = toQuad(twoPlainWordsEach(source, codes.x, codes.y));
-      out_quads[target + 1u] = toQuad(twoPlainWordsEach(source, codes.z, codes.w));
-      continue;
-    }
-    for (uint q = 0u; q < kOutQuadsPerWord; ++q) {
-      out_quads[target + q] = toQuad(fourPlainWords(source, codes.x, 4u * q));
-      out_quads[target + kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.y, 4u * q));
-      out_quads[target + 2u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.z, 4u * q));
-      out_quads[target + 3u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.w, 4u * q));
-    }
+  uvec4 codes = fromQuad(data_quads[data_quad]);
+  if (kOutWordsPerWord == 2u) {
+    out_quads[out_quad] = toQuad(twoPlainWordsEach(source, codes.x, codes.y));
+    out_quads[out_quad + 1u] = toQuad(twoPlainWordsEach(source, codes.z, codes.w));
+    return;
   }
+  for (uint q = 0u; q < kOutQuadsPerWord; ++q) {
+    out_quads[out_quad + q] = toQuad(fourPlainWords(source, codes.x, 4u * q));
+    out_quads[out_quad + kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.y, 4u * q));
+    out_quads[out_quad + 2u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.z, 4u * q));
+    out_quads[out_quad + 3u * kOutQuadsPerWord + q] = toQuad(fourPlainWords(source, codes.w, 4u * q));
+  }
+}
+
+// Where code position `p` lies along quantize_axis: its scales row x and its position `along` in it.
+struct BlockWalk {
+  uint x;
+  uint along;
+};
+
+BlockWalk blockWalkAt(uint p) {
+  BlockWalk walk;
+  walk.x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
+  walk.along = p - walk.x * pc.quantize_span;
+  return walk;
+}
+
+// The walk moved on by `codes` positions, which must not pass the end of its scales row.
+void stepWalk(inout BlockWalk walk, uint codes) {
+  walk.along += codes;
+  if (walk.along >= pc.quantize_span) {
+    walk.along = 0u;
+    walk.x += 1u;
+  }
+}
+
+// The quad loop's source of the walk's block: its plain factor and zero point (the rest unset), and
+// whether it is plain (plainWord). A float16 scale's factor is taken from its bits, not widened by
+// f16ToF32, whose cases cost lavapipe more than the rest of the source: a float16 scale is plain
+// where its exponent field is 1 to 21 (plainScale's 113 to 133, rebiased), and the native modules'
+// plain factor is then its sign, exponent field and fraction moved into float32's fields as they are.
+WordSource plainQuadSource(BlockWalk walk, out bool plain) {
+  uint block = walk.along >> pc.block_shift;
+  uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : walk.x) * pc.scale_outer_stride + block;
+  WordSource source;
+  if (SCALE_KIND == VKINDEX_SCALE_FLOAT16) {
+    uint half_index = scale_index + pc.scale_lead;
+    uint half_bits = (scale_words[half_index >> 1u] >> ((half_index & 1u) * 16u)) & 0xFFFFu;
+    uint exponent = (half_bits >> 10u) & 0x1Fu;
+    source.factor = ((half_bits & 0x8000u) << 16u) | ((half_bits & 0x7FFFu) << 13u);
+    plain = exponent >= 1u && exponent <= 21u;
+  } else {
+    source.scale = scaleBits(scale_index + pc.scale_lead);
+    source.factor = plainFactor(source.scale);
+    plain = plainScale(source.scale);
+  }
+  plain = plain && CODE_KIND < VKINDEX_CODE_E4M3FN;
+  source.zero_point = zeroPoint(walk.x, block, scale_index);
+  return source;
+}
+
+// The plain words of a segment in quads (VKINDEX_GBQ_QUAD_WORDS: blocks, segments and the data's lead
+// are whole quads, the planner's condition): `quads` quads of data words from code position `first_p`
+// (counted from the pass's first row) into the output words from `out_word`. One loop over the quads,
+// each reading its block's scale and zero point at a position stepped from the last: a loop per block,
+// with a division to find it, cost lavapipe as much as the arithmetic where a block is one quad, and
+// reading them only where a block starts cost more than reading them per quad (docs/tuning.md links
+// the measurements). Returns whether a word was left to the general loop.
+bool storePlainQuads(uint first_p, uint quads, uint out_word) {
+  bool general_left = false;
+  uint quad_codes = 4u * kCodesPerWord;
+  uint data_quad = (first_p + pc.data_code_lead) / quad_codes;
+  BlockWalk walk = blockWalkAt(first_p);
+  for (uint quad = 0u; quad < quads; ++quad) {
+    bool plain;
+    WordSource source = plainQuadSource(walk, plain);
+    stepWalk(walk, quad_codes);
+    general_left = general_left || !plain;
+    if (plain) storePlainQuad(source, data_quad + quad, out_word / 4u + quad * kOutWordsPerWord);
+  }
+  return general_left;
 }
 #endif
 
@@ -593,25 +659,20 @@ void main() {
     uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
     if (row < pc.row_first || row >= pc.row_end) continue;
     uint first_p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
-    // The plain words, then (rarely: extreme scales, float codes) the others. A block's words share
-    // its scale and zero point: read once per block.
+    // The plain words, then (rarely: extreme scales, float codes) the others.
     bool general_left = false;
+#if VKINDEX_GBQ_VECTORS
+    if (hasFlag(VKINDEX_GBQ_QUAD_WORDS)) {
+      general_left = storePlainQuads(first_p, (end_word - first_word) / 4u, out_word);
+    } else
+#endif
+    // Else a loop per block, its scale and zero point read once.
     for (uint word = first_word; word < end_word;) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
-      WordSource source = wordSource(p);  // the block's scale and zero point
+      WordSource source = wordSource(p);
       uint block_end = min(end_word, word + source.block_words);
       bool plain = plainWord(source);
       general_left = general_left || !plain;
-#if VKINDEX_GBQ_VECTORS
-      if (hasFlag(VKINDEX_GBQ_QUAD_WORDS)) {
-        // Blocks, segments and the data's lead are whole quads here (the planner's condition).
-        uint quad_codes = 4u * kCodesPerWord;
-        uint out_first = out_word + (word - first_word) * kOutWordsPerWord;
-        if (plain) storePlainQuads(source, (p + pc.data_code_lead) / quad_codes, out_first / 4u, (block_end - word) / 4u);
-        word = block_end;
-        continue;
-      }
-#endif
       // The block's words, each one's codes loaded once; the data word's index divided out once per
       // block (a division by a specialization constant is a division on some drivers: SwiftShader).
       for (uint data_word = dataWordIndex(p); word < block_end; ++word, ++data_word) {
