@@ -592,10 +592,10 @@ void stepWalk(inout BlockWalk walk, uint codes) {
 }
 
 // The quad loop's source of the walk's block: its plain factor and zero point (the rest unset), and
-// whether it is plain (plainWord). A float16 scale's factor is taken from its bits, not widened by
-// f16ToF32, whose cases cost lavapipe more than the rest of the source: a float16 scale is plain
-// where its exponent field is 1 to 21 (plainScale's 113 to 133, rebiased), and the native modules'
-// plain factor is then its sign, exponent field and fraction moved into float32's fields as they are.
+// whether it is plain (plainWord). A float16 scale's factor is taken from its bits rather than
+// widened by f16ToF32 first, which lavapipe paid for per quad: a float16 scale is plain where its
+// exponent field is 1 to 21 (plainScale's 113 to 133, rebiased), and the native modules' plain factor
+// is then its sign, exponent field and fraction moved into float32's fields as they are.
 WordSource plainQuadSource(BlockWalk walk, out bool plain) {
   uint block = walk.along >> pc.block_shift;
   uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : walk.x) * pc.scale_outer_stride + block;
