@@ -135,9 +135,12 @@ uint floatCodeBits(uint code) {
 // An integer code, signed for int4.
 int integerCode(uint code) { return CODE_KIND == VKINDEX_CODE_INT4 ? (int(code << 28u) >> 28) : int(code); }
 
+// Scale `index`'s bits where the scales are float16 or bfloat16.
+uint scaleHalfBits(uint index) { return (scale_words[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu; }
+
 uint scaleBits(uint index) {
   if (SCALE_KIND == VKINDEX_SCALE_FLOAT32) return scale_words[index];
-  uint half_bits = (scale_words[index >> 1u] >> ((index & 1u) * 16u)) & 0xFFFFu;
+  uint half_bits = scaleHalfBits(index);
   return SCALE_KIND == VKINDEX_SCALE_FLOAT16 ? f16ToF32(half_bits) : bf16ToF32(half_bits);
 }
 
@@ -405,11 +408,16 @@ struct WordSource {
   uint block_words;
 };
 
+// The scale index (before the binding's lead) of block `block` of scales row `x`, on the word path.
+uint wordScaleIndex(uint x, uint block) {
+  return (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
+}
+
 WordSource wordSource(uint p) {
   uint x = fastDivide(p, pc.quantize_span, pc.span_multiplier, pc.span_shift);
   uint along = p - x * pc.quantize_span;
   uint block = along >> pc.block_shift;
-  uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : x) * pc.scale_outer_stride + block;
+  uint scale_index = wordScaleIndex(x, block);
   WordSource source;
   source.scale = scaleBits(scale_index + pc.scale_lead);
   source.factor = plainFactor(source.scale);
@@ -598,11 +606,10 @@ void stepWalk(inout BlockWalk walk, uint codes) {
 // is then its sign, exponent field and fraction moved into float32's fields as they are.
 WordSource plainQuadSource(BlockWalk walk, out bool plain) {
   uint block = walk.along >> pc.block_shift;
-  uint scale_index = (hasFlag(VKINDEX_GBQ_SHARED_OUTER) ? 0u : walk.x) * pc.scale_outer_stride + block;
+  uint scale_index = wordScaleIndex(walk.x, block);
   WordSource source;
   if (SCALE_KIND == VKINDEX_SCALE_FLOAT16) {
-    uint half_index = scale_index + pc.scale_lead;
-    uint half_bits = (scale_words[half_index >> 1u] >> ((half_index & 1u) * 16u)) & 0xFFFFu;
+    uint half_bits = scaleHalfBits(scale_index + pc.scale_lead);
     uint exponent = (half_bits >> 10u) & 0x1Fu;
     source.factor = ((half_bits & 0x8000u) << 16u) | ((half_bits & 0x7FFFu) << 13u);
     plain = exponent >= 1u && exponent <= 21u;
@@ -659,14 +666,14 @@ void main() {
     uint row = index.y != 0u ? index.x + pc.axis_dim : index.x;
     if (row < pc.row_first || row >= pc.row_end) continue;
     uint first_p = (row - pc.row_first) * pc.row_codes + first_word * kCodesPerWord;
-    // The plain words, then (rarely: extreme scales, float codes) the others.
+    // The plain words, then (rarely: extreme scales, float codes) the others. The plain ones in quads
+    // where the pass says so, else in a loop per block, its scale and zero point read once.
     bool general_left = false;
 #if VKINDEX_GBQ_VECTORS
     if (hasFlag(VKINDEX_GBQ_QUAD_WORDS)) {
       general_left = storePlainQuads(first_p, (end_word - first_word) / 4u, out_word);
     } else
 #endif
-    // Else a loop per block, its scale and zero point read once.
     for (uint word = first_word; word < end_word;) {
       uint p = first_p + (word - first_word) * kCodesPerWord;
       WordSource source = wordSource(p);
